@@ -1,0 +1,92 @@
+// The contract of mcp_servers.json (issue 2) and its server entries.
+// Pure zod: the renderer's forms validate with the very same schema the core writes with.
+import { z } from 'zod';
+
+export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const DEFAULT_TIMEOUT_SECONDS = 180;
+export const MAX_TIMEOUT_SECONDS = 600;
+
+export const TransportSchema = z.enum(['stdio', 'http', 'sse']);
+export type TransportKind = z.infer<typeof TransportSchema>;
+
+/** Per-server approval policy (issue 4); `default` follows the tool's annotations. */
+export const ServerPolicySchema = z.enum(['default', 'always-ask', 'auto-read-only', 'trust-all']);
+export type ServerPolicy = z.infer<typeof ServerPolicySchema>;
+
+const stringMap = z.record(z.string(), z.string());
+
+export const ServerNameSchema = z
+  .string()
+  .regex(SERVER_NAME_PATTERN, 'must be 1–64 characters of letters, digits, "_" or "-"');
+
+export const ServerConfigSchema = z
+  .object({
+    name: ServerNameSchema,
+    transport: TransportSchema.default('stdio'),
+    command: z.string().min(1, 'must not be empty').optional(),
+    args: z.array(z.string()).default([]),
+    /** Plain values, or `${env:NAME}` references resolved from Mooring's own environment at start. */
+    env: stringMap.default({}),
+    cwd: z.string().optional(),
+    url: z.string().url('must be a full URL such as https://example.com/mcp').optional(),
+    headers: stringMap.default({}),
+    /** Names in `env` whose values live in the OS keychain; the file never holds them (issue 4). */
+    secretEnv: z.array(z.string()).default([]),
+    /** Names in `headers` whose values live in the OS keychain. */
+    secretHeaders: z.array(z.string()).default([]),
+    enabled: z.boolean().default(true),
+    timeoutSeconds: z
+      .number()
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1 second')
+      .max(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} seconds`)
+      .default(DEFAULT_TIMEOUT_SECONDS),
+    /** A trusted server may run a command outside the runtime allowlist (issue 4). */
+    trust: z.boolean().default(false),
+    policy: ServerPolicySchema.default('default'),
+    /** Tool filters (issue 3): when `includeTools` is set only those run; `excludeTools` always wins. */
+    includeTools: z.array(z.string()).optional(),
+    excludeTools: z.array(z.string()).default([]),
+    /** Allow an http/sse server to reach private or loopback addresses through a hostname (issue 4). */
+    allowPrivateNetwork: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.transport === 'stdio') {
+      if (!s.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
+      if (s.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'a stdio server takes a command, not a url' });
+    } else {
+      if (!s.url) ctx.addIssue({ code: 'custom', path: ['url'], message: `an ${s.transport} server needs a url` });
+      else if (!/^https?:\/\//i.test(s.url))
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'must start with http:// or https://' });
+      if (s.command)
+        ctx.addIssue({ code: 'custom', path: ['command'], message: `an ${s.transport} server takes a url, not a command` });
+    }
+    for (const k of s.secretEnv)
+      if (!(k in s.env)) ctx.addIssue({ code: 'custom', path: ['secretEnv'], message: `"${k}" is not a key of env` });
+    for (const k of s.secretHeaders)
+      if (!(k in s.headers))
+        ctx.addIssue({ code: 'custom', path: ['secretHeaders'], message: `"${k}" is not a key of headers` });
+  });
+
+export type ServerConfig = z.infer<typeof ServerConfigSchema>;
+export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+
+export const ServersFileSchema = z
+  .object({ servers: z.array(ServerConfigSchema).default([]) })
+  .strict()
+  .superRefine((f, ctx) => {
+    const seen = new Map<string, number>();
+    f.servers.forEach((s, i) => {
+      const prev = seen.get(s.name);
+      if (prev !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['servers', i, 'name'],
+          message: `duplicate server name "${s.name}" (also at servers[${prev}]); names must be unique`,
+        });
+      else seen.set(s.name, i);
+    });
+  });
+
+export type ServersFile = z.infer<typeof ServersFileSchema>;

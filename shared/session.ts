@@ -1,0 +1,34 @@
+// What the UI and CLI see of a session actor (ARCHITECTURE.md, "Session actor states").
+import type { ErrorData } from './errors';
+
+export type SessionState = 'idle' | 'connecting' | 'ready' | 'reconnecting' | 'failed' | 'closed';
+
+export interface ServerMetrics {
+  calls: number;
+  errors: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  reconnects: number;
+}
+
+export interface SessionStatus {
+  name: string;
+  state: SessionState;
+  /** While reconnecting: attempt n of max. */
+  attempt?: number;
+  maxAttempts?: number;
+  /** Why the session failed or last broke. */
+  error?: ErrorData;
+  toolCount: number;
+  serverInfo?: { name: string; version: string };
+  protocolVersion?: string;
+  metrics: ServerMetrics;
+}
+
+export interface LogLine {
+  server: string;
+  at: number;
+  source: 'stderr' | 'server' | 'host';
+  level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  text: string;
+}
