@@ -1,0 +1,56 @@
+// The contract of settings.json (issue 2 "Config and home"): app settings with their defaults.
+// Pure zod, so the renderer's settings form validates with the very schema the core writes with.
+// Nested objects use `prefault({})`: a missing section is parsed as `{}`, which fills its own defaults.
+import { z } from 'zod';
+
+const httpUrl = z
+  .string()
+  .url('must be a full URL such as https://example.com')
+  .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
+
+export const PROVIDER_IDS = ['ollama', 'openai', 'anthropic'] as const;
+export const ProviderIdSchema = z.enum(PROVIDER_IDS);
+export type ProviderId = z.infer<typeof ProviderIdSchema>;
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export const LogLevelSchema = z.enum(LOG_LEVELS);
+export type LogLevel = z.infer<typeof LogLevelSchema>;
+
+const count = (min: number) => z.number().int('must be a whole number').min(min, `must be at least ${min}`);
+
+export const SettingsSchema = z
+  .object({
+    /** Skip every approval (issue 4); the UI shows it loudly while on. */
+    yolo: z.boolean().default(false),
+    /** Tool-loop turns per user message before the agent stops and asks. */
+    maxToolIterations: count(1).max(500, 'must be at most 500').default(25),
+    /** Past either bound, tool schemas load on demand through tool_search (issue 3). */
+    deferredToolThreshold: z
+      .object({ tools: count(0).default(40), tokens: count(0).default(8000) })
+      .strict()
+      .prefault({}),
+    /** OSV vulnerability query endpoint (issue 4); a setting so tests can point it at a local server. */
+    osvEndpoint: httpUrl.default('https://api.osv.dev/v1/query'),
+    /** API keys are not here: they live in the keychain (issue 4). */
+    providers: z
+      .object({
+        default: ProviderIdSchema.default('ollama'),
+        ollama: z
+          .object({ baseUrl: httpUrl.default('http://127.0.0.1:11434') })
+          .strict()
+          .prefault({}),
+        openai: z.object({ baseUrl: httpUrl.optional() }).strict().prefault({}),
+        anthropic: z.object({ baseUrl: httpUrl.optional() }).strict().prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    /** Loopback port of the OAuth redirect listener. */
+    oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
+    logLevel: LogLevelSchema.default('info'),
+  })
+  .strict();
+
+export type Settings = z.infer<typeof SettingsSchema>;
+export type SettingsInput = z.input<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});

@@ -1,0 +1,360 @@
+// Import of the MCP configurations people already have (issue 2): Claude Desktop and Cursor
+// (`mcpServers`), VS Code (`.vscode/mcp.json`, or `mcp` in settings.json, with `inputs`), and our own
+// `mcp_servers.json`. The format is detected; JSON with comments is accepted. Every bad entry is named
+// with its file position, and nothing is written unless every entry is valid.
+import {
+  SERVER_NAME_PATTERN,
+  ServerConfigSchema,
+  type ServerConfig,
+  type TransportKind,
+} from '@shared/config';
+import { MooringError } from '../errors';
+import {
+  ConfigInvalidError,
+  describeZodIssue,
+  formatPath,
+  offsetOf,
+  parseJsonText,
+  type ConfigIssue,
+  type JsonPath,
+} from './jsonDiagnostics';
+import type { ServersStore } from './serversStore';
+
+export type ImportFormat = 'claude' | 'vscode' | 'mooring';
+
+/** A VS Code input (`${input:ID}`) the UI must ask for before the server can start. */
+export interface ImportInput {
+  id: string;
+  type: string;
+  description?: string;
+  password: boolean;
+  /** Servers whose values refer to it. */
+  usedBy: string[];
+  /** False when a server refers to it but the file's `inputs` do not declare it. */
+  declared: boolean;
+}
+
+export interface ImportResult {
+  format: ImportFormat;
+  servers: ServerConfig[];
+  /** Names that were not valid server names and what they became. */
+  renamed: { from: string; to: string }[];
+  inputs: ImportInput[];
+  /** Keys that were present but are not imported, and similar notes for the user. */
+  warnings: string[];
+}
+
+interface RawEntry {
+  /** Where the entry is in the file. */
+  source: JsonPath;
+  /** Its name in the file (the key, or the `name` field). */
+  name: unknown;
+  value: unknown;
+}
+
+const importHint = (file: string) =>
+  `Nothing was imported. Fix the entries named above in ${file} and import again.`;
+
+/** `my server.v2` → `my-server-v2`: invalid characters become "-", at most 64 characters, never empty. */
+export function sanitizeServerName(name: string): string {
+  if (SERVER_NAME_PATTERN.test(name)) return name;
+  const cleaned = name
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return cleaned || 'server';
+}
+
+/** Streamable HTTP unless the URL's path ends in /sse, the legacy SSE endpoint's usual name. */
+export function inferTransport(url: unknown): TransportKind {
+  if (typeof url !== 'string') return 'http';
+  try {
+    return /\/sse\/?$/i.test(new URL(url).pathname) ? 'sse' : 'http';
+  } catch {
+    return /\/sse\/?$/i.test(url) ? 'sse' : 'http';
+  }
+}
+
+const TYPE_NAMES: Record<string, TransportKind> = {
+  stdio: 'stdio',
+  sse: 'sse',
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  streamable_http: 'http',
+};
+
+// Keys each foreign format may carry that Mooring imports (after mapping), per entry.
+const CARRIED = ['command', 'args', 'env', 'url', 'headers', 'cwd'] as const;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function parseImport(text: string, opts: { fileName: string }): ImportResult {
+  const hint = importHint(opts.fileName);
+  const parsed = parseJsonText(text, { fileName: opts.fileName, allowComments: true, hint });
+  const issues: ConfigIssue[] = [];
+  const issueAt = (path: JsonPath, message: string, display: JsonPath = path) =>
+    issues.push({
+      file: opts.fileName,
+      ...parsed.lines.position(offsetOf(parsed.root, path)),
+      path: formatPath(display),
+      message,
+    });
+  const doc = parsed.value;
+  if (!isObject(doc)) {
+    issueAt(
+      [],
+      'expected a JSON object with "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code, Mooring)',
+    );
+    throw new ConfigInvalidError(issues, hint);
+  }
+
+  const detected = detect(doc);
+  if (!detected) {
+    issueAt(
+      [],
+      'not a known MCP configuration: expected "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code, Mooring)',
+    );
+    throw new ConfigInvalidError(issues, hint);
+  }
+  const { format, base } = detected;
+  const container = valueAt(doc, base);
+  const entries: RawEntry[] = Array.isArray(container)
+    ? container.map((value, i) => ({
+        source: [...base, i],
+        name: isObject(value) ? value.name : undefined,
+        value,
+      }))
+    : Object.entries(container as Record<string, unknown>).map(([key, value]) => ({
+        source: [...base, key],
+        name: key,
+        value,
+      }));
+
+  const renamed = assignNames(entries);
+  const warnings: string[] = [];
+  const servers: ServerConfig[] = [];
+  for (const entry of entries) {
+    const display = entry.source;
+    if (!isObject(entry.value)) {
+      issueAt(entry.source, 'each server must be an object');
+      continue;
+    }
+    const converted =
+      format === 'mooring'
+        ? {
+            input: { ...entry.value, name: entry.name },
+            fieldMap: {} as Record<string, JsonPath>,
+            errors: [],
+          }
+        : convertForeign(entry.value, entry.name, format, (w) =>
+            warnings.push(`${formatPath(display)}: ${w}`),
+          );
+    for (const e of converted.errors)
+      issueAt([...entry.source, ...e.path], e.message, [...display, ...e.path]);
+    const result = ServerConfigSchema.safeParse(converted.input);
+    if (!result.success) {
+      for (const d of result.error.issues.flatMap(describeZodIssue)) {
+        const [field, ...rest] = d.path as (string | number)[];
+        const mapped = field === undefined ? [] : (converted.fieldMap[field] ?? [field]);
+        issueAt([...entry.source, ...mapped, ...rest], d.message, [...display, ...mapped, ...rest]);
+      }
+    } else if (converted.errors.length === 0) servers.push(result.data);
+  }
+  if (format === 'mooring')
+    for (const key of Object.keys(doc)) if (key !== 'servers') warnings.push(`"${key}" is not imported`);
+  if (issues.length > 0)
+    throw new ConfigInvalidError(
+      issues.sort((a, b) => a.line - b.line || a.column - b.column),
+      hint,
+    );
+
+  const inputs = format === 'vscode' ? collectInputs(doc, base, servers, warnings) : [];
+  return { format, servers, renamed, inputs, warnings };
+}
+
+function detect(doc: Record<string, unknown>): { format: ImportFormat; base: JsonPath } | null {
+  if (isObject(doc.mcpServers)) return { format: 'claude', base: ['mcpServers'] };
+  if (Array.isArray(doc.servers)) return { format: 'mooring', base: ['servers'] };
+  if (isObject(doc.servers)) return { format: 'vscode', base: ['servers'] };
+  // VS Code user settings.json keeps the same shape under "mcp".
+  if (isObject(doc.mcp) && isObject(doc.mcp.servers)) return { format: 'vscode', base: ['mcp', 'servers'] };
+  return null;
+}
+
+function valueAt(doc: unknown, path: JsonPath): unknown {
+  return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], doc);
+}
+
+/** Sanitises invalid names deterministically; valid names are reserved first so none is taken from them. */
+function assignNames(entries: RawEntry[]): { from: string; to: string }[] {
+  const taken = new Set(
+    entries
+      .map((e) => e.name)
+      .filter((n): n is string => typeof n === 'string' && SERVER_NAME_PATTERN.test(n)),
+  );
+  const renamed: { from: string; to: string }[] = [];
+  for (const entry of entries) {
+    if (typeof entry.name !== 'string' || SERVER_NAME_PATTERN.test(entry.name)) continue;
+    const base = sanitizeServerName(entry.name);
+    let to = base;
+    for (let n = 2; taken.has(to); n++) to = `${base.slice(0, 64 - `-${n}`.length)}-${n}`;
+    taken.add(to);
+    renamed.push({ from: entry.name, to });
+    entry.name = to;
+  }
+  return renamed;
+}
+
+interface Converted {
+  input: Record<string, unknown>;
+  /** Our field → the key it came from in the entry, for error positions. */
+  fieldMap: Record<string, JsonPath>;
+  errors: { path: JsonPath; message: string }[];
+}
+
+const KNOWN_FOREIGN = new Set<string>([...CARRIED, 'type', 'transport', 'disabled']);
+
+function convertForeign(
+  raw: Record<string, unknown>,
+  name: unknown,
+  format: 'claude' | 'vscode',
+  warn: (w: string) => void,
+): Converted {
+  const input: Record<string, unknown> = { name };
+  const fieldMap: Record<string, JsonPath> = {};
+  const errors: Converted['errors'] = [];
+  for (const key of CARRIED) if (raw[key] !== undefined) input[key] = raw[key];
+
+  const typeKey = raw.type !== undefined ? 'type' : raw.transport !== undefined ? 'transport' : undefined;
+  if (typeKey) {
+    fieldMap.transport = [typeKey];
+    const t = raw[typeKey];
+    const kind = typeof t === 'string' ? TYPE_NAMES[t] : undefined;
+    if (kind) input.transport = kind;
+    else {
+      // Guess from the other fields so the rest of the entry is checked against the likely kind.
+      input.transport = guessTransport(raw);
+      errors.push({
+        path: [typeKey],
+        message: `unknown transport ${JSON.stringify(t)}; expected "stdio", "http", "streamable-http" or "sse"`,
+      });
+    }
+  } else input.transport = guessTransport(raw);
+
+  if (raw.disabled !== undefined) {
+    fieldMap.enabled = ['disabled'];
+    if (typeof raw.disabled === 'boolean') input.enabled = !raw.disabled;
+    else errors.push({ path: ['disabled'], message: 'must be true or false' });
+  }
+
+  for (const key of Object.keys(raw)) {
+    if (KNOWN_FOREIGN.has(key)) continue;
+    if (key === 'envFile') warn('"envFile" is not imported; copy the variables you need into "env"');
+    else if (format === 'claude' && (key === 'autoApprove' || key === 'alwaysAllow'))
+      warn(`"${key}" is not imported; Mooring asks for approval by its own rules`);
+    else warn(`"${key}" is not imported`);
+  }
+  return { input, fieldMap, errors };
+}
+
+const guessTransport = (raw: Record<string, unknown>): TransportKind =>
+  raw.url !== undefined && raw.command === undefined ? inferTransport(raw.url) : 'stdio';
+
+const INPUT_REF = /\$\{input:([^}]+)\}/g;
+
+function referencedInputs(server: ServerConfig): Set<string> {
+  const values = [
+    server.command,
+    server.url,
+    server.cwd,
+    ...server.args,
+    ...Object.values(server.env),
+    ...Object.values(server.headers),
+  ];
+  const ids = new Set<string>();
+  for (const v of values) if (typeof v === 'string') for (const m of v.matchAll(INPUT_REF)) ids.add(m[1]!);
+  return ids;
+}
+
+function collectInputs(
+  doc: Record<string, unknown>,
+  base: JsonPath,
+  servers: ServerConfig[],
+  warnings: string[],
+): ImportInput[] {
+  const inputsPath = [...base.slice(0, -1), 'inputs'];
+  const raw = valueAt(doc, inputsPath);
+  const inputs = new Map<string, ImportInput>();
+  if (Array.isArray(raw))
+    for (const item of raw) {
+      if (!isObject(item) || typeof item.id !== 'string') continue;
+      inputs.set(item.id, {
+        id: item.id,
+        type: typeof item.type === 'string' ? item.type : 'promptString',
+        ...(typeof item.description === 'string' ? { description: item.description } : {}),
+        password: item.password === true,
+        usedBy: [],
+        declared: true,
+      });
+    }
+  for (const server of servers)
+    for (const id of referencedInputs(server)) {
+      let input = inputs.get(id);
+      if (!input) {
+        input = { id, type: 'promptString', password: false, usedBy: [], declared: false };
+        inputs.set(id, input);
+        warnings.push(`"\${input:${id}}" is used by "${server.name}" but not declared in "inputs"`);
+      }
+      input.usedBy.push(server.name);
+    }
+  return [...inputs.values()];
+}
+
+export interface MergeResult {
+  added: string[];
+  replaced: string[];
+}
+
+/**
+ * Adds `servers` to the store in one write: all or nothing. A name that already exists is an error
+ * naming every collision, unless `replaceExisting` (then the existing entry is replaced in place).
+ */
+export async function mergeIntoStore(
+  store: ServersStore,
+  servers: readonly ServerConfig[],
+  opts: { replaceExisting?: boolean } = {},
+): Promise<MergeResult> {
+  const result: MergeResult = { added: [], replaced: [] };
+  await store.transaction((current) => {
+    const incoming = new Map(servers.map((s) => [s.name, s]));
+    const clashes = current.filter((s) => incoming.has(s.name)).map((s) => s.name);
+    if (clashes.length > 0 && !opts.replaceExisting)
+      throw new MooringError(
+        'config_invalid',
+        `Already configured: ${clashes.map((n) => `"${n}"`).join(', ')}. Nothing was imported.`,
+        'Rename them in the file, remove the existing servers first, or import with --replace to overwrite them.',
+      );
+    result.replaced = clashes;
+    const next = current.map((s) => incoming.get(s.name) ?? s);
+    for (const s of servers) {
+      if (clashes.includes(s.name)) continue;
+      next.push(s);
+      result.added.push(s.name);
+    }
+    return next;
+  });
+  return result;
+}
+
+/** Parses `text` in any known format and merges it into the store, all or nothing. */
+export async function importIntoStore(
+  store: ServersStore,
+  text: string,
+  opts: { fileName: string; replaceExisting?: boolean },
+): Promise<ImportResult & MergeResult> {
+  const parsed = parseImport(text, opts);
+  const merged = await mergeIntoStore(store, parsed.servers, opts);
+  return { ...parsed, ...merged };
+}
