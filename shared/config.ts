@@ -53,17 +53,25 @@ export const ServerConfigSchema = z
   .strict()
   .superRefine((s, ctx) => {
     if (s.transport === 'stdio') {
-      if (!s.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
-      if (s.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'a stdio server takes a command, not a url' });
+      if (!s.command)
+        ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
+      if (s.url)
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'a stdio server takes a command, not a url' });
     } else {
-      if (!s.url) ctx.addIssue({ code: 'custom', path: ['url'], message: `an ${s.transport} server needs a url` });
+      if (!s.url)
+        ctx.addIssue({ code: 'custom', path: ['url'], message: `an ${s.transport} server needs a url` });
       else if (!/^https?:\/\//i.test(s.url))
         ctx.addIssue({ code: 'custom', path: ['url'], message: 'must start with http:// or https://' });
       if (s.command)
-        ctx.addIssue({ code: 'custom', path: ['command'], message: `an ${s.transport} server takes a url, not a command` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['command'],
+          message: `an ${s.transport} server takes a url, not a command`,
+        });
     }
     for (const k of s.secretEnv)
-      if (!(k in s.env)) ctx.addIssue({ code: 'custom', path: ['secretEnv'], message: `"${k}" is not a key of env` });
+      if (!(k in s.env))
+        ctx.addIssue({ code: 'custom', path: ['secretEnv'], message: `"${k}" is not a key of env` });
     for (const k of s.secretHeaders)
       if (!(k in s.headers))
         ctx.addIssue({ code: 'custom', path: ['secretHeaders'], message: `"${k}" is not a key of headers` });

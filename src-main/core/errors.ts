@@ -12,7 +12,9 @@ export class MooringError extends Error {
     this.hint = hint;
   }
   toData(): ErrorData {
-    return this.hint ? { code: this.code, message: this.message, hint: this.hint } : { code: this.code, message: this.message };
+    return this.hint
+      ? { code: this.code, message: this.message, hint: this.hint }
+      : { code: this.code, message: this.message };
   }
 }
 

@@ -1,0 +1,425 @@
+// One persistent session per server (ARCHITECTURE.md, "Session actor states"):
+// idle → connecting → ready ⇄ reconnecting → failed | closed.
+// The actor alone mutates its state. Calls run concurrently on a ready session; a break fails the
+// calls in flight explicitly and reconnects with bounded backoff; tool handles survive reconnects.
+import { EventEmitter } from 'node:events';
+import { Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '@shared/config';
+import { MAX_TIMEOUT_SECONDS } from '@shared/config';
+import type { ErrorData } from '@shared/errors';
+import type { LogLine, SessionState, SessionStatus } from '@shared/session';
+import { MooringError } from '../errors';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+import { SessionMetrics } from './metrics';
+import { RingBuffer } from './ringBuffer';
+import { callError, connectError } from './sessionErrors';
+import { StdioTransport } from './stdioTransport';
+import { ToolRegistry } from './toolRegistry';
+import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
+import type { CallOptions, CallToolResult, SessionEvents, ToolHandle } from './types';
+
+export const MOORING_CLIENT_INFO = { name: 'Mooring', version: '0.1.0' };
+export const KEEPALIVE_MS = 180_000;
+export const CONNECT_TIMEOUT_MS = 30_000;
+const HARD_CAP_MS = MAX_TIMEOUT_SECONDS * 1000;
+
+export interface SessionActorOptions {
+  config: ServerConfig;
+  transportFactory?: TransportFactory;
+  /** Runs before every connect: safety checks and secret resolution. Throws a MooringError to refuse. */
+  prepare?: (config: ServerConfig) => Promise<ServerConfig>;
+  /** Extra transport hooks (e.g. the SSRF-guarded fetch for remote servers). */
+  fetch?: TransportHooks['fetch'];
+  backoff?: BackoffPolicy;
+  keepaliveMs?: number;
+  connectTimeoutMs?: number;
+  capabilities?: ClientCapabilities;
+  /** Registers server→client handlers (sampling, elicitation, roots) on each new Client. */
+  configureClient?: (client: Client, server: string) => void;
+}
+
+export class SessionActor extends EventEmitter {
+  readonly name: string;
+  readonly config: ServerConfig;
+  private state: SessionState = 'idle';
+  private client?: Client;
+  private transport?: Transport;
+  private generation = 0;
+  private attempt = 0;
+  private readySince = 0;
+  private lastError?: ErrorData;
+  private reconnectTimer?: NodeJS.Timeout;
+  private keepaliveTimer?: NodeJS.Timeout;
+  private refreshTimer?: NodeJS.Timeout;
+  private closing?: Promise<void>;
+  private connecting?: Promise<void>;
+  private readonly registry: ToolRegistry;
+  readonly metrics = new SessionMetrics();
+  readonly logs = new RingBuffer<LogLine>(1000);
+  private stderrPartial = '';
+  private readonly backoff: BackoffPolicy;
+
+  constructor(private readonly opts: SessionActorOptions) {
+    super();
+    this.config = opts.config;
+    this.name = opts.config.name;
+    this.backoff = opts.backoff ?? DEFAULT_BACKOFF;
+    this.registry = new ToolRegistry(this.name, (tool, args, o) => this.callTool(tool, args, o));
+  }
+
+  override on<E extends keyof SessionEvents>(event: E, listener: SessionEvents[E]): this {
+    return super.on(event, listener);
+  }
+
+  status(): SessionStatus {
+    const s: SessionStatus = {
+      name: this.name,
+      state: this.state,
+      toolCount: this.registry.active().length,
+      metrics: this.metrics.snapshot(),
+    };
+    if (this.state === 'reconnecting') {
+      s.attempt = this.attempt;
+      s.maxAttempts = this.backoff.maxAttempts;
+    }
+    if (this.lastError && (this.state === 'failed' || this.state === 'reconnecting'))
+      s.error = this.lastError;
+    const info = this.client?.getServerVersion();
+    if (info) s.serverInfo = { name: info.name, version: info.version };
+    const pv = this.client?.getNegotiatedProtocolVersion();
+    if (pv) s.protocolVersion = pv;
+    return s;
+  }
+
+  /** The handles of the tools the server lists now; the same objects across reconnects. */
+  tools(): ToolHandle[] {
+    return this.registry.active();
+  }
+
+  tool(name: string): ToolHandle | undefined {
+    return this.registry.get(name);
+  }
+
+  /** The live SDK client, for prompts, resources and the rest (undefined unless ready). */
+  sdkClient(): Client | undefined {
+    return this.state === 'ready' ? this.client : undefined;
+  }
+
+  stderrTail(lines = 20): string {
+    return this.logs
+      .toArray()
+      .filter((l) => l.source === 'stderr')
+      .slice(-lines)
+      .map((l) => l.text)
+      .join('\n');
+  }
+
+  /** Connects; resolves when ready, rejects with a typed error when the first connect fails. */
+  start(): Promise<void> {
+    if (this.state === 'closed') return Promise.reject(this.closedError());
+    if (this.state === 'ready') return Promise.resolve();
+    this.connecting ??= this.connectOnce()
+      .then(() => {
+        this.attempt = 0;
+      })
+      .catch((err: MooringError) => {
+        this.lastError = err.toData();
+        this.setState('failed');
+        throw err;
+      })
+      .finally(() => {
+        this.connecting = undefined;
+      });
+    return this.connecting;
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const timeoutMs = Math.min(opts.timeoutMs ?? this.config.timeoutSeconds * 1000, HARD_CAP_MS);
+    const started = performance.now();
+    try {
+      const client = await this.readyClient(timeoutMs, opts.signal);
+      const result = (await client.callTool(
+        { name, arguments: args },
+        {
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: HARD_CAP_MS,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
+        },
+      )) as CallToolResult;
+      this.metrics.record(performance.now() - started, !result.isError);
+      return result;
+    } catch (err) {
+      this.metrics.record(performance.now() - started, false);
+      throw callError(err, { server: this.name, tool: name, timeoutMs, signal: opts.signal });
+    }
+  }
+
+  /** Re-lists tools now (the UI's Refresh). */
+  async refreshTools(): Promise<void> {
+    const client = this.sdkClient();
+    if (!client) throw this.notReadyError();
+    await this.loadTools(client);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.setState('closed');
+      this.clearTimers();
+      const client = this.client;
+      this.client = undefined;
+      this.transport = undefined;
+      this.generation++;
+      await client?.close().catch(() => undefined);
+    })();
+    return this.closing;
+  }
+
+  /** App exit without time for staged shutdown. */
+  killNow(): void {
+    if (this.transport instanceof StdioTransport) this.transport.killNow();
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private async connectOnce(): Promise<void> {
+    const gen = ++this.generation;
+    if (this.state !== 'reconnecting') this.setState('connecting');
+    let transport: Transport | undefined;
+    let client: Client | undefined;
+    try {
+      const prepared = this.opts.prepare ? await this.opts.prepare(this.config) : this.config;
+      transport = await (this.opts.transportFactory ?? createTransport)(prepared, {
+        onStderr: (t) => this.onStderr(t),
+        onGarbage: (g) =>
+          this.hostLog(
+            'warning',
+            g.reason === 'oversized'
+              ? `Dropped a ${g.bytes}-byte message from the server: over the 4 MB limit for one line`
+              : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
+          ),
+        ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
+      });
+      client = new Client(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
+      client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));
+      client.setNotificationHandler('notifications/message', (n) => {
+        const p = n.params;
+        const text = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
+        this.log({ source: 'server', level: p.level, text: p.logger ? `[${p.logger}] ${text}` : text });
+      });
+      this.opts.configureClient?.(client, this.name);
+      client.onclose = () => this.onBroken(gen);
+      client.onerror = (e) => this.hostLog('debug', `transport: ${e.message}`);
+      await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS });
+      if (gen !== this.generation) {
+        await client.close().catch(() => undefined);
+        throw this.closedError();
+      }
+      this.client = client;
+      this.transport = transport;
+      await this.loadTools(client);
+      this.readySince = Date.now();
+      this.lastError = undefined;
+      this.setState('ready');
+      this.startKeepalive(gen);
+    } catch (err) {
+      if (client) {
+        client.onclose = undefined;
+        await client.close().catch(() => undefined);
+      } else await transport?.close().catch(() => undefined);
+      if (gen === this.generation) this.client = undefined;
+      const exit = transport instanceof StdioTransport ? transport.exit : undefined;
+      throw connectError(err, { config: this.config, stderrTail: this.stderrTail(), exit });
+    }
+  }
+
+  private async loadTools(client: Client): Promise<void> {
+    // Capability negotiation: only list what the server advertises.
+    if (!client.getServerCapabilities()?.tools) {
+      this.applyTools([]);
+      return;
+    }
+    const { tools } = await client.listTools(undefined, { cacheMode: 'refresh', timeout: 30_000 });
+    this.applyTools(tools);
+  }
+
+  private applyTools(tools: Parameters<ToolRegistry['apply']>[0]): void {
+    const change = this.registry.apply(tools);
+    if (change.added.length || change.removed.length || change.changed.length) {
+      if (this.state === 'ready' || this.state === 'reconnecting')
+        this.hostLog(
+          'info',
+          `tools changed: ${[...change.added.map((t) => `+${t}`), ...change.removed.map((t) => `-${t}`), ...change.changed.map((t) => `~${t}`)].join(' ')}`,
+        );
+      this.emit('tools', change);
+    }
+  }
+
+  private scheduleRefresh(gen: number): void {
+    // Coalesce bursts of list_changed; calls in flight are untouched (handles update in place).
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      const client = this.client;
+      if (gen !== this.generation || !client) return;
+      this.loadTools(client).catch((e: Error) =>
+        this.hostLog('warning', `could not refresh tools: ${e.message}`),
+      );
+    }, 50);
+  }
+
+  private onBroken(gen: number): void {
+    if (gen !== this.generation || this.state === 'closed') return;
+    this.clearTimers();
+    this.client = undefined;
+    this.transport = undefined;
+    const wasReady = this.state === 'ready';
+    if (!wasReady) return; // a failing connect attempt reports through its own promise
+    if (Date.now() - this.readySince >= this.backoff.stableMs) this.attempt = 0; // stable: fresh budget
+    this.lastError = {
+      code: 'transport_closed',
+      message: `The connection to "${this.name}" broke${this.stderrTail(3) ? `: ${this.stderrTail(3)}` : ''}`,
+    };
+    this.hostLog('warning', 'connection lost; reconnecting');
+    this.reconnectLoop();
+  }
+
+  private reconnectLoop(): void {
+    if (this.state === 'closed') return;
+    if (this.attempt >= this.backoff.maxAttempts) {
+      this.setState('failed');
+      this.hostLog('error', `gave up after ${this.backoff.maxAttempts} reconnect attempts`);
+      return;
+    }
+    this.attempt++;
+    this.setState('reconnecting');
+    this.reconnectTimer = setTimeout(
+      () => {
+        this.connectOnce().then(
+          () => {
+            this.metrics.reconnects++;
+            this.hostLog('info', `reconnected (attempt ${this.attempt})`);
+          },
+          (err: MooringError) => {
+            if (this.state === 'closed') return;
+            this.lastError = err.toData();
+            this.hostLog(
+              'warning',
+              `reconnect attempt ${this.attempt} failed: ${err.message.split('\n')[0]}`,
+            );
+            this.reconnectLoop();
+          },
+        );
+      },
+      backoffDelay(this.backoff, this.attempt),
+    );
+  }
+
+  /** Waits through connecting/reconnecting; a failed session gets one fresh connect on demand. */
+  private async readyClient(timeoutMs: number, signal?: AbortSignal): Promise<Client> {
+    if (this.state === 'ready' && this.client) return this.client;
+    if (this.state === 'closed') throw this.closedError();
+    if (this.state === 'failed' || this.state === 'idle') {
+      this.attempt = 0;
+      await this.start();
+      return this.client!;
+    }
+    return new Promise<Client>((resolve, reject) => {
+      const done = (fn: () => void) => {
+        clearTimeout(timer);
+        this.off('status', onStatus);
+        signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onStatus = (s: SessionStatus) => {
+        if (s.state === 'ready' && this.client) done(() => resolve(this.client!));
+        else if (s.state === 'failed' || s.state === 'closed') done(() => reject(this.notReadyError()));
+      };
+      const onAbort = () =>
+        done(() => reject(new MooringError('cancelled', `The call to ${this.name} was cancelled`)));
+      const timer = setTimeout(
+        () =>
+          done(() =>
+            reject(
+              new MooringError(
+                'timeout',
+                `"${this.name}" did not come back within ${Math.round(timeoutMs / 1000)} s`,
+                'Open its Logs to see why it keeps failing.',
+              ),
+            ),
+          ),
+        timeoutMs,
+      );
+      this.on('status', onStatus);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private startKeepalive(gen: number): void {
+    // Remote transports only; stdio is never probed (a dead child closes its pipe).
+    if (this.config.transport === 'stdio') return;
+    const every = this.opts.keepaliveMs ?? KEEPALIVE_MS;
+    this.keepaliveTimer = setInterval(() => {
+      const client = this.client;
+      if (gen !== this.generation || !client) return;
+      client
+        .listTools(undefined, { cacheMode: 'bypass', timeout: 15_000 })
+        .then((r) => this.applyTools(r.tools))
+        .catch((e: Error) => {
+          this.hostLog('warning', `keepalive failed (${e.message}); reconnecting`);
+          // Closing the transport routes through onclose → the reconnect loop.
+          void this.transport?.close();
+        });
+    }, every);
+    this.keepaliveTimer.unref?.();
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.keepaliveTimer);
+    clearTimeout(this.refreshTimer);
+  }
+
+  private setState(state: SessionState): void {
+    this.state = state;
+    this.emit('status', this.status());
+  }
+
+  private onStderr(text: string): void {
+    const lines = (this.stderrPartial + text).split(/\r?\n/);
+    this.stderrPartial = lines.pop() ?? '';
+    if (this.stderrPartial.length > 8192) {
+      lines.push(this.stderrPartial);
+      this.stderrPartial = '';
+    }
+    for (const line of lines)
+      if (line.trim()) this.log({ source: 'stderr', level: 'info', text: line.slice(0, 4000) });
+  }
+
+  private hostLog(level: LogLine['level'], text: string): void {
+    this.log({ source: 'host', level, text });
+  }
+
+  private log(l: Omit<LogLine, 'server' | 'at'>): void {
+    const line: LogLine = { server: this.name, at: Date.now(), ...l };
+    this.logs.push(line);
+    this.emit('log', line);
+  }
+
+  private closedError(): MooringError {
+    return new MooringError('transport_closed', `The session to "${this.name}" is closed`);
+  }
+
+  private notReadyError(): MooringError {
+    const why = this.lastError?.message;
+    return new MooringError(
+      this.lastError?.code === 'untrusted_command' ? 'untrusted_command' : 'connect_failed',
+      `"${this.name}" is not connected (${this.state})${why ? `: ${why}` : ''}`,
+      this.lastError?.hint ?? 'Open the server in Settings > Tools > MCP and press Test to see what fails.',
+    );
+  }
+}

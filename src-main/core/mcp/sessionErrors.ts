@@ -1,0 +1,150 @@
+// Maps what the SDK, the OS and remote servers throw onto typed MooringErrors with a hint the user can act on.
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '@shared/config';
+import { MooringError } from '../errors';
+
+interface ConnectContext {
+  config: ServerConfig;
+  stderrTail: string;
+  exit?: { code: number | null; signal: string | null } | undefined;
+}
+
+function withTail(message: string, tail: string): string {
+  const t = tail.trim();
+  return t ? `${message}\nLast lines of the server's stderr:\n${t}` : message;
+}
+
+export function connectError(err: unknown, ctx: ConnectContext): MooringError {
+  if (err instanceof MooringError) return err;
+  const { config } = ctx;
+  const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = e?.code ?? e?.cause?.code;
+  const msg = e instanceof Error ? e.message : String(err);
+  if (config.transport === 'stdio') {
+    if (code === 'ENOENT')
+      return new MooringError(
+        'connect_failed',
+        `Command "${config.command}" was not found on PATH`,
+        `Install it, or give the full path to the executable in the server's command (Mooring searched the PATH of your login shell).`,
+        { cause: err },
+      );
+    if (code === 'EACCES')
+      return new MooringError(
+        'connect_failed',
+        `Command "${config.command}" is not executable`,
+        'Check the file permissions (chmod +x) or run it through its runtime, e.g. node or python3.',
+        { cause: err },
+      );
+    if (ctx.exit)
+      return new MooringError(
+        'connect_failed',
+        withTail(
+          `The server process exited (${ctx.exit.signal ? `signal ${ctx.exit.signal}` : `code ${ctx.exit.code}`}) before the MCP handshake finished`,
+          ctx.stderrTail,
+        ),
+        'Run the command in a terminal to see why it stops; check its arguments and environment.',
+        { cause: err },
+      );
+  } else {
+    if (code === 'ECONNREFUSED')
+      return new MooringError(
+        'connect_failed',
+        `Nothing is listening at ${safeOrigin(config.url)}`,
+        'Check that the server is running and the URL and port are right.',
+        { cause: err },
+      );
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return new MooringError(
+        'connect_failed',
+        `The host of ${safeOrigin(config.url)} could not be resolved`,
+        'Check the URL for typos and your network connection.',
+        { cause: err },
+      );
+    if (/\b401\b|unauthori[sz]ed/i.test(msg))
+      return new MooringError(
+        'auth_required',
+        `${safeOrigin(config.url)} asks for authentication (401)`,
+        'Sign in to this server, or add an Authorization header.',
+        { cause: err },
+      );
+    if (/\b404\b/.test(msg))
+      return new MooringError(
+        'connect_failed',
+        `No MCP endpoint at ${safeOrigin(config.url)}${pathOf(config.url)} (404)`,
+        `Check the path: Streamable HTTP servers usually serve /mcp, legacy SSE servers /sse (transport "${config.transport}").`,
+        { cause: err },
+      );
+  }
+  if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout)
+    return new MooringError(
+      'timeout',
+      withTail('The server did not finish the MCP handshake in time', ctx.stderrTail),
+      'Check that the command starts an MCP server speaking JSON-RPC on stdio, not a regular program.',
+      { cause: err },
+    );
+  return new MooringError(
+    'connect_failed',
+    withTail(`Could not connect: ${msg}`, ctx.stderrTail),
+    "Open the server's Logs for details, fix the configuration, then Test again.",
+    { cause: err },
+  );
+}
+
+export function callError(
+  err: unknown,
+  ctx: { server: string; tool: string; timeoutMs: number; signal?: AbortSignal | undefined },
+): MooringError {
+  if (err instanceof MooringError) return err;
+  const where = `${ctx.server}/${ctx.tool}`;
+  // The SDK reports a caller's abort as a RequestTimeout; the signal tells them apart.
+  if (ctx.signal?.aborted)
+    return new MooringError('cancelled', `${where} was cancelled`, undefined, { cause: err });
+  if (err instanceof SdkError) {
+    if (err.code === SdkErrorCode.RequestTimeout)
+      return new MooringError(
+        'timeout',
+        `${where} did not answer within ${Math.round(ctx.timeoutMs / 1000)} s; the call was cancelled`,
+        "Raise the server's timeout in its settings if this tool needs longer.",
+        { cause: err },
+      );
+    if (
+      err.code === SdkErrorCode.ConnectionClosed ||
+      err.code === SdkErrorCode.NotConnected ||
+      err.code === SdkErrorCode.SendFailed
+    )
+      return new MooringError(
+        'transport_closed',
+        `The connection to "${ctx.server}" broke while ${ctx.tool} was running; the call was not retried, since the tool may not be safe to run twice`,
+        'Mooring is reconnecting; try the call again.',
+        { cause: err },
+      );
+  }
+  if (err instanceof ProtocolError)
+    return new MooringError(
+      'protocol_error',
+      `${where}: the server answered with error ${err.code}: ${err.message}`,
+      undefined,
+      { cause: err },
+    );
+  const e = err as Error;
+  if (e?.name === 'AbortError' || /aborted/i.test(e?.message ?? ''))
+    return new MooringError('cancelled', `${where} was cancelled`, undefined, { cause: err });
+  return new MooringError('internal', `${where} failed: ${e?.message ?? String(err)}`, undefined, {
+    cause: err,
+  });
+}
+
+function safeOrigin(url: string | undefined): string {
+  try {
+    return new URL(url!).origin;
+  } catch {
+    return String(url);
+  }
+}
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url!).pathname;
+  } catch {
+    return '';
+  }
+}

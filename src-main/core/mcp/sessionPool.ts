@@ -1,0 +1,78 @@
+// Owns the session actors: one per enabled server, keyed by the hash of its config, so an edited
+// server gets a fresh actor and an untouched one keeps its warm session.
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { ServerConfig } from '@shared/config';
+import type { SessionStatus } from '@shared/session';
+import { SessionActor, type SessionActorOptions } from './sessionActor';
+import type { SessionEvents } from './types';
+
+export type PoolActorOptions = Omit<SessionActorOptions, 'config'>;
+
+export const configHash = (c: ServerConfig): string =>
+  createHash('sha256').update(JSON.stringify(c)).digest('hex');
+
+export class SessionPool extends EventEmitter {
+  private actors = new Map<string, { hash: string; actor: SessionActor }>();
+  private closing?: Promise<void>;
+
+  constructor(private readonly actorOptions: PoolActorOptions = {}) {
+    super();
+  }
+
+  override on<E extends keyof SessionEvents>(event: E, listener: SessionEvents[E]): this {
+    return super.on(event, listener);
+  }
+
+  /**
+   * Brings the pool in line with the configs: starts new and changed enabled servers in parallel,
+   * closes removed and disabled ones. Best effort: a server that fails is reported in its status and
+   * the others carry on; this never rejects.
+   */
+  async sync(configs: ServerConfig[]): Promise<void> {
+    if (this.closing) return;
+    const wanted = new Map(configs.filter((c) => c.enabled).map((c) => [c.name, c]));
+    const closes: Promise<void>[] = [];
+    for (const [name, { hash, actor }] of this.actors) {
+      const c = wanted.get(name);
+      if (!c || configHash(c) !== hash) {
+        this.actors.delete(name);
+        closes.push(actor.close());
+        if (!c) this.emit('status', actor.status());
+      }
+    }
+    const starts: Promise<void>[] = [];
+    for (const c of wanted.values()) {
+      if (this.actors.has(c.name)) continue;
+      const actor = new SessionActor({ ...this.actorOptions, config: c });
+      actor.on('status', (s) => this.emit('status', s));
+      actor.on('tools', (t) => this.emit('tools', t));
+      actor.on('log', (l) => this.emit('log', l));
+      this.actors.set(c.name, { hash: configHash(c), actor });
+      starts.push(actor.start().catch(() => undefined));
+    }
+    await Promise.all([...closes, ...starts]);
+  }
+
+  get(name: string): SessionActor | undefined {
+    return this.actors.get(name)?.actor;
+  }
+
+  list(): SessionActor[] {
+    return [...this.actors.values()].map((a) => a.actor);
+  }
+
+  statuses(): SessionStatus[] {
+    return this.list().map((a) => a.status());
+  }
+
+  /** Closes every session once; later calls return the same promise. */
+  closeAll(): Promise<void> {
+    this.closing ??= Promise.all(this.list().map((a) => a.close())).then(() => undefined);
+    return this.closing;
+  }
+
+  killAllNow(): void {
+    for (const a of this.list()) a.killNow();
+  }
+}

@@ -1,0 +1,224 @@
+// A stdio client transport that goes further than the SDK's (STYLE.md, "Protocol and sessions"):
+// - the child runs in its own process group, and close kills the whole group in stages
+//   (end stdin, wait, SIGTERM, wait, SIGKILL), so an `npx` child's grandchildren die too;
+// - every stdout line is capped (4 MB): an oversized line is dropped, reported, and the request
+//   it answered fails at once with a clear error instead of hanging until its timeout;
+// - a line that is not JSON-RPC ("garbage", e.g. a stray console.log) is reported, never fatal.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
+
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+const STAGE_WAIT_MS = 2000;
+
+export interface StdioTransportOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  maxLineBytes?: number;
+  onStderr?: (text: string) => void;
+  /** A stdout line that is not a JSON-RPC message, or one over the cap (text is cut). */
+  onGarbage?: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private discarding = false;
+  private discardedBytes = 0;
+  private discardHead = '';
+  private discardTail = Buffer.alloc(0);
+  private closed = false;
+  private exitPromise?: Promise<ChildExit>;
+  /** How the child ended, once it has. */
+  exit?: ChildExit;
+
+  constructor(private readonly opts: StdioTransportOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('StdioTransport already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.opts.command, this.opts.args, {
+        env: this.opts.env,
+        cwd: this.opts.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Own process group (POSIX): lets close() signal every descendant at once.
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+        shell: false,
+      });
+      this.child = child;
+      this.exitPromise = new Promise((res) =>
+        child.once('close', (code, signal) => {
+          this.exit = { code, signal };
+          res(this.exit);
+        }),
+      );
+      child.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+        this.finish();
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => this.finish());
+      child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+      child.stdout!.on('error', (err) => this.onerror?.(err));
+      child.stdin!.on('error', (err) => this.onerror?.(err));
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (text: string) => this.opts.onStderr?.(text));
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed || stdin.destroyed)
+      throw new Error('Not connected: the server process is not running');
+    const line = serializeMessage(message);
+    if (!stdin.write(line)) await new Promise<void>((res) => stdin.once('drain', () => res()));
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.exit) {
+      this.finish();
+      return;
+    }
+    // Stage 1: end stdin; well-behaved servers exit on EOF.
+    child.stdin?.end();
+    if (await this.exitedWithin(STAGE_WAIT_MS)) return;
+    // Stage 2 and 3: the whole process group, so grandchildren (npx → node) go too.
+    this.signalGroup('SIGTERM');
+    if (await this.exitedWithin(STAGE_WAIT_MS)) return;
+    this.signalGroup('SIGKILL');
+    await this.exitedWithin(STAGE_WAIT_MS);
+  }
+
+  /** Kill at once (used on app exit when there is no time for stages). */
+  killNow(): void {
+    this.signalGroup('SIGKILL');
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (!pid) return;
+    try {
+      if (process.platform === 'win32') this.child!.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      try {
+        this.child!.kill(signal);
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+
+  private async exitedWithin(ms: number): Promise<boolean> {
+    if (this.exit) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((res) => (timer = setTimeout(() => res(false), ms)));
+    const done = await Promise.race([this.exitPromise!.then(() => true as const), timeout]);
+    clearTimeout(timer);
+    return done;
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    // The group may outlive its leader (a grandchild that ignored stdin EOF): make sure it dies.
+    if (this.child?.pid && process.platform !== 'win32') {
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        /* no such group: all gone */
+      }
+    }
+    this.onclose?.();
+  }
+
+  private onData(chunk: Buffer): void {
+    const max = this.opts.maxLineBytes ?? MAX_LINE_BYTES;
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      const piece = nl === -1 ? chunk.subarray(start) : chunk.subarray(start, nl);
+      if (this.discarding) {
+        this.discardTail = Buffer.concat([this.discardTail, piece]).subarray(-256);
+        this.discardedBytes += piece.length;
+      } else if (this.buffered + piece.length > max) {
+        this.discarding = true;
+        const all = Buffer.concat([...this.chunks, piece]);
+        this.discardHead = all.subarray(0, 256).toString('utf8');
+        this.discardTail = all.subarray(-256);
+        this.discardedBytes = this.buffered + piece.length;
+        this.chunks = [];
+        this.buffered = 0;
+      } else if (piece.length) {
+        this.chunks.push(piece);
+        this.buffered += piece.length;
+      }
+      if (nl === -1) return;
+      start = nl + 1;
+      if (this.discarding) this.endDiscard();
+      else this.emitLine();
+    }
+  }
+
+  private emitLine(): void {
+    const buf = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    this.chunks = [];
+    this.buffered = 0;
+    const line = buf.toString('utf8').replace(/\r$/, '');
+    if (!line.trim()) return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.opts.onGarbage?.({ reason: 'not-json-rpc', sample: line.slice(0, 200), bytes: buf.length });
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private endDiscard(): void {
+    const head = this.discardHead;
+    const tail = this.discardTail.toString('utf8');
+    const bytes = this.discardedBytes;
+    this.discarding = false;
+    this.discardHead = '';
+    this.discardTail = Buffer.alloc(0);
+    this.discardedBytes = 0;
+    this.opts.onGarbage?.({ reason: 'oversized', sample: head.slice(0, 200), bytes });
+    // Fail the request this line answered, now, rather than at its timeout. Serialisers put "id"
+    // first or last, so look at both ends of the dropped line.
+    const idRe = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+    const id = idRe.exec(head)?.[1] ?? idRe.exec(tail)?.[1];
+    if (id !== undefined && /"jsonrpc"/.test(head + tail)) {
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id: JSON.parse(id) as string | number,
+        error: {
+          code: -32001,
+          message: `The server's response was ${(bytes / 1048576).toFixed(1)} MB, over Mooring's ${(
+            (this.opts.maxLineBytes ?? MAX_LINE_BYTES) / 1048576
+          ).toFixed(0)} MB limit for one message; it was dropped`,
+        },
+      });
+    }
+  }
+}
