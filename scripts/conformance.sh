@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs the MCP conformance suite's client scenarios against Mooring's engine (conformance:client).
+# Every scenario must pass; the suite's own exit status and its summary decide.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scenarios=(initialize tools_call sse-retry ${EXTRA_CONFORMANCE_SCENARIOS:-})
+failed=()
+for s in "${scenarios[@]}"; do
+  out=$(npx --no-install conformance client --command "npm run --silent conformance:client --" --scenario "$s" 2>&1) || failed+=("$s")
+  summary=$(printf '%s\n' "$out" | grep -E 'Passed:|Failed:|Warnings:' | tr '\n' ' ')
+  printf 'conformance %-45s %s\n' "$s" "$summary"
+  if printf '%s\n' "$out" | grep -qE '(^|[^0-9])[1-9][0-9]* failed'; then [[ " ${failed[*]} " == *" $s "* ]] || failed+=("$s"); printf '%s\n' "$out" | grep -E 'FAIL|✗|error' | head -20; fi
+done
+if ((${#failed[@]})); then echo "conformance: failed: ${failed[*]}" >&2; exit 1; fi
+echo "conformance: all ${#scenarios[@]} client scenarios passed"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every check, in the order a failure is cheapest to find: lint, types, build, unit + integration tests
+# (under a real keychain), the MCP conformance client scenarios, the end-to-end browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*"; }
+
+step lint
+npx eslint . --max-warnings=0
+npx prettier --check . --log-level=warn
+
+step typecheck
+npx tsc -p tsconfig.json --noEmit
+
+step build
+npx electron-vite build --logLevel warn
+
+step "unit and integration tests"
+bash scripts/with-keyring.sh npx vitest run
+
+step "MCP conformance (client scenarios)"
+bash scripts/conformance.sh
+
+if [[ -d e2e && -n $(ls e2e/*.spec.ts 2>/dev/null) ]]; then
+  step "end-to-end (browser mode in Chromium)"
+  npx playwright test --config e2e/playwright.config.ts
+fi
