@@ -1,0 +1,82 @@
+// The approval contract (issue 4): what the safety room asks, what the UI and the CLI prompt answer.
+// Pure types and zod: the renderer renders requests and validates its answers with these very schemas.
+import { z } from 'zod';
+
+/** The MCP tool annotations (spec 2025-06-18 "Tool annotations"); every field is an untrusted hint. */
+export interface ToolAnnotationHints {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** The policy engine's verdict for one call. */
+export type PolicyDecision = 'auto' | 'ask' | 'refuse';
+
+export interface PolicyVerdict {
+  decision: PolicyDecision;
+  /** One sentence for the user: why this call runs, asks or is refused. */
+  reason: string;
+}
+
+/** One human-readable difference between the approved tool and the tool the server now lists. */
+export interface ToolChange {
+  kind: 'identity' | 'title' | 'description' | 'schema' | 'annotation';
+  /** For schema and annotation changes: a JSON Pointer into the schema, or the annotation name. */
+  path?: string;
+  change: 'added' | 'removed' | 'changed';
+  /** JSON text of the old and new value (absent when added or removed). */
+  before?: string;
+  after?: string;
+  /** One line for the dialog, e.g. `description changed` or `schema /properties/cc added`. */
+  summary: string;
+}
+
+/** What the approval store knows about a remembered "always allow" for one server + tool. */
+export type ApprovalLookup =
+  | { status: 'none' }
+  | { status: 'allowed'; fingerprint: string; decidedBy: string; at: number }
+  /** The tool changed after it was allowed (a "rug pull"): the approval no longer applies. */
+  | { status: 'lapsed'; approvedFingerprint: string; currentFingerprint: string; diff: ToolChange[] };
+
+/** What the core hands the broker; the broker adds `id`, `requestedAt` and `expiresAt`. */
+export interface ApprovalRequestInput {
+  server: string;
+  tool: string;
+  /** The name shown to the user: the tool's title, or its annotation title, or its name. */
+  friendlyName: string;
+  annotations: ToolAnnotationHints;
+  arguments: Record<string, unknown>;
+  fingerprint: string;
+  /** Why the policy asks (e.g. "the tool may be destructive"). */
+  reason: string;
+  /** Present when a remembered approval lapsed: what changed since the user allowed the tool. */
+  diff?: ToolChange[];
+  /** Who wants the call (a conversation id, an MCP client's name), for the dialog and the audit log. */
+  client?: string;
+}
+
+export interface ApprovalRequest extends ApprovalRequestInput {
+  id: string;
+  requestedAt: number;
+  /** Epoch ms after which the request is refused unanswered. */
+  expiresAt: number;
+}
+
+export const ApprovalOutcomeSchema = z.enum(['approve', 'deny', 'always']);
+export type ApprovalOutcome = z.infer<typeof ApprovalOutcomeSchema>;
+
+export const ApprovalDecisionSchema = z
+  .object({
+    outcome: ApprovalOutcomeSchema,
+    /** The arguments as the user edited them; absent means "as requested". */
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    /** Who answered: `user:ui`, `user:cli`, `policy`, … — written to the audit log. */
+    decidedBy: z.string().min(1, 'must say who decided'),
+  })
+  .strict();
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
+
+/** What the audit log records as the decision for one call. */
+export type AuditDecision = 'auto' | 'approve' | 'always' | 'deny' | 'refuse' | 'timeout' | 'cancelled';
