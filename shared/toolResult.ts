@@ -1,0 +1,94 @@
+// The one normalised tool result (issue 3, "Results"), built from every MCP CallToolResult by
+// src-main/core/catalog/normalizeResult.ts. Pure types plus the CLI/JSON projection, so the
+// renderer's gallery and the CLI read the same shape.
+
+export interface TextPart {
+  kind: 'text';
+  text: string;
+}
+
+/** An image or audio clip, base64-decoded once on arrival. */
+export interface MediaPart {
+  kind: 'image' | 'audio';
+  mimeType: string;
+  bytes: Uint8Array;
+  /** Byte count of `bytes`. */
+  size: number;
+}
+
+export interface ResourceLinkPart {
+  kind: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** An embedded resource: text contents, or a blob decoded to bytes. */
+export interface EmbeddedResourcePart {
+  kind: 'resource';
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  bytes?: Uint8Array;
+  size?: number;
+}
+
+/** A content block type this host does not know; kept so nothing silently vanishes. */
+export interface UnknownPart {
+  kind: 'unknown';
+  type: string;
+}
+
+export type ToolResultPart = TextPart | MediaPart | ResourceLinkPart | EmbeddedResourcePart | UnknownPart;
+
+export interface StructuredValidation {
+  valid: boolean;
+  /** Why `structured` does not match the tool's outputSchema (or why the schema could not be used). */
+  error?: string;
+}
+
+export interface ToolResult {
+  /** The server said the tool failed (`isError`): a value the loop continues from, not an exception. */
+  isError: boolean;
+  parts: ToolResultPart[];
+  /** `structuredContent`, when the server sent it. */
+  structured?: unknown;
+  /** Present when the tool declares an outputSchema and `structured` was checked against it. */
+  structuredValidation?: StructuredValidation;
+}
+
+/** The CLI's JSON shape (`mooring mcp call --json`): bytes is a byte count, never the data. */
+export interface ToolResultJson {
+  isError: boolean;
+  text: string;
+  images: { mimeType: string; bytes: number }[];
+  structured?: unknown;
+}
+
+export function resultText(r: ToolResult): string {
+  return r.parts
+    .filter((p): p is TextPart => p.kind === 'text')
+    .map((p) => p.text)
+    .join('\n');
+}
+
+export function toResultJson(r: ToolResult): ToolResultJson {
+  const out: ToolResultJson = {
+    isError: r.isError,
+    text: resultText(r),
+    images: r.parts
+      .filter((p): p is MediaPart => p.kind === 'image')
+      .map((p) => ({ mimeType: p.mimeType, bytes: p.size })),
+  };
+  if (r.structured !== undefined) out.structured = r.structured;
+  return out;
+}
+
+/** "5 KB", "812 B", "1.4 MB": for placeholders and the gallery. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,259 @@
+// The tool catalog (issue 3): every server's tools under model-safe names, with repaired schemas,
+// filters applied, token costs, name resolution and argument preparation. Built from the session
+// room's ToolHandles only (src-main/core/mcp/types.ts), never from the actor's internals.
+
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/client';
+import { friendlyName, ToolNameRegistry } from '@shared/toolNames';
+import type { ToolResult } from '@shared/toolResult';
+import { MooringError } from '../errors';
+import type { CallOptions, ToolHandle } from '../mcp/types';
+import type { Provider } from './adaptSchema';
+import { coerceArgs, stripInternal, type ArgFix } from './argRepair';
+import {
+  annotationFlags,
+  serverFilterReason,
+  toolSetReason,
+  type ServerToolFilter,
+  type ToolSet,
+} from './filters';
+import { normalizeResult } from './normalizeResult';
+import { resolveToolName } from './resolveName';
+import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
+import { processToolSchema } from './schemaPipeline';
+import type { JsonSchema } from './schemaWalk';
+import { tokenCostByServer, toolTokenCost } from './tokenCost';
+
+/** One server's contribution: its name, its tool filters (a ServerConfig fits), its live tools. */
+export interface CatalogServerInput {
+  server: string;
+  config?: ServerToolFilter & { enabled?: boolean };
+  tools: readonly ToolHandle[];
+}
+
+export interface CatalogOptions {
+  /** The provider whose schema rules the model-facing schemas follow. Default 'anthropic'. */
+  provider?: Provider;
+  /** An agent's tool set: tools outside it are disabled. */
+  toolSet?: ToolSet;
+  flatten?: FlattenOptions;
+}
+
+export interface CatalogEntry {
+  modelName: string;
+  server: string;
+  tool: string;
+  friendlyName: string;
+  title: string | undefined;
+  description: string;
+  /** Model-facing schema (refs inlined, maybe flattened, adapted to the provider). */
+  inputSchema: JsonSchema;
+  /** The server's own schema with refs inlined: arguments are coerced against this. */
+  serverSchema: unknown;
+  outputSchema: unknown;
+  annotations: ToolAnnotations | undefined;
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+  enabled: boolean;
+  excludedReason: string | undefined;
+  flattened: boolean;
+  schemaNotes: string[];
+  /** Prompt tokens of this tool's definition (computed on first read, then cached). */
+  readonly tokenCost: number;
+  handle: ToolHandle;
+}
+
+/** The CLI's `mcp tools --json` row. */
+export interface ToolSummary {
+  name: string;
+  server: string;
+  tool: string;
+  description: string;
+  readOnly: boolean;
+  destructive: boolean;
+}
+
+export interface PreparedArguments {
+  args: Record<string, unknown>;
+  /** Every change made on the way to the server, for the log. */
+  fixes: ArgFix[];
+}
+
+export interface CatalogCallResult {
+  entry: CatalogEntry;
+  result: ToolResult;
+  fixes: ArgFix[];
+}
+
+function makeEntry(
+  server: string,
+  modelName: string,
+  handle: ToolHandle,
+  opts: CatalogOptions,
+): CatalogEntry {
+  const def: Tool = handle.definition;
+  const processed = processToolSchema(def, opts.provider ?? 'anthropic', opts.flatten);
+  const flags = annotationFlags(def);
+  const title = def.title ?? def.annotations?.title;
+  let cost: number | undefined;
+  const entry = {
+    modelName,
+    server,
+    tool: handle.name,
+    friendlyName: friendlyName(server, handle.name, title),
+    title,
+    description: def.description ?? '',
+    inputSchema: processed.modelSchema ?? { type: 'object', properties: {} },
+    serverSchema: processed.serverSchema,
+    outputSchema: def.outputSchema,
+    annotations: def.annotations,
+    ...flags,
+    enabled: processed.excludedReason === undefined,
+    excludedReason: processed.excludedReason,
+    flattened: processed.flattened,
+    schemaNotes: processed.notes,
+    handle,
+  } as Omit<CatalogEntry, 'tokenCost'> as CatalogEntry;
+  // Lazy: tokenizing 5,000 schemas costs far more than building the catalog, and only the
+  // deferred-loading budget and the UI need it.
+  Object.defineProperty(entry, 'tokenCost', {
+    enumerable: true,
+    get: () =>
+      (cost ??= toolTokenCost({
+        name: modelName,
+        description: entry.description,
+        inputSchema: entry.inputSchema,
+      })),
+  });
+  return entry;
+}
+
+export class ToolCatalog {
+  readonly provider: Provider;
+  readonly entries: readonly CatalogEntry[];
+  private readonly byName = new Map<string, CatalogEntry>();
+
+  constructor(
+    readonly inputs: readonly CatalogServerInput[],
+    readonly options: CatalogOptions = {},
+  ) {
+    this.provider = options.provider ?? 'anthropic';
+    const registry = new ToolNameRegistry();
+    const entries: CatalogEntry[] = [];
+    for (const input of inputs) {
+      const filter = input.config ?? {};
+      for (const handle of input.tools) {
+        if (handle.removed) continue;
+        const modelName = registry.add(input.server, handle.name);
+        const entry = makeEntry(input.server, modelName, handle, options);
+        const reason =
+          (filter.enabled === false ? 'the server is disabled' : undefined) ??
+          serverFilterReason(handle.name, filter) ??
+          entry.excludedReason ??
+          toolSetReason(modelName, options.toolSet);
+        if (reason) {
+          entry.enabled = false;
+          entry.excludedReason = reason;
+        }
+        entries.push(entry);
+        this.byName.set(modelName, entry);
+      }
+    }
+    this.entries = entries;
+  }
+
+  /** A new catalog over new inputs; unchanged definitions reuse their processed schemas. */
+  rebuild(
+    inputs: readonly CatalogServerInput[] = this.inputs,
+    options: CatalogOptions = this.options,
+  ): ToolCatalog {
+    return new ToolCatalog(inputs, options);
+  }
+
+  /** Tools the model may call now: enabled, and still listed by their server. */
+  active(): CatalogEntry[] {
+    return this.entries.filter((e) => e.enabled && !e.handle.removed);
+  }
+
+  excluded(): { modelName: string; reason: string }[] {
+    return this.entries
+      .filter((e) => !e.enabled)
+      .map((e) => ({ modelName: e.modelName, reason: e.excludedReason ?? '' }));
+  }
+
+  get(modelName: string): CatalogEntry | undefined {
+    return this.byName.get(modelName);
+  }
+
+  /** Resolve a model-supplied name; throws MooringError('not_found') naming candidates when ambiguous. */
+  resolve(name: string): CatalogEntry {
+    const r = resolveToolName(
+      name,
+      this.byName,
+      (e) => e.enabled && !e.handle.removed,
+      (e) =>
+        e.handle.removed ? `server "${e.server}" no longer lists it` : (e.excludedReason ?? 'it is disabled'),
+    );
+    if (!r.ok) throw r.error;
+    return r.entry;
+  }
+
+  summaries(opts: { includeDisabled?: boolean } = {}): ToolSummary[] {
+    return (opts.includeDisabled ? this.entries : this.active()).map((e) => ({
+      name: e.modelName,
+      server: e.server,
+      tool: e.tool,
+      description: e.description,
+      readOnly: e.readOnly,
+      destructive: e.destructive,
+    }));
+  }
+
+  tokenCostByServer(opts: { includeDisabled?: boolean } = {}): Record<string, number> {
+    return tokenCostByServer(opts.includeDisabled ? this.entries : this.active());
+  }
+
+  /** Model arguments → server arguments: internal fields out, dot paths nested, types corrected. */
+  prepareArguments(entry: CatalogEntry, modelArgs: unknown): PreparedArguments {
+    let raw: unknown = modelArgs ?? {};
+    if (typeof raw === 'string') {
+      try {
+        raw = raw.trim() === '' ? {} : JSON.parse(raw);
+      } catch {
+        throw new MooringError(
+          'usage',
+          `Arguments for ${entry.modelName} are not valid JSON.`,
+          'Send the arguments as one JSON object.',
+        );
+      }
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new MooringError(
+        'usage',
+        `Arguments for ${entry.modelName} must be a JSON object.`,
+        'Send the arguments as one JSON object, e.g. {"path": "…"}.',
+      );
+    const stripped = stripInternal(raw as Record<string, unknown>);
+    const nested = unflattenArgs(stripped.args, entry.serverSchema);
+    const coerced = coerceArgs(nested.args, entry.serverSchema);
+    const fixes: ArgFix[] = [
+      ...stripped.fixes,
+      ...nested.expanded.map((path) => ({ path, kind: 'dot-path→nested' as const })),
+      ...coerced.fixes,
+    ];
+    return { args: coerced.args, fixes };
+  }
+
+  /** Resolve, prepare and call, normalising the result (for the CLI's `mcp call`; the agent adds safety between). */
+  async call(name: string, modelArgs: unknown, opts?: CallOptions): Promise<CatalogCallResult> {
+    const entry = this.resolve(name);
+    const { args, fixes } = this.prepareArguments(entry, modelArgs);
+    const raw = await entry.handle.call(args, opts);
+    return { entry, result: normalizeResult(raw, { outputSchema: entry.outputSchema }), fixes };
+  }
+}
+
+export function buildCatalog(inputs: readonly CatalogServerInput[], options?: CatalogOptions): ToolCatalog {
+  return new ToolCatalog(inputs, options);
+}

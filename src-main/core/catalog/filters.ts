@@ -1,0 +1,81 @@
+// Tool filters and tool sets (issue 3, "Filters and tool sets"). Per server: `includeTools` (when
+// set, only those run) and `excludeTools` (always wins), bare tool names as in shared/config.ts.
+// Per agent: a named tool set selecting model names across servers.
+
+import type { Tool } from '@modelcontextprotocol/client';
+
+export interface ServerToolFilter {
+  includeTools?: string[] | undefined;
+  excludeTools?: string[] | undefined;
+}
+
+/** A named selection of tools across servers, e.g. an agent "Code Reviewer". */
+export interface ToolSet {
+  name: string;
+  /** Model names (`mcp__server__tool`). */
+  tools: string[];
+}
+
+/** Why a tool is off, or undefined when the server's filter lets it run. */
+export function serverFilterReason(tool: string, filter: ServerToolFilter): string | undefined {
+  if (filter.excludeTools?.includes(tool)) return 'listed in excludeTools';
+  if (filter.includeTools && !filter.includeTools.includes(tool)) return 'not listed in includeTools';
+  return undefined;
+}
+
+export function toolSetReason(modelName: string, set: ToolSet | undefined): string | undefined {
+  if (!set || set.tools.includes(modelName)) return undefined;
+  return `not in tool set "${set.name}"`;
+}
+
+/** Names a tool set lists that no known tool has (a renamed or removed tool), for the UI. */
+export function missingFromToolSet(set: ToolSet, known: Iterable<string>): string[] {
+  const k = new Set(known);
+  return set.tools.filter((t) => !k.has(t));
+}
+
+export interface AnnotationFlags {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+}
+
+/**
+ * Annotation hints with the spec's defaults (MCP 2025-11-25, ToolAnnotations): readOnlyHint
+ * false, destructiveHint true, idempotentHint false, openWorldHint true. destructive and idempotent
+ * are only meaningful for a tool that is not read-only.
+ */
+export function annotationFlags(tool: Pick<Tool, 'annotations'>): AnnotationFlags {
+  const a = tool.annotations ?? {};
+  const readOnly = a.readOnlyHint === true;
+  return {
+    readOnly,
+    destructive: !readOnly && a.destructiveHint !== false,
+    idempotent: readOnly || a.idempotentHint === true,
+    openWorld: a.openWorldHint !== false,
+  };
+}
+
+export interface DefaultSafeSet {
+  /** The initial `excludeTools` for the server's config. */
+  excludeTools: string[];
+  disabledCount: number;
+  /** "3 destructive tools disabled by default", or undefined when none are. */
+  message: string | undefined;
+}
+
+/**
+ * The default safe set for a newly enabled server (issue 3): read-only tools on, tools that may be
+ * destructive off. A tool without hints counts as possibly destructive (spec defaults); a tool that
+ * says `readOnlyHint: false, destructiveHint: false` only adds things and stays on.
+ */
+export function defaultExcludeTools(tools: readonly Pick<Tool, 'name' | 'annotations'>[]): DefaultSafeSet {
+  const excludeTools = tools.filter((t) => annotationFlags(t).destructive).map((t) => t.name);
+  const n = excludeTools.length;
+  return {
+    excludeTools,
+    disabledCount: n,
+    message: n ? `${n} destructive tool${n === 1 ? '' : 's'} disabled by default` : undefined,
+  };
+}

@@ -1,0 +1,134 @@
+// The built-in `tool_search` tool (issue 3, "Deferred loading"): `select:a,b` activates exact
+// tools; free text ranks tools by name, title and description with MiniSearch (BM25 with prefix
+// and fuzzy matching) and activates the best `max_results`. Its name has no `mcp__` prefix, so it
+// can never collide with a server's tool (shared/toolNames.ts).
+
+import MiniSearch from 'minisearch';
+import { MooringError } from '../errors';
+import type { CatalogEntry } from './catalog';
+import type { JsonSchema } from './schemaWalk';
+
+export const TOOL_SEARCH_NAME = 'tool_search';
+export const DEFAULT_MAX_RESULTS = 5;
+const MAX_MAX_RESULTS = 50;
+
+export const toolSearchDefinition: { name: string; description: string; inputSchema: JsonSchema } = {
+  name: TOOL_SEARCH_NAME,
+  description:
+    'Load tools that are listed as deferred so you can call them. Use "select:<name>,<name>" to load tools by exact name, ' +
+    'or describe what you need in a few words to load the best matches. Loaded tools stay available for the rest of the conversation.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: {
+        type: 'string',
+        description: 'Either "select:name1,name2" or a short description of the capability you need.',
+      },
+      max_results: {
+        type: 'integer',
+        description: `How many tools to load for a text query (default ${DEFAULT_MAX_RESULTS}).`,
+        minimum: 1,
+      },
+    },
+    required: ['query'],
+  },
+};
+
+export interface ToolSearchInput {
+  query: string;
+  maxResults: number;
+}
+
+/** Validate the model's input; a bad input is a clear usage error the model can read. */
+export function parseToolSearchInput(raw: unknown): ToolSearchInput {
+  let v = raw;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      v = { query: v };
+    }
+  }
+  const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  const query = typeof o.query === 'string' ? o.query.trim() : '';
+  if (!query)
+    throw new MooringError(
+      'usage',
+      'tool_search needs a non-empty "query".',
+      'Send {"query": "select:<tool name>"} or {"query": "<what you need>"}.',
+    );
+  const n = Number(o.max_results ?? DEFAULT_MAX_RESULTS);
+  const maxResults =
+    Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), MAX_MAX_RESULTS) : DEFAULT_MAX_RESULTS;
+  return { query, maxResults };
+}
+
+/** `select:a, b` → ['a','b']; undefined for a free-text query. */
+export function parseSelect(query: string): string[] | undefined {
+  const m = /^select:(.*)$/is.exec(query.trim());
+  if (!m) return undefined;
+  return [
+    ...new Set(
+      m[1]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** Split identifiers the way people search for them: snake_case, kebab-case, camelCase, dots. */
+function tokenize(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+interface Doc {
+  id: string;
+  tool: string;
+  title: string;
+  description: string;
+  server: string;
+}
+
+export class ToolSearchIndex {
+  private readonly index: MiniSearch<Doc>;
+  private readonly byName = new Map<string, CatalogEntry>();
+
+  constructor(entries: readonly CatalogEntry[]) {
+    this.index = new MiniSearch<Doc>({
+      fields: ['tool', 'title', 'description', 'server'],
+      tokenize,
+      processTerm: (t) => t.toLowerCase(),
+      searchOptions: {
+        boost: { tool: 3, title: 2, description: 1, server: 0.5 },
+        prefix: true,
+        fuzzy: 0.2,
+        combineWith: 'OR',
+      },
+    });
+    const docs: Doc[] = [];
+    for (const e of entries) {
+      this.byName.set(e.modelName, e);
+      docs.push({
+        id: e.modelName,
+        tool: e.tool,
+        title: e.title ?? '',
+        description: e.description,
+        server: e.server,
+      });
+    }
+    this.index.addAll(docs);
+  }
+
+  /** Best matches first. */
+  search(query: string, maxResults: number): CatalogEntry[] {
+    return this.index
+      .search(query)
+      .slice(0, maxResults)
+      .map((r) => this.byName.get(String(r.id)))
+      .filter((e): e is CatalogEntry => e !== undefined);
+  }
+}
