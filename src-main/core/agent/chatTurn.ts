@@ -1,0 +1,91 @@
+// One chat turn, end to end (issue 6): load or create the conversation, append the person's message,
+// run the tool loop with every step appended as it completes, and return the final answer. This is
+// what `mooring chat` and the UI call.
+import { randomUUID } from 'node:crypto';
+import type {
+  AssistantChatMessage,
+  ChatEvent,
+  ChatMessage,
+  ContentPart,
+  UserChatMessage,
+} from '@shared/chat';
+import { MooringError, toErrorData } from '../errors';
+import { titleFromText, type ConversationStore } from './conversationStore';
+import type { ChatProvider, ModelCapabilities } from './providers/types';
+import { runToolLoop } from './toolLoop';
+import type { AgentToolRuntime } from './toolRuntime';
+
+export interface ChatTurnOptions {
+  store: ConversationStore;
+  provider: ChatProvider;
+  model: string;
+  runtime: AgentToolRuntime;
+  /** Omitted: a new conversation is created, titled from the message. */
+  conversationId?: string;
+  message: string | ContentPart[];
+  signal?: AbortSignal;
+  onEvent?: (event: ChatEvent) => void;
+  maxToolIterations?: number;
+  capabilities?: ModelCapabilities;
+  system?: string;
+  /** For a new conversation: its project folder (the MCP root, later). */
+  workspace?: string | null;
+}
+
+export interface ChatTurnResult {
+  conversationId: string;
+  /** The final assistant message of the turn. */
+  message: AssistantChatMessage;
+  /** Every message this turn appended, the person's first. */
+  steps: ChatMessage[];
+}
+
+export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult> {
+  const content: ContentPart[] =
+    typeof opts.message === 'string' ? [{ type: 'text', text: opts.message }] : opts.message;
+  if (!content.some((p) => (p.type === 'text' ? p.text.trim() : true))) {
+    throw new MooringError('usage', 'The message is empty', 'Type a message to send');
+  }
+  const { store } = opts;
+  let conversationId = opts.conversationId;
+  let history: ChatMessage[] = [];
+  if (conversationId) {
+    history = (await store.load(conversationId)).messages;
+  } else {
+    const firstText = content.find((p) => p.type === 'text');
+    const created = await store.create({
+      title: titleFromText(firstText?.type === 'text' ? firstText.text : 'Image'),
+      workspace: opts.workspace ?? null,
+    });
+    conversationId = created.id;
+  }
+  const cid = conversationId;
+  const user: UserChatMessage = { id: randomUUID(), at: Date.now(), role: 'user', origin: 'person', content };
+  await store.append(cid, user);
+  opts.onEvent?.({ type: 'message-complete', conversationId: cid, message: user });
+
+  try {
+    const result = await runToolLoop({
+      conversationId: cid,
+      provider: opts.provider,
+      model: opts.model,
+      runtime: opts.runtime,
+      history: [...history, user],
+      signal: opts.signal,
+      onEvent: opts.onEvent,
+      onStep: (m) => store.append(cid, m),
+      maxToolIterations: opts.maxToolIterations,
+      capabilities: opts.capabilities,
+      system: opts.system,
+    });
+    return { conversationId: cid, message: result.final, steps: [user, ...result.steps] };
+  } catch (err) {
+    const error =
+      err instanceof MooringError
+        ? err
+        : new MooringError('internal', toErrorData(err).message, undefined, { cause: err });
+    if (error.code !== 'cancelled')
+      opts.onEvent?.({ type: 'error', conversationId: cid, error: error.toData() });
+    throw error;
+  }
+}

@@ -1,0 +1,101 @@
+// Stored conversation → what the model is sent (issue 6). One place for the rules that hold across
+// providers: notes are never sent; a non-vision model gets `[image: image/png, 5 KB]` in place of
+// an image (never base64 as text); a failed or refused call reads as a message the model can react
+// to; a text-protocol model sees its calls as `MCP:` lines and results as user messages.
+import { imagePlaceholder, type ChatMessage, type ContentPart, type ToolChatMessage } from '@shared/chat';
+import { TEXT_PROTOCOL_PREFIX } from './textToolProtocol';
+import type { ModelCapabilities, ModelMessage } from './providers/types';
+
+export function toolResultText(m: Pick<ToolChatMessage, 'name' | 'status' | 'text'>): string {
+  if (m.status === 'failed')
+    return `Tool ${m.name} failed: ${m.text}\nAnswer without it, or try another way.`;
+  if (m.status === 'refused') return `Tool ${m.name} was refused: ${m.text}\nAnswer without it.`;
+  return m.text;
+}
+
+function imagesFor(images: { mimeType: string; data: string }[] | undefined, vision: boolean): ContentPart[] {
+  return (images ?? []).map((i) =>
+    vision
+      ? { type: 'image', mimeType: i.mimeType, data: i.data }
+      : { type: 'text', text: imagePlaceholder(i.mimeType, i.data) },
+  );
+}
+
+function userContent(parts: ContentPart[], vision: boolean): ContentPart[] {
+  return parts.map((p) =>
+    p.type === 'image' && !vision ? { type: 'text', text: imagePlaceholder(p.mimeType, p.data) } : p,
+  );
+}
+
+/**
+ * A crash or cancel can leave an assistant's tool calls without results; every provider rejects that,
+ * so the missing results are filled in as "not run".
+ */
+function withMissingResults(messages: ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    out.push(m);
+    if (m.role !== 'assistant' || !m.toolCalls.length) continue;
+    const answered = new Set<string>();
+    while (messages[i + 1]?.role === 'tool' || messages[i + 1]?.role === 'note') {
+      const next = messages[++i]!;
+      if (next.role === 'tool') answered.add(next.toolCallId);
+      out.push(next);
+    }
+    for (const c of m.toolCalls) {
+      if (answered.has(c.id)) continue;
+      out.push({
+        id: `${c.id}-missing`,
+        at: m.at,
+        role: 'tool',
+        toolCallId: c.id,
+        name: c.name,
+        status: 'failed',
+        text: 'not run: the turn was interrupted',
+      });
+    }
+  }
+  return out;
+}
+
+export function messagesForModel(messages: ChatMessage[], caps: ModelCapabilities): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const m of withMissingResults(messages)) {
+    switch (m.role) {
+      case 'note':
+        break;
+      case 'user':
+        out.push({ role: 'user', content: userContent(m.content, caps.vision) });
+        break;
+      case 'assistant':
+        if (caps.tools) out.push({ role: 'assistant', text: m.text, toolCalls: m.toolCalls });
+        else {
+          const lines = m.toolCalls.map(
+            (c) => `${TEXT_PROTOCOL_PREFIX} ${c.name} ${JSON.stringify(c.arguments)}`,
+          );
+          out.push({ role: 'assistant', text: [m.text, ...lines].filter(Boolean).join('\n'), toolCalls: [] });
+        }
+        break;
+      case 'tool': {
+        const content: ContentPart[] = [
+          { type: 'text', text: toolResultText(m) },
+          ...imagesFor(m.images, caps.vision),
+        ];
+        if (caps.tools) {
+          out.push({
+            role: 'tool',
+            toolCallId: m.toolCallId,
+            name: m.name,
+            content,
+            isError: m.status !== 'done',
+          });
+        } else {
+          out.push({ role: 'user', content: [{ type: 'text', text: `Result of ${m.name}:` }, ...content] });
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}

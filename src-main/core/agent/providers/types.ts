@@ -1,0 +1,53 @@
+// The one interface every LLM provider implements (issue 6, Providers). The tool loop only sees this:
+// neutral messages in, a stream of neutral events out. Wire formats live in each provider file.
+import type { ContentPart, TokenUsage, ToolCallRequest } from '@shared/chat';
+
+export interface ModelCapabilities {
+  /** The model takes a `tools` list and answers with structured tool calls. If not: the text protocol. */
+  tools: boolean;
+  /** The model takes image blocks. If not: images become `[image: …]` placeholders. */
+  vision: boolean;
+}
+
+/** A tool as the model sees it (name already unique across servers, schema already repaired). */
+export interface ModelTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/**
+ * What a provider is given: already prepared for the model (placeholders in place of images for
+ * non-vision models, text-protocol rewriting done), so providers only translate shapes.
+ */
+export type ModelMessage =
+  | { role: 'user'; content: ContentPart[] }
+  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: ContentPart[]; isError: boolean };
+
+export interface ProviderRequest {
+  model: string;
+  system?: string;
+  messages: ModelMessage[];
+  tools: ModelTool[];
+  signal?: AbortSignal;
+}
+
+export type ProviderEvent =
+  | { type: 'text'; text: string }
+  | {
+      type: 'tool-call';
+      call: ToolCallRequest;
+      /** Set when the model's arguments were not a JSON object; the loop fails that call with this reason. */
+      invalidArguments?: string;
+    }
+  | { type: 'done'; stopReason: string; usage?: TokenUsage };
+
+export interface ChatProvider {
+  /** 'ollama' | 'openai' | 'anthropic' */
+  readonly id: string;
+  listModels?(signal?: AbortSignal): Promise<string[]>;
+  capabilities(model: string): ModelCapabilities;
+  /** Throws MooringError (connect_failed, auth_required, protocol_error, cancelled). */
+  stream(req: ProviderRequest): AsyncIterable<ProviderEvent>;
+}

@@ -1,0 +1,277 @@
+// The agent's tool loop (issue 6, "The tool loop"): ask the model, stream its text and tool calls,
+// run the calls concurrently through the injected runtime, feed the outcomes back, repeat — until
+// the model answers without tools, the iteration cap is reached, or the turn is cancelled.
+// Every completed step goes to `onStep` (the store appends and fsyncs it) before it counts as done.
+import { randomUUID } from 'node:crypto';
+import type {
+  AssistantChatMessage,
+  ChatEvent,
+  ChatMessage,
+  ToolCallRequest,
+  ToolChatMessage,
+  TokenUsage,
+} from '@shared/chat';
+import { MooringError, toErrorData } from '../errors';
+import { messagesForModel } from './messagesForModel';
+import type { ChatProvider, ModelCapabilities } from './providers/types';
+import {
+  correctiveMessage,
+  parseTextToolCall,
+  ProtocolLineFilter,
+  TEXT_PROTOCOL_PREFIX,
+  textProtocolSystemPrompt,
+} from './textToolProtocol';
+import type { AgentToolRuntime, ToolOutcome } from './toolRuntime';
+
+export const DEFAULT_MAX_TOOL_ITERATIONS = 25;
+
+export interface ToolLoopOptions {
+  conversationId: string;
+  provider: ChatProvider;
+  model: string;
+  runtime: AgentToolRuntime;
+  /** The conversation so far, ending with the new user message. */
+  history: ChatMessage[];
+  signal?: AbortSignal;
+  onEvent?: (event: ChatEvent) => void;
+  /** Persists one completed step; awaited before the step is announced as complete. */
+  onStep?: (message: ChatMessage) => Promise<void>;
+  /** Rounds of tool calls per turn (issue 6: a setting, default 25). */
+  maxToolIterations?: number;
+  /** Defaults to the provider's table for the model. */
+  capabilities?: ModelCapabilities;
+  system?: string;
+}
+
+export interface ToolLoopResult {
+  /** The last assistant message of the turn. */
+  final: AssistantChatMessage;
+  /** Every step this turn added, in the order it was recorded. */
+  steps: ChatMessage[];
+}
+
+interface PendingCall {
+  call: ToolCallRequest;
+  invalid?: string;
+}
+
+const cancelled = () => new MooringError('cancelled', 'The turn was cancelled');
+
+export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult> {
+  const { conversationId: cid, provider, model, runtime, signal } = opts;
+  const caps = opts.capabilities ?? provider.capabilities(model);
+  const maxIterations = opts.maxToolIterations ?? DEFAULT_MAX_TOOL_ITERATIONS;
+  const emit = (e: ChatEvent) => opts.onEvent?.(e);
+  const history = [...opts.history];
+  const steps: ChatMessage[] = [];
+
+  // Steps are appended one at a time, in completion order, even when tool calls finish together.
+  let queue = Promise.resolve();
+  const record = (m: ChatMessage): Promise<void> => {
+    queue = queue.then(async () => {
+      history.push(m);
+      steps.push(m);
+      await opts.onStep?.(m);
+      if (m.role === 'note') emit({ type: 'note', conversationId: cid, level: m.level, text: m.text });
+      emit({ type: 'message-complete', conversationId: cid, message: m });
+    });
+    return queue;
+  };
+  const note = (level: 'info' | 'warning', text: string) =>
+    record({ id: randomUUID(), at: Date.now(), role: 'note', level, text });
+
+  let iterations = 0;
+  let corrected = false;
+  for (;;) {
+    if (signal?.aborted) throw cancelled();
+    const tools = runtime.tools(cid);
+    const names = tools.map((t) => t.name);
+    const textMode = !caps.tools && tools.length > 0;
+    const system = [opts.system, textMode ? textProtocolSystemPrompt(tools) : undefined]
+      .filter(Boolean)
+      .join('\n\n');
+
+    const messageId = randomUUID();
+    const delta = (text: string) => emit({ type: 'text-delta', conversationId: cid, messageId, text });
+    const filter = textMode ? new ProtocolLineFilter(delta) : null;
+    let text = '';
+    let calls: PendingCall[] = [];
+    let stopReason: string | undefined;
+    let usage: TokenUsage | undefined;
+    try {
+      for await (const ev of provider.stream({
+        model,
+        ...(system ? { system } : {}),
+        messages: messagesForModel(history, caps),
+        tools: caps.tools ? tools : [],
+        signal,
+      })) {
+        if (ev.type === 'text') {
+          text += ev.text;
+          if (filter) filter.push(ev.text);
+          else delta(ev.text);
+        } else if (ev.type === 'tool-call') {
+          calls.push({ call: ev.call, ...(ev.invalidArguments ? { invalid: ev.invalidArguments } : {}) });
+          emit({ type: 'tool-call', conversationId: cid, call: ev.call, state: 'requested' });
+        } else {
+          stopReason = ev.stopReason;
+          usage = ev.usage;
+        }
+      }
+      filter?.end();
+    } catch (err) {
+      const e = err instanceof MooringError ? err : new MooringError('internal', toErrorData(err).message);
+      if (e.code === 'cancelled' || signal?.aborted) {
+        if (text) {
+          await record({
+            id: messageId,
+            at: Date.now(),
+            role: 'assistant',
+            text,
+            toolCalls: [],
+            model,
+            cancelled: true,
+          });
+        }
+        await note('info', 'Cancelled.');
+        throw cancelled();
+      }
+      throw e;
+    }
+
+    const base = {
+      id: messageId,
+      at: Date.now(),
+      role: 'assistant' as const,
+      model,
+      ...(stopReason ? { stopReason } : {}),
+      ...(usage ? { usage } : {}),
+    };
+    if (textMode) {
+      const parse = parseTextToolCall(text, names);
+      if (parse.kind === 'malformed') {
+        const assistant: AssistantChatMessage = { ...base, text, toolCalls: [] };
+        await record(assistant);
+        if (corrected) {
+          await note(
+            'warning',
+            `The model's tool call was malformed again (${parse.reason}); this turn ends here.`,
+          );
+          return { final: assistant, steps };
+        }
+        corrected = true;
+        await record({
+          id: randomUUID(),
+          at: Date.now(),
+          role: 'user',
+          origin: 'protocol',
+          content: [{ type: 'text', text: correctiveMessage(parse) }],
+        });
+        continue;
+      }
+      text = text
+        .split('\n')
+        .filter((l) => !l.trim().startsWith(TEXT_PROTOCOL_PREFIX))
+        .join('\n')
+        .trim();
+      if (parse.kind === 'call') {
+        const call = { id: `call_${randomUUID()}`, name: parse.name, arguments: parse.arguments };
+        calls = [{ call }];
+        emit({ type: 'tool-call', conversationId: cid, call, state: 'requested' });
+      }
+    }
+
+    const assistant: AssistantChatMessage = { ...base, text, toolCalls: calls.map((c) => c.call) };
+    await record(assistant);
+    if (!calls.length) return { final: assistant, steps };
+
+    if (iterations >= maxIterations) {
+      for (const { call } of calls) {
+        await finish(call, {
+          status: 'refused',
+          text: `not run: the limit of ${maxIterations} tool iterations for one turn was reached`,
+        });
+      }
+      await note(
+        'warning',
+        `Stopped after ${maxIterations} tool iterations in this turn (the limit). Ask again to continue, or raise the limit in Settings.`,
+      );
+      return { final: assistant, steps };
+    }
+    iterations++;
+    await Promise.all(calls.map((c) => runCall(c)));
+    if (signal?.aborted) {
+      await note('info', 'Cancelled.');
+      throw cancelled();
+    }
+  }
+
+  async function runCall({ call, invalid }: PendingCall): Promise<void> {
+    if (invalid)
+      return finish(call, { status: 'failed', text: `the model sent invalid arguments: ${invalid}` });
+    if (!runtime.tools(cid).some((t) => t.name === call.name)) {
+      return finish(call, { status: 'failed', text: `there is no tool named "${call.name}"` });
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // A runtime that ignores the signal must not hold the turn: cancel settles the call at once.
+    const aborted = new Promise<ToolOutcome>((resolve) =>
+      controller.signal.addEventListener('abort', () => resolve({ status: 'failed', text: 'cancelled' }), {
+        once: true,
+      }),
+    );
+    if (signal?.aborted) controller.abort(signal.reason);
+    let outcome: ToolOutcome;
+    try {
+      outcome = await Promise.race([
+        aborted,
+        runtime.execute(call, {
+          conversationId: cid,
+          signal: controller.signal,
+          emit: (u) => {
+            if (controller.signal.aborted) return;
+            emit({
+              type: 'tool-call',
+              conversationId: cid,
+              call,
+              state: u.state,
+              ...('progress' in u && u.progress ? { progress: u.progress } : {}),
+            });
+          },
+        }),
+      ]);
+    } catch (err) {
+      outcome = {
+        status: 'failed',
+        text: controller.signal.aborted ? 'cancelled' : toErrorData(err).message,
+      };
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return finish(call, outcome);
+  }
+
+  async function finish(call: ToolCallRequest, outcome: ToolOutcome): Promise<void> {
+    const message: ToolChatMessage = {
+      id: randomUUID(),
+      at: Date.now(),
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      status: outcome.status,
+      text: outcome.text,
+      ...(outcome.images?.length ? { images: outcome.images } : {}),
+      ...(outcome.structured !== undefined ? { structured: outcome.structured } : {}),
+    };
+    emit({
+      type: 'tool-call',
+      conversationId: cid,
+      call,
+      state: outcome.status,
+      text: outcome.text,
+      ...(outcome.images?.length ? { imageCount: outcome.images.length } : {}),
+    });
+    await record(message);
+  }
+}
