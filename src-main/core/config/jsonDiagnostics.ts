@@ -214,13 +214,11 @@ export function parseAndValidate<S extends z.ZodType>(
 
 /** Issues of an in-memory value (no file yet): path and message only. */
 export function issuesWithoutFile(issues: readonly z.core.$ZodIssue[], prefix: JsonPath = []): ConfigIssue[] {
-  return issues
-    .flatMap(describeZodIssue)
-    .map((d) => ({
-      file: '',
-      line: 0,
-      column: 0,
-      path: formatPath([...prefix, ...d.path]),
-      message: d.message,
-    }));
+  return issues.flatMap(describeZodIssue).map((d) => ({
+    file: '',
+    line: 0,
+    column: 0,
+    path: formatPath([...prefix, ...d.path]),
+    message: d.message,
+  }));
 }

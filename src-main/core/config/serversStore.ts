@@ -52,7 +52,7 @@ export class ServersStore {
 
   /** Adds a server; throws `config_invalid` when the input is invalid or the name is taken. */
   async add(input: ServerConfigInput): Promise<ServerConfig> {
-    const server = parseServer(input);
+    const server = parseServerInput(input);
     await this.transaction((servers) => {
       if (servers.some((s) => s.name === server.name))
         throw new MooringError(
@@ -67,7 +67,7 @@ export class ServersStore {
 
   /** Replaces the server `name` with `input` (which may carry a new name: a rename). Position is kept. */
   async update(name: string, input: ServerConfigInput): Promise<ServerConfig> {
-    const server = parseServer(input);
+    const server = parseServerInput(input);
     await this.transaction((servers) => {
       const at = servers.findIndex((s) => s.name === name);
       if (at < 0) throw notFound(name);
@@ -178,7 +178,8 @@ function serialised<T>(file: string, job: () => Promise<T>): Promise<T> {
   return run;
 }
 
-function parseServer(input: ServerConfigInput): ServerConfig {
+/** Validates one server input; throws `config_invalid` naming the server and every field that is wrong. */
+export function parseServerInput(input: ServerConfigInput): ServerConfig {
   const result = ServerConfigSchema.safeParse(input);
   if (result.success) return result.data;
   const label = typeof input?.name === 'string' ? `server "${input.name}"` : 'the server';

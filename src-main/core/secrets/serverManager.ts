@@ -1,0 +1,189 @@
+// Server changes that involve secrets (issue 4): the keychain and mcp_servers.json change together.
+// Secrets are stored first and rolled back if the file write fails, so the file never refers to a
+// secret that is not there and a failed change leaves no new secret behind. The file never holds a value.
+import type { ServerConfig, ServerConfigInput } from '@shared/config';
+import { mergeIntoStore, parseImport, type ImportResult, type MergeResult } from '../config/importFormats';
+import { parseServerInput, type ServersStore } from '../config/serversStore';
+import { MooringError } from '../errors';
+import { secretUnavailable, type SecretStore } from './secretStore';
+import {
+  deleteServerSecrets,
+  envAccount,
+  headerAccount,
+  KEYCHAIN_REF,
+  maskConfig,
+  resolveServerConfig,
+  secretAccounts,
+  splitSecrets,
+  type SecretEntry,
+} from './serverSecrets';
+
+export interface SplitOptions {
+  /** Treat env/header names that look secret (`*TOKEN*`, `*KEY*`, …) as secret; default true. */
+  detect?: boolean;
+}
+
+/** Keychain writes that can be undone: remembers each account's value before the first write. */
+class SecretWrites {
+  private readonly prior = new Map<string, string | null>();
+  constructor(private readonly store: SecretStore) {}
+  async set(account: string, value: string): Promise<void> {
+    if (!this.prior.has(account)) this.prior.set(account, await this.store.get(account));
+    await this.store.set(account, value);
+  }
+  async setAll(entries: readonly SecretEntry[]): Promise<void> {
+    for (const e of entries) await this.set(e.account, e.value);
+  }
+  /** Best effort: the original error is what the caller reports. */
+  async rollback(): Promise<void> {
+    for (const [account, value] of this.prior)
+      await (value === null ? this.store.delete(account) : this.store.set(account, value)).catch(
+        () => undefined,
+      );
+  }
+}
+
+export class ServerManager {
+  constructor(
+    readonly store: ServersStore,
+    readonly secrets: SecretStore,
+  ) {}
+
+  /** Fails early, before anything is written, when there are secrets to store and no keychain. */
+  private async ensureKeychain(entries: readonly unknown[]): Promise<void> {
+    if (entries.length === 0) return;
+    const a = await this.secrets.available();
+    if (!a.ok) throw secretUnavailable(a.reason);
+  }
+
+  /** Adds a server, its secret values to the keychain and "<keychain>" to the file. */
+  async add(input: ServerConfigInput, opts: SplitOptions = {}): Promise<ServerConfig> {
+    const { config, secrets } = splitSecrets(input, opts);
+    const server = parseServerInput(config);
+    await this.ensureKeychain(secrets);
+    const writes = new SecretWrites(this.secrets);
+    try {
+      await this.store.transaction(async (current) => {
+        if (current.some((s) => s.name === server.name))
+          throw new MooringError(
+            'config_invalid',
+            `A server named "${server.name}" already exists.`,
+            'Choose another name, or remove the existing server first with "mooring mcp remove".',
+          );
+        await writes.setAll(secrets);
+        return [...current, server];
+      });
+    } catch (err) {
+      await writes.rollback();
+      throw err;
+    }
+    return server;
+  }
+
+  /**
+   * Replaces server `name` with `input`. A secret given as "<keychain>" keeps its stored value (and
+   * moves with a rename); secrets that are no longer used are deleted from the keychain.
+   */
+  async update(name: string, input: ServerConfigInput, opts: SplitOptions = {}): Promise<ServerConfig> {
+    const { config, secrets } = splitSecrets(input, opts);
+    const server = parseServerInput(config);
+    const writes = new SecretWrites(this.secrets);
+    let old: ServerConfig | undefined;
+    try {
+      await this.store.transaction(async (current) => {
+        const at = current.findIndex((s) => s.name === name);
+        if (at < 0)
+          throw new MooringError('not_found', `No server named "${name}".`, 'Run "mooring mcp list".');
+        old = current[at]!;
+        if (server.name !== name && current.some((s) => s.name === server.name))
+          throw new MooringError(
+            'config_invalid',
+            `Cannot rename "${name}" to "${server.name}": a server with that name already exists.`,
+            'Choose a name that is not in use.',
+          );
+        const kept = keptSecrets(old, server, secrets);
+        await this.ensureKeychain([...secrets, ...kept]);
+        await writes.setAll(secrets);
+        for (const k of kept) {
+          const value = await this.secrets.get(k.from);
+          if (value !== null) await writes.set(k.account, value);
+        }
+        return current.map((s, i) => (i === at ? server : s));
+      });
+    } catch (err) {
+      await writes.rollback();
+      throw err;
+    }
+    const now = new Set(secretAccounts(server));
+    for (const account of secretAccounts(old!))
+      if (!now.has(account)) await this.secrets.delete(account).catch(() => undefined);
+    return server;
+  }
+
+  /** Removes the server and its keychain entries; returns accounts that could not be deleted. */
+  async remove(name: string): Promise<{ removed: ServerConfig; leftInKeychain: string[] }> {
+    const removed = await this.store.remove(name);
+    return { removed, leftInKeychain: await deleteServerSecrets(this.secrets, removed) };
+  }
+
+  /** Imports any known format (all or nothing); secret-looking plain values go to the keychain. */
+  async import(
+    text: string,
+    opts: { fileName: string; replaceExisting?: boolean } & SplitOptions,
+  ): Promise<ImportResult & MergeResult> {
+    const parsed = parseImport(text, opts);
+    const split = parsed.servers.map((s) => splitSecrets(s, opts));
+    const servers = split.map((s) => parseServerInput(s.config));
+    const secrets = split.flatMap((s) => s.secrets);
+    await this.ensureKeychain(secrets);
+    const before = await this.store.list();
+    const writes = new SecretWrites(this.secrets);
+    let merged: MergeResult;
+    try {
+      await writes.setAll(secrets);
+      merged = await mergeIntoStore(this.store, servers, opts);
+    } catch (err) {
+      await writes.rollback();
+      throw err;
+    }
+    for (const name of merged.replaced) {
+      const now = new Set(secretAccounts(servers.find((s) => s.name === name)!));
+      const old = before.find((s) => s.name === name);
+      for (const account of old ? secretAccounts(old) : [])
+        if (!now.has(account)) await this.secrets.delete(account).catch(() => undefined);
+    }
+    return { ...parsed, servers, ...merged };
+  }
+
+  /** The config to start `name` with: secrets and `${env:NAME}` filled in. Never log the result. */
+  async resolve(name: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerConfig> {
+    return resolveServerConfig(await this.store.get(name), this.secrets, env);
+  }
+
+  /** The servers with secrets masked, for `mcp list` and the UI. */
+  async listMasked(opts: { urlHostOnly?: boolean } = {}): Promise<ServerConfig[]> {
+    return (await this.store.list()).map((s) => maskConfig(s, opts));
+  }
+}
+
+/** Secrets given as "<keychain>" whose stored value must follow a rename: old account → new account. */
+function keptSecrets(
+  old: ServerConfig,
+  next: ServerConfig,
+  provided: readonly SecretEntry[],
+): { from: string; account: string }[] {
+  if (old.name === next.name) return [];
+  const given = new Set(provided.map((p) => p.account));
+  const out: { from: string; account: string }[] = [];
+  for (const k of next.secretEnv)
+    if (next.env[k] === KEYCHAIN_REF && old.secretEnv.includes(k) && !given.has(envAccount(next.name, k)))
+      out.push({ from: envAccount(old.name, k), account: envAccount(next.name, k) });
+  for (const h of next.secretHeaders)
+    if (
+      next.headers[h] === KEYCHAIN_REF &&
+      old.secretHeaders.includes(h) &&
+      !given.has(headerAccount(next.name, h))
+    )
+      out.push({ from: headerAccount(old.name, h), account: headerAccount(next.name, h) });
+  return out;
+}

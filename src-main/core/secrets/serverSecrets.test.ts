@@ -1,0 +1,219 @@
+// Splitting, resolving and masking server secrets (issue 4). The keychain here is MemorySecretStore;
+// the real Secret Service is exercised in keytarSecretStore.test.ts.
+import { ServerConfigSchema, type ServerConfigInput } from '@shared/config';
+import { describe, expect, it } from 'vitest';
+import { MemorySecretStore } from './secretStore';
+import {
+  deleteServerSecrets,
+  isReference,
+  KEYCHAIN_REF,
+  looksSecret,
+  MASK,
+  maskArgs,
+  maskConfig,
+  maskUrl,
+  moveServerSecrets,
+  resolveServerConfig,
+  splitSecrets,
+} from './serverSecrets';
+
+const server = (input: ServerConfigInput) => ServerConfigSchema.parse(input);
+
+describe('looksSecret', () => {
+  it.each([
+    'GITHUB_TOKEN',
+    'api_key',
+    'X-Api-Key',
+    'CLIENT_SECRET',
+    'DB_PASSWORD',
+    'Authorization',
+    'proxy-authorization',
+  ])('%s looks secret', (name) => expect(looksSecret(name)).toBe(true));
+  it.each(['PATH', 'DEBUG', 'Content-Type', 'LOG_LEVEL', 'HOME'])('%s does not', (name) =>
+    expect(looksSecret(name)).toBe(false),
+  );
+});
+
+describe('splitSecrets', () => {
+  it('moves marked and secret-looking values out of the config, with per-server account names', () => {
+    const { config, secrets } = splitSecrets({
+      name: 'gh',
+      command: 'docker',
+      env: { GITHUB_TOKEN: 'ghp_abc', LOG_LEVEL: 'debug', CUSTOM: 'c-value' },
+      secretEnv: ['CUSTOM'],
+      headers: {},
+    });
+    expect(config.env).toEqual({ GITHUB_TOKEN: KEYCHAIN_REF, LOG_LEVEL: 'debug', CUSTOM: KEYCHAIN_REF });
+    expect(config.secretEnv).toEqual(['CUSTOM', 'GITHUB_TOKEN']);
+    expect(secrets).toEqual([
+      { account: 'server/gh/env/CUSTOM', value: 'c-value' },
+      { account: 'server/gh/env/GITHUB_TOKEN', value: 'ghp_abc' },
+    ]);
+    expect(JSON.stringify(config)).not.toMatch(/ghp_abc|c-value/);
+  });
+
+  it('headers: Authorization is detected; detect:false keeps only what is marked', () => {
+    const input = {
+      name: 'web',
+      transport: 'http' as const,
+      url: 'https://x.example/mcp',
+      headers: { Authorization: 'Bearer t0k', 'X-Team': 'a' },
+    };
+    expect(splitSecrets(input).secrets).toEqual([
+      { account: 'server/web/header/Authorization', value: 'Bearer t0k' },
+    ]);
+    expect(splitSecrets(input, { detect: false }).secrets).toEqual([]);
+    expect(splitSecrets({ ...input, secretHeaders: ['X-Team'] }, { detect: false }).config.headers).toEqual({
+      Authorization: 'Bearer t0k',
+      'X-Team': KEYCHAIN_REF,
+    });
+  });
+
+  it('references (${env:…}, ${input:…}) are not secret values and stay in the file', () => {
+    const { config, secrets } = splitSecrets({
+      name: 'p',
+      command: 'npx',
+      env: { API_KEY: '${input:key}', TOKEN: '${env:MY_TOKEN}' },
+      secretEnv: ['TOKEN'],
+    });
+    expect(secrets).toEqual([]);
+    expect(config.env).toEqual({ API_KEY: '${input:key}', TOKEN: '${env:MY_TOKEN}' });
+    expect(config.secretEnv).toEqual([]);
+    expect(isReference('Bearer ${env:T}')).toBe(true);
+  });
+
+  it('a value already "<keychain>" is kept as stored, not re-stored', () => {
+    const { config, secrets } = splitSecrets({
+      name: 'a',
+      command: 'x',
+      env: { TOKEN: KEYCHAIN_REF },
+      secretEnv: ['TOKEN'],
+    });
+    expect(secrets).toEqual([]);
+    expect(config.secretEnv).toEqual(['TOKEN']);
+  });
+
+  it('secretEnv naming a missing key is left for the schema to report', () => {
+    const { config } = splitSecrets({ name: 'a', command: 'x', env: {}, secretEnv: ['NOPE'] });
+    expect(ServerConfigSchema.safeParse(config).error?.issues[0]?.message).toBe('"NOPE" is not a key of env');
+  });
+});
+
+describe('resolveServerConfig', () => {
+  const cfg = server({
+    name: 'gh',
+    command: 'node',
+    args: ['--root', '${env:ROOT}'],
+    env: { GITHUB_TOKEN: KEYCHAIN_REF, OTHER: 'plain', FROM_ENV: '${env:SOURCE}' },
+    secretEnv: ['GITHUB_TOKEN'],
+  });
+
+  it('fills keychain values and ${env:NAME} references', async () => {
+    const store = new MemorySecretStore();
+    await store.set('server/gh/env/GITHUB_TOKEN', 'ghp_real');
+    const r = await resolveServerConfig(cfg, store, { SOURCE: 'from-env', ROOT: '/data' });
+    expect(r.env).toEqual({ GITHUB_TOKEN: 'ghp_real', OTHER: 'plain', FROM_ENV: 'from-env' });
+    expect(r.args).toEqual(['--root', '/data']);
+  });
+
+  it('a missing keychain value is secret_unavailable naming the server and key', async () => {
+    await expect(
+      resolveServerConfig(cfg, new MemorySecretStore(), { SOURCE: 'x', ROOT: 'y' }),
+    ).rejects.toMatchObject({
+      code: 'secret_unavailable',
+      message: 'Server "gh": the secret env GITHUB_TOKEN is not in the keychain.',
+      hint: expect.stringMatching(/--secret-env GITHUB_TOKEN=VALUE/),
+    });
+  });
+
+  it('an unset environment variable is secret_unavailable naming it', async () => {
+    const store = new MemorySecretStore();
+    await store.set('server/gh/env/GITHUB_TOKEN', 'x');
+    await expect(resolveServerConfig(cfg, store, { ROOT: '/' })).rejects.toMatchObject({
+      code: 'secret_unavailable',
+      message:
+        'Server "gh": env FROM_ENV refers to ${env:SOURCE}, but SOURCE is not set in Mooring\'s environment.',
+      hint: 'Export SOURCE before starting Mooring, or store the value in the keychain instead.',
+    });
+  });
+
+  it('no keychain: the error names the server and keeps the env-reference hint', async () => {
+    await expect(
+      resolveServerConfig(cfg, new MemorySecretStore({ unavailable: 'no D-Bus' }), {}),
+    ).rejects.toMatchObject({
+      code: 'secret_unavailable',
+      message: expect.stringMatching(/^Server "gh": cannot read the secret env GITHUB_TOKEN\. .*no D-Bus/),
+      hint: expect.stringMatching(/\$\{env:NAME\}/),
+    });
+  });
+
+  it('an unresolved VS Code ${input:…} is reported, not passed to the server', async () => {
+    const c = server({ name: 'p', command: 'npx', env: { API_KEY: '${input:key}' } });
+    await expect(resolveServerConfig(c, new MemorySecretStore(), {})).rejects.toMatchObject({
+      code: 'secret_unavailable',
+      message: expect.stringMatching(/env API_KEY still refers to the VS Code input \$\{input:key\}/),
+    });
+  });
+});
+
+describe('masking', () => {
+  it('maskConfig hides secret and secret-looking values, keeps references and plain values', () => {
+    const c = server({
+      name: 'web',
+      transport: 'http',
+      url: 'https://user:pw@api.example.com/mcp?api_key=abc&team=x',
+      headers: {
+        Authorization: KEYCHAIN_REF,
+        'X-Api-Key': 'plain-but-secret',
+        'X-Team': 'blue',
+        'X-Token': '${env:T}',
+      },
+      secretHeaders: ['Authorization'],
+    });
+    const m = maskConfig(c);
+    expect(m.headers).toEqual({
+      Authorization: MASK,
+      'X-Api-Key': MASK,
+      'X-Team': 'blue',
+      'X-Token': '${env:T}',
+    });
+    expect(m.url).toBe(`https://user:${MASK}@api.example.com/mcp?api_key=${MASK}&team=x`);
+    expect(maskConfig(c, { urlHostOnly: true }).url).toBe('https://api.example.com');
+    expect(JSON.stringify(m)).not.toMatch(/plain-but-secret|abc|:pw@/);
+  });
+
+  it('maskArgs hides values of secret-looking flags', () => {
+    expect(
+      maskArgs(['--api-key=sk-1', '--token', 'tok', '--port', '80', '--password=${env:P}', 'file.txt']),
+    ).toEqual([`--api-key=${MASK}`, '--token', MASK, '--port', '80', '--password=${env:P}', 'file.txt']);
+  });
+
+  it('maskUrl with hostOnly keeps the port; an unparsable URL is fully masked', () => {
+    expect(maskUrl('http://127.0.0.1:8080/a/b?c=d', { hostOnly: true })).toBe('http://127.0.0.1:8080');
+    expect(maskUrl('not a url', { hostOnly: true })).toBe(MASK);
+  });
+});
+
+describe("moving and deleting a server's secrets", () => {
+  it('moveServerSecrets copies to the new name and deletes the old accounts', async () => {
+    const store = new MemorySecretStore();
+    await store.set('server/a/env/TOKEN', 't');
+    await store.set('server/a/header/Authorization', 'h');
+    await moveServerSecrets(
+      store,
+      { name: 'a', secretEnv: ['TOKEN'], secretHeaders: ['Authorization'] },
+      'b',
+    );
+    expect(Object.fromEntries(store.entries)).toEqual({
+      'server/b/env/TOKEN': 't',
+      'server/b/header/Authorization': 'h',
+    });
+  });
+
+  it('deleteServerSecrets reports what it could not delete', async () => {
+    const failing = new MemorySecretStore({ unavailable: 'locked' });
+    expect(await deleteServerSecrets(failing, { name: 'a', secretEnv: ['K'], secretHeaders: [] })).toEqual([
+      'server/a/env/K',
+    ]);
+  });
+});

@@ -1,0 +1,249 @@
+// Server secrets (issue 4, "Secrets"): env values and headers marked secret live in the keychain under
+// `server/<name>/env/<KEY>` and `server/<name>/header/<Header>`; mcp_servers.json holds "<keychain>"
+// in their place. `${env:NAME}` references are resolved from Mooring's own environment at start.
+import type { ServerConfig, ServerConfigInput } from '@shared/config';
+import { MooringError } from '../errors';
+import type { SecretStore } from './secretStore';
+
+/** What the file holds in place of a value kept in the keychain. */
+export const KEYCHAIN_REF = '<keychain>';
+/** What displays and logs show in place of a secret value. */
+export const MASK = '••••••';
+
+export const envAccount = (server: string, key: string) => `server/${server}/env/${key}`;
+export const headerAccount = (server: string, header: string) => `server/${server}/header/${header}`;
+
+const SECRET_NAME = /token|key|secret|password|passwd|authorization/i;
+/** Names whose values are treated as secret even when not marked: `*TOKEN*`, `*KEY*`, `*SECRET*`, `*PASSWORD*`, `Authorization`. */
+export const looksSecret = (name: string): boolean => SECRET_NAME.test(name);
+
+const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const INPUT_REF = /\$\{input:([^}]+)\}/;
+/** A value that points elsewhere (`${env:X}`, `${input:X}`, `<keychain>`) is not itself a secret. */
+export const isReference = (value: string): boolean =>
+  value === KEYCHAIN_REF || /\$\{(env|input):[^}]+\}/.test(value);
+
+export interface SecretEntry {
+  account: string;
+  value: string;
+}
+
+export interface SplitSecrets {
+  /** Safe to write to mcp_servers.json: secret values replaced by KEYCHAIN_REF. */
+  config: ServerConfigInput;
+  /** What to store in the keychain. Values already "<keychain>" are not here (they are kept as stored). */
+  secrets: SecretEntry[];
+}
+
+/**
+ * Splits a server input into the file-safe config and the secrets to store. Keys listed in
+ * `secretEnv`/`secretHeaders` are secret; with `detect` (default true), so are keys whose names look
+ * secret, unless their value is a reference.
+ */
+export function splitSecrets(input: ServerConfigInput, opts: { detect?: boolean } = {}): SplitSecrets {
+  const detect = opts.detect ?? true;
+  const name = input.name;
+  const secrets: SecretEntry[] = [];
+  const split = (
+    values: Record<string, string> | undefined,
+    marked: string[] | undefined,
+    account: (k: string) => string,
+  ) => {
+    const out = { ...(values ?? {}) };
+    const keys = new Set(marked ?? []);
+    if (detect) for (const [k, v] of Object.entries(out)) if (looksSecret(k) && !isReference(v)) keys.add(k);
+    const secretKeys: string[] = [];
+    for (const k of keys) {
+      const v = out[k];
+      // A marked key missing from the map is left for the schema to report ("is not a key of env").
+      if (v === undefined) {
+        secretKeys.push(k);
+        continue;
+      }
+      // A reference to the environment or a VS Code input is not a secret value: it stays in the file.
+      if (v !== KEYCHAIN_REF && isReference(v)) continue;
+      if (v !== KEYCHAIN_REF) secrets.push({ account: account(k), value: v });
+      out[k] = KEYCHAIN_REF;
+      secretKeys.push(k);
+    }
+    return { values: out, secretKeys };
+  };
+  const env = split(input.env, input.secretEnv, (k) => envAccount(name, k));
+  const headers = split(input.headers, input.secretHeaders, (k) => headerAccount(name, k));
+  return {
+    config: {
+      ...input,
+      env: env.values,
+      headers: headers.values,
+      secretEnv: env.secretKeys,
+      secretHeaders: headers.secretKeys,
+    },
+    secrets,
+  };
+}
+
+/** Every keychain account a config refers to. */
+export function secretAccounts(config: Pick<ServerConfig, 'name' | 'secretEnv' | 'secretHeaders'>): string[] {
+  return [
+    ...config.secretEnv.map((k) => envAccount(config.name, k)),
+    ...config.secretHeaders.map((h) => headerAccount(config.name, h)),
+  ];
+}
+
+function substituteEnv(value: string, where: string, server: string, env: NodeJS.ProcessEnv): string {
+  const out = value.replace(ENV_REF, (_m, name: string) => {
+    const v = env[name];
+    if (v === undefined)
+      throw new MooringError(
+        'secret_unavailable',
+        `Server "${server}": ${where} refers to \${env:${name}}, but ${name} is not set in Mooring's environment.`,
+        `Export ${name} before starting Mooring, or store the value in the keychain instead.`,
+      );
+    return v;
+  });
+  const input = INPUT_REF.exec(out);
+  if (input)
+    throw new MooringError(
+      'secret_unavailable',
+      `Server "${server}": ${where} still refers to the VS Code input \${input:${input[1]}}, which Mooring cannot ask for at start.`,
+      `Edit the server and enter the value (it will be kept in the keychain), or use \${env:NAME}.`,
+    );
+  return out;
+}
+
+/**
+ * The config a session starts with: keychain values filled in and `${env:NAME}` references resolved.
+ * Throws `secret_unavailable` naming the server and the missing value. Never log the result.
+ */
+export async function resolveServerConfig(
+  config: ServerConfig,
+  store: SecretStore,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServerConfig> {
+  const name = config.name;
+  const fetch = async (kind: 'env' | 'header', key: string, account: string): Promise<string> => {
+    let value: string | null;
+    try {
+      value = await store.get(account);
+    } catch (err) {
+      if (err instanceof MooringError)
+        throw new MooringError(
+          err.code,
+          `Server "${name}": cannot read the secret ${kind} ${key}. ${err.message}`,
+          err.hint,
+          {
+            cause: err,
+          },
+        );
+      throw err;
+    }
+    if (value === null)
+      throw new MooringError(
+        'secret_unavailable',
+        `Server "${name}": the secret ${kind} ${key} is not in the keychain.`,
+        `Enter it again: edit the server in the app, or remove it and add it back with --secret-${kind} ${key}=VALUE.`,
+      );
+    return value;
+  };
+
+  const resolveMap = async (values: Record<string, string>, secret: string[], kind: 'env' | 'header') => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(values))
+      out[k] = secret.includes(k)
+        ? await fetch(kind, k, kind === 'env' ? envAccount(name, k) : headerAccount(name, k))
+        : substituteEnv(v, `${kind} ${k}`, name, env);
+    return out;
+  };
+
+  return {
+    ...config,
+    env: await resolveMap(config.env, config.secretEnv, 'env'),
+    headers: await resolveMap(config.headers, config.secretHeaders, 'header'),
+    args: config.args.map((a, i) => substituteEnv(a, `argument ${i + 1}`, name, env)),
+    ...(config.url !== undefined ? { url: substituteEnv(config.url, 'url', name, env) } : {}),
+  };
+}
+
+/** A URL for display: password and secret-looking query values masked; with `hostOnly`, scheme and host only. */
+export function maskUrl(url: string, opts: { hostOnly?: boolean } = {}): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return opts.hostOnly ? MASK : url;
+  }
+  if (opts.hostOnly) return `${u.protocol}//${u.host}`;
+  if (u.password) u.password = MASK;
+  for (const key of [...u.searchParams.keys()]) if (looksSecret(key)) u.searchParams.set(key, MASK);
+  return u.toString().replaceAll(encodeURIComponent(MASK), MASK);
+}
+
+/** `--api-key=abc` → `--api-key=••••••`; `--token abc` → `--token ••••••`. */
+export function maskArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const inline = /^(--?[\w.-]+)=(.*)$/.exec(a);
+    if (inline && looksSecret(inline[1]!) && !isReference(inline[2]!)) out.push(`${inline[1]}=${MASK}`);
+    else if (
+      /^--?[\w.-]+$/.test(a) &&
+      looksSecret(a) &&
+      i + 1 < args.length &&
+      !args[i + 1]!.startsWith('-')
+    ) {
+      out.push(a);
+      const next = args[++i]!;
+      out.push(isReference(next) ? next : MASK);
+    } else out.push(a);
+  }
+  return out;
+}
+
+/**
+ * A config safe to display or log: secret and secret-looking values → "••••••" (references stay
+ * visible, they are not secrets), secret-looking arguments masked, URL password masked; with
+ * `urlHostOnly`, the URL is reduced to scheme and host (logs, issue 4).
+ */
+export function maskConfig<T extends ServerConfig>(config: T, opts: { urlHostOnly?: boolean } = {}): T {
+  const maskMap = (values: Record<string, string>, secret: string[]) =>
+    Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [
+        k,
+        secret.includes(k) || (looksSecret(k) && !isReference(v)) ? MASK : v,
+      ]),
+    );
+  return {
+    ...config,
+    env: maskMap(config.env, config.secretEnv),
+    headers: maskMap(config.headers, config.secretHeaders),
+    args: maskArgs(config.args),
+    ...(config.url !== undefined ? { url: maskUrl(config.url, { hostOnly: opts.urlHostOnly }) } : {}),
+  };
+}
+
+/** Deletes every keychain entry of a server. Returns the accounts that could not be deleted. */
+export async function deleteServerSecrets(
+  store: SecretStore,
+  config: Pick<ServerConfig, 'name' | 'secretEnv' | 'secretHeaders'>,
+): Promise<string[]> {
+  const failed: string[] = [];
+  for (const account of secretAccounts(config)) await store.delete(account).catch(() => failed.push(account));
+  return failed;
+}
+
+/** Copies a server's keychain entries to the accounts of `newName`, then deletes the old ones. */
+export async function moveServerSecrets(
+  store: SecretStore,
+  config: Pick<ServerConfig, 'name' | 'secretEnv' | 'secretHeaders'>,
+  newName: string,
+): Promise<void> {
+  if (newName === config.name) return;
+  const renamed = { ...config, name: newName };
+  const from = secretAccounts(config);
+  const to = secretAccounts(renamed);
+  for (let i = 0; i < from.length; i++) {
+    const value = await store.get(from[i]!);
+    if (value !== null) await store.set(to[i]!, value);
+  }
+  await deleteServerSecrets(store, config);
+}
