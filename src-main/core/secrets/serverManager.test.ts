@@ -84,6 +84,22 @@ describe('ServerManager', () => {
     expect(await fileText()).not.toMatch(/t1|t2/);
   });
 
+  it('editing the masked list entry and saving it back keeps the secret (a form round trip)', async () => {
+    await mgr.add({
+      name: 'web',
+      transport: 'http',
+      url: 'https://x.example/mcp',
+      headers: { Authorization: 'Bearer keep' },
+    });
+    const [shown] = await mgr.listMasked();
+    await mgr.update('web', { ...shown!, timeoutSeconds: 30 });
+    expect((await mgr.resolve('web', {})).headers.Authorization).toBe('Bearer keep');
+    expect(await store.get('web')).toMatchObject({
+      timeoutSeconds: 30,
+      headers: { Authorization: KEYCHAIN_REF },
+    });
+  });
+
   it('update onto a taken name restores any secret it wrote', async () => {
     await mgr.add({ name: 'a', command: 'x', env: { TOKEN: 'ta' } });
     await mgr.add({ name: 'b', command: 'x', env: { TOKEN: 'tb' } });

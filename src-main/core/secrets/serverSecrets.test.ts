@@ -93,6 +93,18 @@ describe('splitSecrets', () => {
     expect(config.secretEnv).toEqual(['TOKEN']);
   });
 
+  it('a masked value sent back from a form ("••••••") keeps the stored secret instead of replacing it', () => {
+    const { config, secrets } = splitSecrets({
+      name: 'a',
+      command: 'x',
+      env: { TOKEN: MASK, OTHER: 'o' },
+      secretEnv: [],
+    });
+    expect(secrets).toEqual([]);
+    expect(config.env).toEqual({ TOKEN: KEYCHAIN_REF, OTHER: 'o' });
+    expect(config.secretEnv).toEqual(['TOKEN']);
+  });
+
   it('secretEnv naming a missing key is left for the schema to report', () => {
     const { config } = splitSecrets({ name: 'a', command: 'x', env: {}, secretEnv: ['NOPE'] });
     expect(ServerConfigSchema.safeParse(config).error?.issues[0]?.message).toBe('"NOPE" is not a key of env');

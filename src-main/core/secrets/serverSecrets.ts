@@ -31,7 +31,7 @@ export interface SecretEntry {
 export interface SplitSecrets {
   /** Safe to write to mcp_servers.json: secret values replaced by KEYCHAIN_REF. */
   config: ServerConfigInput;
-  /** What to store in the keychain. Values already "<keychain>" are not here (they are kept as stored). */
+  /** What to store in the keychain. Values "<keychain>" or "••••••" are not here (they are kept as stored). */
   secrets: SecretEntry[];
 }
 
@@ -54,6 +54,8 @@ export function splitSecrets(input: ServerConfigInput, opts: { detect?: boolean 
     if (detect) for (const [k, v] of Object.entries(out)) if (looksSecret(k) && !isReference(v)) keys.add(k);
     const secretKeys: string[] = [];
     for (const k of keys) {
+      // A masked value sent back by a form (from maskConfig) means "unchanged", never the new secret.
+      if (out[k] === MASK) out[k] = KEYCHAIN_REF;
       const v = out[k];
       // A marked key missing from the map is left for the schema to report ("is not a key of env").
       if (v === undefined) {
