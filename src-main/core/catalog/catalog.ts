@@ -17,7 +17,7 @@ import {
   type ToolSet,
 } from './filters';
 import { normalizeResult } from './normalizeResult';
-import { resolveToolName } from './resolveName';
+import { resolveToolName, type Resolution } from './resolveName';
 import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
 import { processToolSchema } from './schemaPipeline';
 import type { JsonSchema } from './schemaWalk';
@@ -188,15 +188,20 @@ export class ToolCatalog {
 
   /** Resolve a model-supplied name; throws MooringError('not_found') naming candidates when ambiguous. */
   resolve(name: string): CatalogEntry {
-    const r = resolveToolName(
+    const r = this.tryResolve(name);
+    if (!r.ok) throw r.error;
+    return r.entry;
+  }
+
+  /** Like `resolve`, as a value: `{ok:false, error, candidates}` instead of a throw. */
+  tryResolve(name: string): Resolution<CatalogEntry> {
+    return resolveToolName(
       name,
       this.byName,
       (e) => e.enabled && !e.handle.removed,
       (e) =>
         e.handle.removed ? `server "${e.server}" no longer lists it` : (e.excludedReason ?? 'it is disabled'),
     );
-    if (!r.ok) throw r.error;
-    return r.entry;
   }
 
   summaries(opts: { includeDisabled?: boolean } = {}): ToolSummary[] {

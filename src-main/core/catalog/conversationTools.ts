@@ -139,10 +139,12 @@ export class ConversationTools {
     const select = parseSelect(input.query);
     const found: CatalogEntry[] = [];
     const notFound: string[] = [];
+    const ambiguous: string[] = [];
     if (select) {
       for (const name of select) {
-        const e = this.tryResolve(name);
-        if (e) found.push(e);
+        const r = this.catalog.tryResolve(name);
+        if (r.ok) found.push(r.entry);
+        else if (r.candidates.length > 1) ambiguous.push(`${name} (${r.candidates.join(', ')})`);
         else notFound.push(name);
       }
     } else {
@@ -167,15 +169,8 @@ export class ConversationTools {
       for (const e of found) lines.push(`- ${e.modelName}: ${e.description.split('\n')[0]}`);
     } else if (!select) lines.push(`No tools match "${input.query}".`);
     if (notFound.length) lines.push(`Not found: ${notFound.join(', ')}`);
+    if (ambiguous.length) lines.push(`Ambiguous: ${ambiguous.join('; ')} — select by full name.`);
     return { text: lines.join('\n'), activated, alreadyActive, notFound };
-  }
-
-  private tryResolve(name: string): CatalogEntry | undefined {
-    try {
-      return this.catalog.resolve(name);
-    } catch {
-      return undefined;
-    }
   }
 
   /**

@@ -54,12 +54,15 @@ export function resolveToolName<T extends NamedTool>(
   const active = [...all.values()].filter(isActive);
   const bare = active.filter((t) => t.tool === name);
   if (bare.length === 1) return { ok: true, entry: bare[0]!, via: 'bare' };
-  if (bare.length > 1) return { ok: false, error: ambiguous(name, bare) };
+  if (bare.length > 1)
+    return { ok: false, error: ambiguous(name, bare), candidates: bare.map((t) => t.modelName) };
   const suffix = active.filter((t) => isBoundarySuffix(t.modelName, name));
   if (suffix.length === 1) return { ok: true, entry: suffix[0]!, via: 'suffix' };
-  if (suffix.length > 1) return { ok: false, error: ambiguous(name, suffix) };
+  if (suffix.length > 1)
+    return { ok: false, error: ambiguous(name, suffix), candidates: suffix.map((t) => t.modelName) };
   return {
     ok: false,
+    candidates: [],
     error: new MooringError(
       'not_found',
       `No tool named "${name}".`,

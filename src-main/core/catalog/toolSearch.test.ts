@@ -1,0 +1,162 @@
+// tool_search and the frozen per-conversation tool set (issue 3, "Deferred loading"), over real
+// servers: server-everything, server-filesystem, server-memory, and the engine fixture whose
+// add_tool/remove_tool send a real tools/list_changed.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  everythingStdio,
+  filesystemStdio,
+  fixtureStdio,
+  memoryStdio,
+  tempDir,
+  waitFor,
+} from '../../../test/helpers/servers';
+import type { SessionPool } from '../mcp/sessionPool';
+import type { ToolsChange } from '../mcp/types';
+import { ToolCatalog } from './catalog';
+import { ConversationTools, shouldDefer } from './conversationTools';
+import { startServers } from './realServers.testutil';
+import { parseSelect, parseToolSearchInput } from './toolSearch';
+
+let pool: SessionPool;
+let catalogNow: () => ToolCatalog;
+const changes: ToolsChange[] = [];
+
+beforeAll(async () => {
+  const dir = tempDir('mooring-toolsearch-');
+  const s = await startServers([
+    everythingStdio('everything'),
+    filesystemStdio(dir, 'fs'),
+    memoryStdio(join(dir, 'memory.jsonl'), 'memory'),
+    fixtureStdio('engineServer.ts', 'engine'),
+  ]);
+  pool = s.pool;
+  pool.on('tools', (c) => changes.push(c));
+  catalogNow = () => new ToolCatalog(s.inputs());
+});
+afterAll(async () => {
+  await pool?.closeAll();
+});
+
+/** Force deferred mode on a small catalog. */
+const deferred = () => new ConversationTools(catalogNow(), { thresholds: { maxTools: 3 } });
+
+describe('tool_search', () => {
+  it('select: activates exact and bare names, reports the rest as Not found', () => {
+    const conv = deferred();
+    expect(conv.mode).toBe('deferred');
+    const out = conv.runToolSearch({ query: 'select:mcp__fs__read_text_file, read_graph,nope_a,nope_b' });
+    expect(out.activated).toEqual(['mcp__fs__read_text_file', 'mcp__memory__read_graph']);
+    expect(out.notFound).toEqual(['nope_a', 'nope_b']);
+    expect(out.text).toContain('Not found: nope_a, nope_b');
+    expect(conv.modelTools().map((t) => t.name)).toEqual([
+      'tool_search',
+      'mcp__fs__read_text_file',
+      'mcp__memory__read_graph',
+    ]);
+    expect(conv.modelTools()[1]!.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'string' } },
+    });
+  });
+
+  it('ranks by relevance: a relevant description wins', () => {
+    const conv = deferred();
+    // Matches only in descriptions, not in names: the description must carry the ranking.
+    expect(conv.runToolSearch({ query: 'sum of two numbers', max_results: 1 }).activated).toEqual([
+      'mcp__everything__get-sum',
+    ]);
+    expect(conv.runToolSearch({ query: 'compress', max_results: 1 }).activated).toEqual([
+      'mcp__everything__gzip-file-as-resource',
+    ]);
+    expect(conv.runToolSearch({ query: 'environment variables', max_results: 1 }).activated).toEqual([
+      'mcp__everything__get-env',
+    ]);
+    const files = conv.runToolSearch({ query: 'read the contents of a text file', max_results: 3 }).activated;
+    expect(files[0]).toMatch(/^mcp__fs__read_/);
+    const graph = conv.runToolSearch({ query: 'knowledge graph entities', max_results: 5 }).activated;
+    expect(graph.length).toBeGreaterThan(0);
+    expect(graph.every((n) => n.startsWith('mcp__memory__'))).toBe(true);
+    const none = conv.runToolSearch({ query: 'zzqqxx' });
+    expect(none.activated).toEqual([]);
+    expect(none.text).toBe('No tools match "zzqqxx".');
+  });
+
+  it('activations persist across calls and repeats are reported as already active', () => {
+    const conv = deferred();
+    // Two servers have "echo": a bare select is ambiguous and says so, naming both.
+    const ambiguous = conv.runToolSearch({ query: 'select:echo' });
+    expect(ambiguous.activated).toEqual([]);
+    expect(ambiguous.text).toContain('Ambiguous: echo (mcp__everything__echo, mcp__engine__echo)');
+    conv.runToolSearch({ query: 'select:mcp__everything__echo' });
+    conv.runToolSearch({ query: 'select:mcp__memory__create_entities' });
+    const again = conv.runToolSearch({ query: 'select:mcp__everything__echo' });
+    expect(again.activated).toEqual([]);
+    expect(again.alreadyActive).toEqual(['mcp__everything__echo']);
+    expect(conv.modelTools().map((t) => t.name)).toEqual([
+      'tool_search',
+      'mcp__everything__echo',
+      'mcp__memory__create_entities',
+    ]);
+    expect(conv.resolveCall('mcp__everything__echo').tool).toBe('echo');
+    expect(() => conv.resolveCall('mcp__everything__get-sum')).toThrow(/not loaded yet/);
+    const restored = new ConversationTools(catalogNow(), { restore: conv.state() });
+    expect(restored.modelTools()).toEqual(conv.modelTools());
+  });
+
+  it('rejects a bad input with a usage error the model can read', () => {
+    expect(() => parseToolSearchInput({})).toThrow(/non-empty "query"/);
+    expect(parseToolSearchInput({ query: 'x', max_results: '2' })).toEqual({ query: 'x', maxResults: 2 });
+    expect(parseSelect('SELECT: a , b,,a')).toEqual(['a', 'b']);
+    expect(parseSelect('find a file')).toBeUndefined();
+  });
+});
+
+describe('frozen conversation tools over a real list_changed', () => {
+  it('keeps the prompt list, fails removed tools explicitly, finds new tools through tool_search', async () => {
+    const before = catalogNow();
+    // Four servers list more than 40 tools: the default thresholds defer.
+    expect(before.active().length).toBeGreaterThan(40);
+    expect(shouldDefer(before.active())).toBe(true);
+    expect(shouldDefer(before.active(), { maxTools: 1000, maxTokens: 100 })).toBe(true);
+    expect(shouldDefer(before.active(), { maxTools: 1000, maxTokens: 1_000_000 })).toBe(false);
+    const direct = new ConversationTools(before, {
+      thresholds: { maxTools: 1000, maxTokens: 1_000_000 },
+      alwaysOfferToolSearch: true,
+    });
+    const deferredConv = new ConversationTools(before, { thresholds: { maxTools: 3 } });
+    expect(direct.mode).toBe('direct');
+    const engine = pool.get('engine')!;
+    await engine.tool('add_tool')!.call({ name: 'ephemeral' });
+    await waitFor(() => changes.find((c) => c.added.includes('ephemeral')), 'list_changed add');
+    const withNew = catalogNow();
+    direct.updateCatalog(withNew);
+    deferredConv.updateCatalog(withNew);
+    const listBefore = direct.modelTools();
+    expect(listBefore.map((t) => t.name)).not.toContain('mcp__engine__ephemeral');
+    expect(() => direct.resolveCall('mcp__engine__ephemeral')).toThrow(
+      /appeared after this conversation started/,
+    );
+    expect(deferredConv.runToolSearch({ query: 'select:ephemeral' }).activated).toEqual([
+      'mcp__engine__ephemeral',
+    ]);
+    expect(deferredConv.resolveCall('ephemeral').tool).toBe('ephemeral');
+
+    // A direct conversation that offers tool_search can load it too; the frozen part stays first.
+    direct.runToolSearch({ query: 'select:mcp__engine__ephemeral' });
+    expect(direct.modelTools().slice(0, listBefore.length)).toEqual(listBefore);
+    expect(direct.modelTools().at(-1)!.name).toBe('mcp__engine__ephemeral');
+
+    await engine.tool('remove_tool')!.call({ name: 'ephemeral' });
+    await waitFor(() => changes.find((c) => c.removed.includes('ephemeral')), 'list_changed remove');
+    const after = catalogNow();
+    deferredConv.updateCatalog(after);
+    direct.updateCatalog(after);
+    // The prompt keeps the definition (cache stays warm) but calling it fails clearly.
+    expect(deferredConv.modelTools().map((t) => t.name)).toContain('mcp__engine__ephemeral');
+    expect(() => deferredConv.resolveCall('mcp__engine__ephemeral')).toThrow(/was removed by its server/);
+    expect(() => direct.resolveCall('mcp__engine__ephemeral')).toThrow(/was removed by its server/);
+    // Tools still listed keep working through the same frozen names.
+    expect(direct.resolveCall('mcp__engine__echo').handle.removed).toBe(false);
+  });
+});
