@@ -1,0 +1,181 @@
+// The loop's own rules, over the OpenAI-compatible wire and an in-process runtime for the failures a
+// real server cannot be made to produce on demand (issue 6, "The tool loop").
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatEvent, ChatMessage } from '@shared/chat';
+import { startOpenAIServer } from '../../../test/fixtures/providers/openaiServer';
+import type { FakeProviderServer, ScriptedReply } from '../../../test/fixtures/providers/scriptedServer';
+import { MooringError } from '../errors';
+import { OpenAIProvider } from './providers/openaiProvider';
+import { inProcessRuntime, type InProcessHandler } from './testing/mcpRuntime';
+import { openaiView } from './testing/wireViews';
+import { runToolLoop } from './toolLoop';
+
+let server: FakeProviderServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const ask: ChatMessage = { id: 'u1', at: 1, role: 'user', content: [{ type: 'text', text: 'go' }] };
+
+async function loop(
+  script: ScriptedReply[],
+  handlers: Record<string, InProcessHandler>,
+  extra: { signal?: AbortSignal; history?: ChatMessage[] } = {},
+) {
+  server = await startOpenAIServer(script);
+  const runtime = inProcessRuntime(handlers);
+  const events: ChatEvent[] = [];
+  const stored: ChatMessage[] = [];
+  const run = runToolLoop({
+    conversationId: 'c1',
+    provider: new OpenAIProvider({ baseUrl: `${server.url}/v1`, apiKey: 'k' }),
+    model: 'gpt-4o',
+    runtime,
+    history: extra.history ?? [ask],
+    signal: extra.signal,
+    onEvent: (e) => events.push(e),
+    onStep: async (m) => {
+      stored.push(m);
+    },
+  });
+  return { run, events, stored, runtime, server };
+}
+
+describe('runToolLoop', () => {
+  it('runs the calls of one model turn concurrently and forwards progress', async () => {
+    let started = 0;
+    let release!: () => void;
+    const bothStarted = new Promise<void>((r) => (release = r));
+    const slow: InProcessHandler = async (args, ctx) => {
+      ctx.emit({ state: 'running', progress: { progress: 1, total: 2, message: 'half' } });
+      if (++started === 2) release();
+      // Sequential execution would wait here forever; the test timeout would fail it.
+      await bothStarted;
+      return { status: 'done', text: `ok ${String(args.n)}` };
+    };
+    const { run, events, server } = await loop(
+      [
+        {
+          toolCalls: [
+            { name: 'slow', arguments: { n: 1 } },
+            { name: 'slow', arguments: { n: 2 } },
+          ],
+        },
+        { text: 'both done' },
+      ],
+      { slow },
+    );
+    const { final } = await run;
+    expect(final.text).toBe('both done');
+    expect(
+      openaiView
+        .toolResults(server.requests[1]!.body)
+        .map((r) => r.text)
+        .sort(),
+    ).toEqual(['ok 1', 'ok 2']);
+    expect(events.filter((e) => e.type === 'tool-call' && e.progress?.message === 'half')).toHaveLength(2);
+  });
+
+  it('turns a throwing runtime, a refusal, an unknown tool and bad JSON into tool messages', async () => {
+    const { run, server, stored } = await loop(
+      [
+        {
+          toolCalls: [
+            { name: 'boom', arguments: {} },
+            { name: 'guarded', arguments: {} },
+            { name: 'ghost', arguments: {} },
+            { name: 'boom', arguments: '{"unterminated": ' },
+          ],
+        },
+        { text: 'I could not do it.' },
+      ],
+      {
+        boom: () => {
+          throw new Error('disk on fire');
+        },
+        guarded: () => ({ status: 'refused', text: 'the user declined' }),
+      },
+    );
+    await run;
+    const texts = openaiView.toolResults(server.requests[1]!.body).map((r) => r.text);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Tool boom failed: disk on fire/),
+        expect.stringMatching(/^Tool guarded was refused: the user declined/),
+        expect.stringMatching(/^Tool ghost failed: there is no tool named "ghost"/),
+        expect.stringMatching(
+          /^Tool boom failed: the model sent invalid arguments: arguments are not valid JSON/,
+        ),
+      ]),
+    );
+    expect(
+      stored.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.status : '')),
+    ).toHaveLength(4);
+  });
+
+  it('aborts running calls on cancel and ends the turn', async () => {
+    const controller = new AbortController();
+    let sawAbort = false;
+    const { run, stored } = await loop(
+      [{ toolCalls: [{ name: 'wait', arguments: {} }] }],
+      {
+        wait: (_args, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              sawAbort = true;
+              resolve({ status: 'failed', text: 'stopped' });
+            });
+            controller.abort();
+          }),
+      },
+      { signal: controller.signal },
+    );
+    await expect(run).rejects.toMatchObject({ code: 'cancelled' });
+    expect(sawAbort).toBe(true);
+    expect(stored.map((m) => m.role)).toEqual(['assistant', 'tool', 'note']);
+  });
+
+  it('does not wait for a runtime that ignores the abort signal', async () => {
+    const controller = new AbortController();
+    const { run } = await loop(
+      [{ toolCalls: [{ name: 'stuck', arguments: {} }] }],
+      {
+        stuck: () => {
+          controller.abort();
+          return new Promise(() => {});
+        },
+      },
+      { signal: controller.signal },
+    );
+    const err = await run.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MooringError);
+  });
+
+  it('fills in results for tool calls a crash left unanswered, so the provider accepts the history', async () => {
+    const history: ChatMessage[] = [
+      ask,
+      {
+        id: 'a1',
+        at: 2,
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: 'call_lost', name: 'x', arguments: {} }],
+      },
+      { id: 'u2', at: 3, role: 'user', content: [{ type: 'text', text: 'still there?' }] },
+    ];
+    const { run, server } = await loop([{ text: 'yes' }], {}, { history });
+    await run;
+    expect(openaiView.toolResults(server.requests[0]!.body)).toEqual([
+      { id: 'call_lost', text: expect.stringContaining('not run: the turn was interrupted') },
+    ]);
+  });
+
+  it('reports a provider HTTP error with a hint instead of crashing', async () => {
+    const { run } = await loop([{ status: 400, errorMessage: 'context too long' }], {});
+    await expect(run).rejects.toMatchObject({
+      code: 'protocol_error',
+      message: expect.stringContaining('context too long'),
+    });
+  });
+});
