@@ -1,0 +1,147 @@
+// The safety step of one tool call (ARCHITECTURE.md, "The path of one tool call"): fingerprint the tool,
+// look up a remembered approval, decide, ask through the broker when needed, remember "always", and write
+// exactly one audit line for whatever happened. The agent loop, the CLI and Mooring's own server all call
+// this one function, so no host can skip a step.
+import type { ServerConfig } from '@shared/config';
+import type { AuditDecision, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
+import { MooringError } from '../errors';
+import { decide } from './approvalPolicy';
+import type { ApprovalBroker } from './approvalBroker';
+import type { ApprovalStore } from './approvalStore';
+import type { AuditLog } from './auditLog';
+import { serverIdentity, toolFingerprint, type FingerprintedTool } from './toolFingerprint';
+
+export interface GateDeps {
+  store: ApprovalStore;
+  broker: ApprovalBroker;
+  audit: AuditLog;
+  /** The global YOLO switch, read at each call so toggling it applies at once. */
+  yolo: () => boolean;
+}
+
+export interface GateCall {
+  config: Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args' | 'url' | 'policy'>;
+  tool: FingerprintedTool & { annotations?: ToolAnnotationHints };
+  /** False when the tool filters (or the new-tool quarantine) disable the tool. */
+  enabled: boolean;
+  arguments: Record<string, unknown>;
+  /** Who wants the call (conversation id, MCP client name), for the dialog and the audit log. */
+  client?: string;
+  signal?: AbortSignal;
+  /**
+   * Set when the caller approved up front (the CLI's `--yes`): an `ask` becomes an approval decided by
+   * this name. Never turns a `refuse` into a call.
+   */
+  preApprovedBy?: string;
+  /** False when no UI can answer (a CLI without a TTY): an `ask` is refused with a hint instead of waiting. */
+  interactive?: boolean;
+  timeoutMs?: number;
+}
+
+export interface GateResult {
+  /** The arguments to call with: the user's edits when they edited them. */
+  arguments: Record<string, unknown>;
+  decision: AuditDecision;
+  decidedBy: string;
+  verdict: PolicyVerdict;
+  fingerprint: string;
+}
+
+export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<GateResult> {
+  const { config, tool } = call;
+  const identity = serverIdentity(config);
+  const fingerprint = toolFingerprint(identity, tool);
+  const remembered = deps.store.lookup(identity, tool);
+  const verdict = decide({
+    policy: config.policy,
+    annotations: tool.annotations,
+    enabled: call.enabled,
+    yolo: deps.yolo(),
+    remembered,
+  });
+  const label = `"${tool.name}" of server "${config.name}"`;
+  const audit = (
+    decision: AuditDecision,
+    decidedBy: string,
+    extra: { reason?: string; args?: Record<string, unknown>; edited?: boolean } = {},
+  ) =>
+    deps.audit.record({
+      server: config.name,
+      tool: tool.name,
+      decision,
+      decidedBy,
+      fingerprint,
+      client: call.client,
+      reason: extra.reason ?? verdict.reason,
+      arguments: extra.args ?? call.arguments,
+      argsEdited: extra.edited,
+    });
+  const done = (decision: AuditDecision, decidedBy: string, args = call.arguments): GateResult => ({
+    arguments: args,
+    decision,
+    decidedBy,
+    verdict,
+    fingerprint,
+  });
+
+  if (verdict.decision === 'refuse') {
+    await audit('refuse', 'policy');
+    throw new MooringError(
+      'refused',
+      `Mooring refused to call ${label}: ${verdict.reason}.`,
+      `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+    );
+  }
+  if (verdict.decision === 'auto') {
+    await audit('auto', 'policy');
+    return done('auto', 'policy');
+  }
+  if (call.preApprovedBy) {
+    await audit('approve', call.preApprovedBy);
+    return done('approve', call.preApprovedBy);
+  }
+  if (call.interactive === false) {
+    await audit('refuse', 'policy', { reason: `${verdict.reason}; nobody could be asked` });
+    throw new MooringError(
+      'refused',
+      `Calling ${label} needs your approval: ${verdict.reason}.`,
+      'Re-run with --yes to approve this call, or set the server’s policy (e.g. trust-all) if you trust it.',
+    );
+  }
+
+  let decision;
+  try {
+    decision = await deps.broker.request(
+      {
+        server: config.name,
+        tool: tool.name,
+        friendlyName: tool.title ?? tool.annotations?.title ?? tool.name,
+        annotations: tool.annotations ?? {},
+        arguments: call.arguments,
+        fingerprint,
+        reason: verdict.reason,
+        ...(remembered.status === 'lapsed' ? { diff: remembered.diff } : {}),
+        ...(call.client !== undefined ? { client: call.client } : {}),
+      },
+      { signal: call.signal, timeoutMs: call.timeoutMs },
+    );
+  } catch (err) {
+    if (err instanceof MooringError)
+      await audit(err.code === 'cancelled' ? 'cancelled' : 'timeout', 'broker', { reason: err.message });
+    throw err;
+  }
+  const args = decision.arguments ?? call.arguments;
+  const edited = decision.arguments !== undefined;
+  if (decision.outcome === 'deny') {
+    await audit('deny', decision.decidedBy);
+    throw new MooringError(
+      'refused',
+      `You denied the call to ${label}.`,
+      'Ask again, or change the request, if you want it to run.',
+    );
+  }
+  if (decision.outcome === 'always')
+    await deps.store.remember({ identity, tool, decidedBy: decision.decidedBy });
+  await audit(decision.outcome, decision.decidedBy, { args, edited });
+  return done(decision.outcome, decision.decidedBy, args);
+}
