@@ -247,3 +247,36 @@ describe.each(cases)('a chat turn through $name', (c) => {
     expect(saved.messages[1]).toMatchObject({ role: 'assistant', cancelled: true });
   });
 });
+
+describe('a chat turn when the provider is down', () => {
+  it('reports connect_failed with the hint and keeps the failure in the conversation', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'mooring-agent-home-'));
+    try {
+      const down = await startOllamaServer([]);
+      const url = down.url;
+      await down.close();
+      const store = ConversationStore.forHome(home);
+      const { provider, model } = resolveProvider('ollama:llama3.2', {}, { MOORING_OLLAMA_URL: url });
+      const events: ChatEvent[] = [];
+      const err = await runChatTurn({
+        store,
+        provider,
+        model,
+        runtime: { tools: () => [], execute: async () => ({ status: 'failed', text: 'unused' }) },
+        message: 'hello?',
+        onEvent: (e) => events.push(e),
+      }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'connect_failed', message: `Ollama is not reachable at ${url}` });
+      expect(events.at(-1)).toMatchObject({
+        type: 'error',
+        error: { code: 'connect_failed', hint: expect.any(String) },
+      });
+      const [c] = await store.list();
+      const saved = await store.load(c!.id);
+      expect(saved.messages.map((m) => m.role)).toEqual(['user', 'note']);
+      expect(saved.messages[1]).toMatchObject({ text: expect.stringContaining('Start Ollama') });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -84,8 +84,14 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
       err instanceof MooringError
         ? err
         : new MooringError('internal', toErrorData(err).message, undefined, { cause: err });
-    if (error.code !== 'cancelled')
+    if (error.code !== 'cancelled') {
+      // Kept in the conversation too, so the failure is still visible after a reload.
+      const text = error.hint ? `${error.message}. ${error.hint}.` : error.message;
+      await store
+        .append(cid, { id: randomUUID(), at: Date.now(), role: 'note', level: 'warning', text })
+        .catch(() => undefined);
       opts.onEvent?.({ type: 'error', conversationId: cid, error: error.toData() });
+    }
     throw error;
   }
 }

@@ -1,0 +1,38 @@
+// The agent room's public API (issue 6): what the CLI (`mooring chat`), the api router and the UI use.
+export { runChatTurn, type ChatTurnOptions, type ChatTurnResult } from './chatTurn';
+export { ConversationStore, titleFromText, type LoadedConversation } from './conversationStore';
+export {
+  runToolLoop,
+  DEFAULT_MAX_TOOL_ITERATIONS,
+  type ToolLoopOptions,
+  type ToolLoopResult,
+} from './toolLoop';
+export type {
+  AgentToolRuntime,
+  ModelTool,
+  ToolCall,
+  ToolCallUpdate,
+  ToolExecutionContext,
+  ToolOutcome,
+} from './toolRuntime';
+export {
+  resolveProvider,
+  parseModelSpec,
+  DEFAULT_MODEL_SPEC,
+  PROVIDER_IDS,
+  type AgentProviderSettings,
+  type ProviderSettings,
+  type ProviderId,
+  type ModelSpec,
+} from './providers/resolveProvider';
+export { lookupCapabilities, type CapabilityOverrides } from './providers/modelCapabilities';
+export { OllamaProvider, DEFAULT_OLLAMA_URL } from './providers/ollamaProvider';
+export { OpenAIProvider, DEFAULT_OPENAI_URL } from './providers/openaiProvider';
+export { AnthropicProvider, DEFAULT_ANTHROPIC_URL } from './providers/anthropicProvider';
+export type {
+  ChatProvider,
+  ModelCapabilities,
+  ProviderEvent,
+  ProviderRequest,
+  ModelMessage,
+} from './providers/types';
