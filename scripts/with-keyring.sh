@@ -13,7 +13,8 @@ fi
 export XDG_DATA_HOME; XDG_DATA_HOME=$(mktemp -d)
 export XDG_RUNTIME_DIR; XDG_RUNTIME_DIR=$(mktemp -d); chmod 700 "$XDG_RUNTIME_DIR"
 eval "$(printf 'test' | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
-export GNOME_KEYRING_CONTROL
+# gnome-keyring 42 does not print GNOME_KEYRING_CONTROL with --unlock; its control socket lives here.
+export GNOME_KEYRING_CONTROL=${GNOME_KEYRING_CONTROL:-$XDG_RUNTIME_DIR/keyring}
 status=0
 "$@" || status=$?
 rm -rf "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"

@@ -27,9 +27,9 @@ export interface SessionActorOptions {
   config: ServerConfig;
   transportFactory?: TransportFactory;
   /** Runs before every connect: safety checks and secret resolution. Throws a MooringError to refuse. */
-  prepare?: (config: ServerConfig) => Promise<ServerConfig>;
-  /** Extra transport hooks (e.g. the SSRF-guarded fetch for remote servers). */
-  fetch?: TransportHooks['fetch'];
+  prepare?: (config: ServerConfig, ctx: { warn: (text: string) => void }) => Promise<ServerConfig>;
+  /** The fetch a remote transport uses (the SSRF guard's, pinned to the checked addresses). */
+  fetchFor?: (config: ServerConfig) => TransportHooks['fetch'];
   backoff?: BackoffPolicy;
   keepaliveMs?: number;
   connectTimeoutMs?: number;
@@ -193,7 +193,10 @@ export class SessionActor extends EventEmitter {
     let transport: Transport | undefined;
     let client: Client | undefined;
     try {
-      const prepared = this.opts.prepare ? await this.opts.prepare(this.config) : this.config;
+      const prepared = this.opts.prepare
+        ? await this.opts.prepare(this.config, { warn: (t) => this.hostLog('warning', t) })
+        : this.config;
+      const fetch = this.config.transport === 'stdio' ? undefined : this.opts.fetchFor?.(this.config);
       transport = await (this.opts.transportFactory ?? createTransport)(prepared, {
         onStderr: (t) => this.onStderr(t),
         onGarbage: (g) =>
@@ -203,7 +206,7 @@ export class SessionActor extends EventEmitter {
               ? `Dropped a ${g.bytes}-byte message from the server: over the 4 MB limit for one line`
               : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
           ),
-        ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
+        ...(fetch ? { fetch } : {}),
       });
       client = new Client(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
       client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));

@@ -1,0 +1,56 @@
+// How the CLI ends: one exit code per kind of outcome (issue 2), errors as `error:` and `hint:` lines,
+// or as JSON data with --json.
+import type { ErrorCode } from '@shared/errors';
+import { MooringError, toErrorData } from '../core/errors';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
+
+const REFUSED: ErrorCode[] = ['refused', 'untrusted_command', 'vulnerable_package', 'ssrf_blocked'];
+const USAGE: ErrorCode[] = ['usage', 'config_invalid', 'config_not_found', 'not_found'];
+
+export function exitCodeFor(code: ErrorCode): number {
+  if (REFUSED.includes(code)) return EXIT.refused;
+  if (USAGE.includes(code)) return EXIT.usage;
+  return EXIT.failed;
+}
+
+export class CliExit extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+/** Prints an error the way a person (or, with json, a script) can act on, and returns its exit code. */
+export function reportError(err: unknown, opts: { json?: boolean } = {}): number {
+  if (err instanceof CliExit) return err.exitCode;
+  const e = toErrorData(err);
+  if (opts.json)
+    process.stdout.write(
+      `${JSON.stringify({ ok: false, error: e.message, code: e.code, ...(e.hint ? { hint: e.hint } : {}) })}\n`,
+    );
+  else {
+    process.stderr.write(`error: ${e.message}\n`);
+    if (e.hint) process.stderr.write(`hint: ${e.hint}\n`);
+  }
+  return exitCodeFor(e.code);
+}
+
+export const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+/** K=V pairs from repeated options. */
+export function parsePairs(pairs: string[] | undefined, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs ?? []) {
+    const i = p.indexOf('=');
+    if (i <= 0)
+      throw new MooringError(
+        'usage',
+        `${what} "${p}" must look like KEY=VALUE`,
+        `Example: ${what} API_URL=https://example.com`,
+      );
+    out[p.slice(0, i)] = p.slice(i + 1);
+  }
+  return out;
+}
+
+export const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -1,0 +1,92 @@
+// `mooring web [--port N] [--no-open] [--json]` (issue 5, browser mode): opens the core, connects every
+// enabled server, serves the UI on 127.0.0.1 and prints one URL with a one-time token. Ctrl-C or
+// SIGTERM closes every session before exiting.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { MooringError, toErrorData } from '../core/errors';
+import { MooringCore } from '../core/mooringCore';
+import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
+import { startWebServer } from '../core/web/webServer';
+
+export interface WebCommandOptions {
+  port?: string;
+  open: boolean;
+  json?: boolean;
+  /** Where the built renderer is; default out/renderer of this package. */
+  staticDir?: string;
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 65535)
+    throw new MooringError(
+      'usage',
+      `--port must be a whole number from 1 to 65535, not "${text}".`,
+      'Leave --port out for a free port.',
+    );
+  return n;
+}
+
+/** Opens the URL in the default browser: a loopback http URL, checked again before the OS sees it. */
+function openInBrowser(url: string): void {
+  if (!isSafeExternalUrl(url)) return;
+  const [cmd, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+export async function runWeb(opts: WebCommandOptions): Promise<void> {
+  const port = parsePort(opts.port);
+  const core = await MooringCore.open({});
+  const web = await startWebServer({
+    core,
+    port,
+    staticDir: opts.staticDir ?? resolve(import.meta.dirname ?? process.cwd(), '../../out/renderer'),
+  });
+  // Print the URL before connecting servers: a slow server must not hold up the UI.
+  if (opts.json) process.stdout.write(`${JSON.stringify({ url: web.url })}\n`);
+  else
+    process.stdout.write(
+      `Mooring is running in browser mode. Open this link (it works once):\n  ${web.url}\n`,
+    );
+  if (opts.open && !opts.json) openInBrowser(web.url);
+  void core.start({ watch: true });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!opts.json) process.stdout.write(`\n${signal}: closing every server session…\n`);
+    await web.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+export function registerWebCommand(program: Command): void {
+  program
+    .command('web')
+    .description('Serve the Mooring UI in your browser on 127.0.0.1 (prints a one-time link)')
+    .option('--port <n>', 'port to listen on (default: a free one)')
+    .option('--no-open', 'do not open the browser')
+    .option('--json', 'print {"url": …} as one JSON line (for scripts and tests)')
+    .action(async (o: WebCommandOptions) => {
+      try {
+        await runWeb(o);
+      } catch (err) {
+        const e = toErrorData(err);
+        process.stderr.write(`${e.message}${e.hint ? `\n${e.hint}` : ''}\n`);
+        process.exit(e.code === 'usage' ? 2 : 1);
+      }
+    });
+}

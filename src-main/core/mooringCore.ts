@@ -1,0 +1,260 @@
+// The core as one object: what the Electron shell, browser mode, the CLI and Mooring's own MCP server
+// all hold. It wires the rooms together and owns their disposables; each room keeps its own logic.
+import { EventEmitter } from 'node:events';
+import type { ApprovalRequest } from '@shared/approval';
+import type { ServerConfig, ServerConfigInput } from '@shared/config';
+import type { LogLine, SessionStatus } from '@shared/session';
+import type { Settings } from '@shared/settings';
+import { buildCatalog, type ToolCatalog } from './catalog/catalog';
+import { loadSettings } from './config/settings';
+import { ServersStore } from './config/serversStore';
+import { MooringError } from './errors';
+import { homePaths, resolveHome, type HomePaths } from './home';
+import { testConnection, type ConnectionTestResult } from './mcp/connectionTest';
+import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
+import type { ToolsChange } from './mcp/types';
+import { ApprovalBroker } from './safety/approvalBroker';
+import { ApprovalStore } from './safety/approvalStore';
+import { AuditLog } from './safety/auditLog';
+import { checkCommandAllowed } from './safety/commandAllowlist';
+import { createGuardedFetch } from './safety/guardedFetch';
+import { checkServerPackages } from './safety/osvCheck';
+import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
+import { resolveServerConfig } from './secrets/serverSecrets';
+import { ServerManager } from './secrets/serverManager';
+import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
+
+export interface CoreEvents {
+  status: [SessionStatus];
+  tools: [ToolsChange];
+  log: [LogLine];
+  toolCall: [ToolCallEvent];
+  approval: [ApprovalRequest];
+}
+
+export interface MooringCoreOptions {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  secretStore?: SecretStore;
+  /** Session tuning for tests and benchmarks (backoff, keepalive). */
+  session?: Partial<PoolActorOptions>;
+  /** Extra servers for this process only (e.g. MOORING_MCP_SERVER_* quick config); never written. */
+  extraServers?: ServerConfig[];
+}
+
+export class MooringCore extends EventEmitter<CoreEvents> {
+  readonly paths: HomePaths;
+  readonly pool: SessionPool;
+  readonly broker = new ApprovalBroker();
+  readonly manager: ServerManager;
+  private cachedCatalog?: ToolCatalog;
+  private packageChecks = new Map<string, Promise<void>>();
+  private stopWatch?: () => void;
+
+  private constructor(
+    readonly servers: ServersStore,
+    readonly secrets: SecretStore,
+    readonly approvals: ApprovalStore,
+    readonly audit: AuditLog,
+    private currentSettings: Settings,
+    private readonly opts: MooringCoreOptions,
+    paths: HomePaths,
+  ) {
+    super();
+    this.paths = paths;
+    this.manager = new ServerManager(servers, secrets);
+    this.pool = new SessionPool({
+      ...opts.session,
+      prepare: (config, ctx) => this.prepareServer(config, ctx.warn),
+      fetchFor: (config) =>
+        createGuardedFetch({
+          allowPrivateNetwork: config.allowPrivateNetwork,
+          ...(config.url ? { typedHost: new URL(config.url).hostname } : {}),
+        }) as unknown as typeof fetch,
+    });
+    this.pool.on('status', (s) => {
+      this.cachedCatalog = undefined;
+      this.emit('status', s);
+    });
+    this.pool.on('tools', (t) => {
+      this.cachedCatalog = undefined;
+      this.emit('tools', t);
+    });
+    this.pool.on('log', (l) => this.emit('log', l));
+    this.broker.on('requested', (r) => this.emit('approval', r));
+  }
+
+  static async open(opts: MooringCoreOptions = {}): Promise<MooringCore> {
+    const env = opts.env ?? process.env;
+    const paths = homePaths(opts.home ?? resolveHome(env));
+    const servers = new ServersStore({ file: paths.servers });
+    const [settings, approvals] = await Promise.all([
+      loadSettings(paths.settings),
+      ApprovalStore.open(paths.home),
+    ]);
+    const secrets = opts.secretStore ?? new KeytarSecretStore();
+    return new MooringCore(servers, secrets, approvals, new AuditLog(paths.home), settings, opts, paths);
+  }
+
+  settings(): Settings {
+    return this.currentSettings;
+  }
+
+  async reloadSettings(): Promise<Settings> {
+    this.currentSettings = await loadSettings(this.paths.settings);
+    return this.currentSettings;
+  }
+
+  /** Every server this process knows: the file's, then any extra (quick config) ones. */
+  async serverConfigs(): Promise<ServerConfig[]> {
+    const fromFile = await this.servers.list();
+    const extra = (this.opts.extraServers ?? []).filter((e) => !fromFile.some((f) => f.name === e.name));
+    return [...fromFile, ...extra];
+  }
+
+  /** Connects every enabled server in parallel; a failing one is reported, the rest work. */
+  async start(opts: { watch?: boolean } = {}): Promise<void> {
+    await this.pool.sync(await this.serverConfigs());
+    if (opts.watch && !this.stopWatch) {
+      this.stopWatch = await this.servers.watch((change) => {
+        if (change.ok) void this.sync();
+        else
+          this.emit('log', {
+            server: '*',
+            at: Date.now(),
+            source: 'host',
+            level: 'error',
+            text: change.error.message,
+          });
+      });
+    }
+  }
+
+  /** Brings the sessions in line with the config file (after any edit). */
+  async sync(): Promise<void> {
+    await this.pool.sync(await this.serverConfigs());
+  }
+
+  /** Starts just these servers (the CLI connects only what a command needs). */
+  async startOnly(names: string[]): Promise<void> {
+    const all = await this.serverConfigs();
+    const missing = names.filter((n) => !all.some((c) => c.name === n));
+    if (missing.length)
+      throw new MooringError(
+        'not_found',
+        `No server named ${missing.map((m) => `"${m}"`).join(', ')}`,
+        'List the servers with: mooring mcp list',
+      );
+    await this.pool.sync(all.filter((c) => names.includes(c.name)).map((c) => ({ ...c, enabled: true })));
+  }
+
+  statuses(): SessionStatus[] {
+    return this.pool.statuses();
+  }
+
+  logs(server: string): LogLine[] {
+    return this.pool.get(server)?.logs.toArray() ?? [];
+  }
+
+  async refreshTools(server: string): Promise<void> {
+    const actor = this.pool.get(server);
+    if (!actor) throw new MooringError('not_found', `"${server}" is not running`, 'Enable it first.');
+    await actor.refreshTools();
+  }
+
+  /** The catalog over every live session, rebuilt only when a session's tools or state changed. */
+  catalog(): ToolCatalog {
+    this.cachedCatalog ??= buildCatalog(
+      this.pool.list().map((a) => ({ server: a.name, config: a.config, tools: a.tools() })),
+    );
+    return this.cachedCatalog;
+  }
+
+  // ---- servers -------------------------------------------------------------------------------
+
+  /** Validates, moves secret values into the keychain, writes the file atomically, then syncs. */
+  async addServer(input: ServerConfigInput, opts: { sync?: boolean } = {}): Promise<ServerConfig> {
+    const saved = await this.manager.add(input);
+    if (opts.sync !== false) await this.sync();
+    return saved;
+  }
+
+  async updateServer(
+    name: string,
+    input: ServerConfigInput,
+    opts: { sync?: boolean } = {},
+  ): Promise<ServerConfig> {
+    const saved = await this.manager.update(name, input);
+    if (opts.sync !== false) await this.sync();
+    return saved;
+  }
+
+  /** Adds imported servers in one atomic write (all or nothing), secret-looking values to the keychain. */
+  async importServers(text: string, opts: { fileName: string; replaceExisting?: boolean }) {
+    const result = await this.manager.import(text, opts);
+    await this.sync();
+    return result;
+  }
+
+  async removeServer(name: string): Promise<void> {
+    await this.manager.remove(name);
+    await this.sync();
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    await this.servers.setEnabled(name, enabled);
+    await this.sync();
+  }
+
+  /** A handshake and tools/list on a throwaway session, through the same safety checks as a real start. */
+  testServer(config: ServerConfig): Promise<ConnectionTestResult> {
+    return testConnection(config, {
+      ...this.opts.session,
+      prepare: (c, ctx) => this.prepareServer(c, ctx.warn),
+    });
+  }
+
+  // ---- tool calls ----------------------------------------------------------------------------
+
+  callTool(name: string, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
+    return runToolCall(
+      {
+        catalog: () => this.catalog(),
+        actor: (s) => this.pool.get(s),
+        settings: () => this.currentSettings,
+        approvals: this.approvals,
+        audit: this.audit,
+        approve: (req, signal) => this.broker.request(req, signal ? { signal } : {}),
+        emit: (e) => this.emit('toolCall', e),
+      },
+      name,
+      args,
+      ctx,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.stopWatch?.();
+    await this.pool.closeAll();
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  /** Before every connect: the command allowlist, the package check (once per command), the secrets. */
+  private async prepareServer(config: ServerConfig, warn: (text: string) => void): Promise<ServerConfig> {
+    checkCommandAllowed(config);
+    if (config.transport === 'stdio') {
+      const key = JSON.stringify([config.command, config.args]);
+      let check = this.packageChecks.get(key);
+      if (!check) {
+        check = checkServerPackages(config, { endpoint: this.currentSettings.osvEndpoint }).then((r) =>
+          r.warnings.forEach(warn),
+        );
+        this.packageChecks.set(key, check);
+        check.catch(() => this.packageChecks.delete(key));
+      }
+      await check;
+    }
+    return resolveServerConfig(config, this.secrets, this.opts.env ?? process.env);
+  }
+}
