@@ -86,47 +86,62 @@ export interface CatalogCallResult {
   fixes: ArgFix[];
 }
 
-function makeEntry(
-  server: string,
-  modelName: string,
-  handle: ToolHandle,
-  opts: CatalogOptions,
-): CatalogEntry {
-  const def: Tool = handle.definition;
-  const processed = processToolSchema(def, opts.provider ?? 'anthropic', opts.flatten);
-  const flags = annotationFlags(def);
-  const title = def.title ?? def.annotations?.title;
-  let cost: number | undefined;
-  const entry = {
-    modelName,
-    server,
-    tool: handle.name,
-    friendlyName: friendlyName(server, handle.name, title),
-    title,
-    description: def.description ?? '',
-    inputSchema: processed.modelSchema ?? { type: 'object', properties: {} },
-    serverSchema: processed.serverSchema,
-    outputSchema: def.outputSchema,
-    annotations: def.annotations,
-    ...flags,
-    enabled: processed.excludedReason === undefined,
-    excludedReason: processed.excludedReason,
-    flattened: processed.flattened,
-    schemaNotes: processed.notes,
-    handle,
-  } as Omit<CatalogEntry, 'tokenCost'> as CatalogEntry;
-  // Lazy: tokenizing 5,000 schemas costs far more than building the catalog, and only the
-  // deferred-loading budget and the UI need it.
-  Object.defineProperty(entry, 'tokenCost', {
-    enumerable: true,
-    get: () =>
-      (cost ??= toolTokenCost({
-        name: modelName,
-        description: entry.description,
-        inputSchema: entry.inputSchema,
-      })),
-  });
-  return entry;
+/** An entry with a lazy token cost: tokenizing 5,000 schemas costs far more than building the
+ * catalog, and only the deferred-loading budget and the UI need it. */
+class Entry implements CatalogEntry {
+  modelName: string;
+  server: string;
+  tool: string;
+  friendlyName: string;
+  title: string | undefined;
+  description: string;
+  inputSchema: JsonSchema;
+  serverSchema: unknown;
+  outputSchema: unknown;
+  annotations: ToolAnnotations | undefined;
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+  enabled: boolean;
+  excludedReason: string | undefined;
+  flattened: boolean;
+  schemaNotes: string[];
+  handle: ToolHandle;
+  private cost: number | undefined;
+
+  constructor(server: string, modelName: string, handle: ToolHandle, opts: CatalogOptions) {
+    const def: Tool = handle.definition;
+    const processed = processToolSchema(def, opts.provider ?? 'anthropic', opts.flatten);
+    const flags = annotationFlags(def);
+    this.modelName = modelName;
+    this.server = server;
+    this.tool = handle.name;
+    this.title = def.title ?? def.annotations?.title;
+    this.friendlyName = friendlyName(server, handle.name, this.title);
+    this.description = def.description ?? '';
+    this.inputSchema = processed.modelSchema ?? { type: 'object', properties: {} };
+    this.serverSchema = processed.serverSchema;
+    this.outputSchema = def.outputSchema;
+    this.annotations = def.annotations;
+    this.readOnly = flags.readOnly;
+    this.destructive = flags.destructive;
+    this.idempotent = flags.idempotent;
+    this.openWorld = flags.openWorld;
+    this.enabled = processed.excludedReason === undefined;
+    this.excludedReason = processed.excludedReason;
+    this.flattened = processed.flattened;
+    this.schemaNotes = processed.notes;
+    this.handle = handle;
+  }
+
+  get tokenCost(): number {
+    return (this.cost ??= toolTokenCost({
+      name: this.modelName,
+      description: this.description,
+      inputSchema: this.inputSchema,
+    }));
+  }
 }
 
 export class ToolCatalog {
@@ -146,7 +161,7 @@ export class ToolCatalog {
       for (const handle of input.tools) {
         if (handle.removed) continue;
         const modelName = registry.add(input.server, handle.name);
-        const entry = makeEntry(input.server, modelName, handle, options);
+        const entry = new Entry(input.server, modelName, handle, options);
         const reason =
           (filter.enabled === false ? 'the server is disabled' : undefined) ??
           serverFilterReason(handle.name, filter) ??

@@ -11,7 +11,9 @@ export interface NamedTool {
 }
 
 export type Resolution<T> =
-  { ok: true; entry: T; via: 'exact' | 'bare' | 'suffix' } | { ok: false; error: MooringError };
+  | { ok: true; entry: T; via: 'exact' | 'bare' | 'suffix' }
+  /** `candidates`: the model names that matched (two or more when ambiguous). */
+  | { ok: false; error: MooringError; candidates: string[] };
 
 function ambiguous<T extends NamedTool>(name: string, hits: T[]): MooringError {
   const list = hits.map((h) => `${h.modelName} (server "${h.server}")`).join(', ');
@@ -44,6 +46,7 @@ export function resolveToolName<T extends NamedTool>(
     if (isActive(exact)) return { ok: true, entry: exact, via: 'exact' };
     return {
       ok: false,
+      candidates: [exact.modelName],
       error: new MooringError(
         'not_found',
         `Tool "${name}" is not available: ${inactiveReason(exact)}.`,

@@ -33,37 +33,66 @@ export function isSchemaObject(v: unknown): v is JsonSchema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+type KeywordKind = 'schema' | 'items' | 'array' | 'map' | 'dependencies';
+/** One lookup per key: a schema node usually has 2–5 keys, far fewer than the keyword lists. */
+const KEYWORD_KIND = new Map<string, KeywordKind>([
+  ...SCHEMA_KEYWORDS.map((k) => [k, 'schema'] as const),
+  ...SCHEMA_ARRAY_KEYWORDS.map((k) => [k, 'array'] as const),
+  ...SCHEMA_MAP_KEYWORDS.map((k) => [k, 'map'] as const),
+  ['items', 'items'],
+  ['dependencies', 'dependencies'],
+]);
+
 /**
  * A shallow copy of `node` with every direct subschema replaced by `fn(sub, keywordPath)`.
  * Boolean subschemas are passed through `fn` too (they are valid schemas).
  */
 export function mapSubschemas(node: JsonSchema, fn: (sub: unknown, at: string) => unknown): JsonSchema {
-  const out: JsonSchema = { ...node };
-  for (const k of SCHEMA_KEYWORDS) if (k in node) out[k] = fn(node[k], k);
-  if ('items' in node) {
-    const items = node.items;
-    out.items = Array.isArray(items) ? items.map((s, i) => fn(s, `items/${i}`)) : fn(items, 'items');
-  }
-  for (const k of SCHEMA_ARRAY_KEYWORDS) {
+  const out: JsonSchema = {};
+  for (const k in node) {
+    if (!Object.prototype.hasOwnProperty.call(node, k)) continue;
     const v = node[k];
-    if (Array.isArray(v)) out[k] = v.map((s, i) => fn(s, `${k}/${i}`));
-  }
-  for (const k of SCHEMA_MAP_KEYWORDS) {
-    const v = node[k];
-    if (isSchemaObject(v)) {
-      const m: JsonSchema = {};
-      for (const [name, s] of Object.entries(v)) m[name] = fn(s, `${k}/${name}`);
-      out[k] = m;
+    switch (KEYWORD_KIND.get(k)) {
+      case 'schema':
+        out[k] = fn(v, k);
+        break;
+      case 'items':
+        out[k] = Array.isArray(v) ? v.map((s, i) => fn(s, `items/${i}`)) : fn(v, 'items');
+        break;
+      case 'array':
+        out[k] = Array.isArray(v) ? v.map((s, i) => fn(s, `${k}/${i}`)) : v;
+        break;
+      case 'map':
+      case 'dependencies':
+        if (isSchemaObject(v)) {
+          const m: JsonSchema = {};
+          // draft-07 `dependencies`: a value is a schema or an array of property names (data).
+          for (const name in v)
+            if (Object.prototype.hasOwnProperty.call(v, name))
+              m[name] =
+                Array.isArray(v[name]) && k === 'dependencies' ? v[name] : fn(v[name], `${k}/${name}`);
+          out[k] = m;
+        } else out[k] = v;
+        break;
+      default:
+        out[k] = v;
     }
   }
-  // draft-07 `dependencies`: each value is a schema or an array of property names (data).
-  if (isSchemaObject(node.dependencies)) {
-    const m: JsonSchema = {};
-    for (const [name, s] of Object.entries(node.dependencies))
-      m[name] = Array.isArray(s) ? s : fn(s, `dependencies/${name}`);
-    out.dependencies = m;
-  }
   return out;
+}
+
+/** True when a schema holds any `$ref`-like keyword or definitions (so ref inlining has work to do). */
+export function hasRefKeywords(node: unknown, depth = 0): boolean {
+  if (depth > 40) return true; // let the bounded inliner cut it
+  if (Array.isArray(node)) return node.some((x) => hasRefKeywords(x, depth + 1));
+  if (!isSchemaObject(node)) return false;
+  for (const k in node) {
+    if (k === '$ref' || k === '$defs' || k === 'definitions' || k === '$dynamicRef' || k === '$recursiveRef')
+      return true;
+    const v = node[k];
+    if (typeof v === 'object' && v !== null && hasRefKeywords(v, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** The JSON types a schema allows, from `type` (string or array); empty when it does not say. */

@@ -1,0 +1,129 @@
+import { formatBytes, resultText, toResultJson } from '@shared/toolResult';
+import { describe, expect, it } from 'vitest';
+import { normalizeResult, toModelContent } from './normalizeResult';
+
+const b64 = (bytes: number[] | Buffer) => Buffer.from(bytes).toString('base64');
+const png5k = Buffer.alloc(5 * 1024, 7);
+
+describe('normalizeResult', () => {
+  it('decodes every content kind once', () => {
+    const r = normalizeResult({
+      content: [
+        { type: 'text', text: 'hello' },
+        { type: 'image', data: b64(png5k), mimeType: 'image/png' },
+        { type: 'audio', data: b64([1, 2, 3]), mimeType: 'audio/wav' },
+        { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', mimeType: 'text/plain' },
+        { type: 'resource', resource: { uri: 'mem://note', mimeType: 'text/plain', text: 'embedded text' } },
+        { type: 'resource', resource: { uri: 'mem://blob', mimeType: 'application/pdf', blob: b64([9, 9]) } },
+      ],
+    });
+    expect(r.isError).toBe(false);
+    expect(r.parts.map((p) => p.kind)).toEqual([
+      'text',
+      'image',
+      'audio',
+      'resource_link',
+      'resource',
+      'resource',
+    ]);
+    expect(r.parts[1]).toMatchObject({ mimeType: 'image/png', size: 5120 });
+    expect(r.parts[2]).toMatchObject({ kind: 'audio', size: 3, bytes: new Uint8Array([1, 2, 3]) });
+    expect(r.parts[5]).toMatchObject({ uri: 'mem://blob', size: 2 });
+    expect(toResultJson(r)).toEqual({
+      isError: false,
+      text: 'hello',
+      images: [{ mimeType: 'image/png', bytes: 5120 }],
+    });
+  });
+
+  it('keeps isError as a value and tolerates missing or unknown content', () => {
+    const r = normalizeResult({ content: [{ type: 'text', text: 'boom' }], isError: true });
+    expect(r.isError).toBe(true);
+    expect(resultText(r)).toBe('boom');
+    const odd = normalizeResult({ content: [{ type: 'hologram' }] } as never);
+    expect(odd.parts).toEqual([{ kind: 'unknown', type: 'hologram' }]);
+    expect(normalizeResult({} as never).parts).toEqual([]);
+  });
+
+  it('validates structuredContent against the outputSchema and reports failures', () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    expect(
+      normalizeResult({ content: [], structuredContent: { n: 1 } }, { outputSchema }).structuredValidation,
+    ).toEqual({ valid: true });
+    const bad = normalizeResult({ content: [], structuredContent: { n: 'x' } }, { outputSchema });
+    expect(bad.structuredValidation?.valid).toBe(false);
+    expect(bad.structuredValidation?.error).toMatch(/integer/);
+    const missing = normalizeResult({ content: [] }, { outputSchema });
+    expect(missing.structuredValidation).toEqual({
+      valid: false,
+      error: expect.stringMatching(/no structuredContent/),
+    });
+    const broken = normalizeResult(
+      { content: [], structuredContent: {} },
+      { outputSchema: { type: 'nonsense-type' } },
+    );
+    expect(broken.structuredValidation?.valid).toBe(false);
+    expect(toModelContent(bad, { vision: false, maxChars: 1000 }).content[0]).toMatchObject({
+      text: expect.stringContaining("does not match the tool's output schema"),
+    });
+  });
+});
+
+describe('toModelContent', () => {
+  const result = normalizeResult({
+    content: [
+      { type: 'text', text: 'see image' },
+      { type: 'image', data: b64(png5k), mimeType: 'image/png' },
+      { type: 'image', data: b64([1]), mimeType: 'image/svg+xml' },
+      { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt' },
+    ],
+    structuredContent: { ok: true },
+  });
+
+  it('gives non-vision models placeholders, never base64', () => {
+    const m = toModelContent(result, { vision: false, maxChars: 10_000 });
+    expect(m.content).toEqual([
+      {
+        type: 'text',
+        text: 'see image\n[image: image/png, 5 KB]\n[image: image/svg+xml, 1 B]\n[resource link: a.txt <file:///a.txt>]\nStructured result (JSON): {"ok":true}',
+      },
+    ]);
+    expect(JSON.stringify(m)).not.toContain(b64(png5k).slice(0, 20));
+  });
+
+  it('gives vision models native image blocks for types they accept', () => {
+    const m = toModelContent(result, { vision: true, maxChars: 10_000 });
+    expect(m.content.map((b) => b.type)).toEqual(['text', 'image', 'text']);
+    expect(m.content[1]).toMatchObject({ mimeType: 'image/png' });
+    expect((m.content[2] as { text: string }).text).toContain('[image: image/svg+xml, 1 B]');
+  });
+
+  it('caps text and says how much was cut', () => {
+    const big = normalizeResult({ content: [{ type: 'text', text: 'x'.repeat(20_345) }] });
+    const m = toModelContent(big, { vision: false, maxChars: 8000 });
+    expect(m.truncatedChars).toBe(12_345);
+    expect(m.content).toEqual([
+      { type: 'text', text: 'x'.repeat(8000) },
+      { type: 'text', text: '[… truncated 12,345 characters]' },
+    ]);
+  });
+
+  it('does not repeat structured content that is already the text', () => {
+    const r = normalizeResult({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
+    expect(toModelContent(r, { vision: false, maxChars: 100 }).content).toEqual([
+      { type: 'text', text: '{"a":1}' },
+    ]);
+    expect(
+      toModelContent(normalizeResult({ content: [], isError: true }), { vision: false, maxChars: 10 })
+        .content[0],
+    ).toMatchObject({
+      text: '[the tool failed without a message]',
+    });
+  });
+
+  it('formats sizes', () => {
+    expect(formatBytes(812)).toBe('812 B');
+    expect(formatBytes(5 * 1024)).toBe('5 KB');
+    expect(formatBytes(1.4 * 1024 * 1024)).toBe('1.4 MB');
+  });
+});
