@@ -8,7 +8,7 @@ import {
   type TransportKind,
 } from '@shared/config';
 import { toResultJson } from '@shared/toolResult';
-import type { ApprovalDecision, ApprovalRequestInput } from '@shared/approval';
+import type { ApprovalRequest } from '@shared/approval';
 import { MooringError } from '../core/errors';
 import { MooringCore } from '../core/mooringCore';
 import { parseImport } from '../core/config/importFormats';
@@ -223,11 +223,14 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): voi
               `"${server}" has no tool "${tool}"`,
               `List its tools: mooring mcp tools ${server}`,
             );
-          const outcome = await core.callTool(entry.modelName, args, {
-            client: 'cli',
-            preApproved: Boolean(o.yes),
-            approve: cliApprover,
-          });
+          const stopPrompt = answerApprovalsOnTerminal(core);
+          const outcome = await core
+            .callTool(entry.modelName, args, {
+              client: 'cli',
+              preApproved: Boolean(o.yes),
+              interactive: interactive(),
+            })
+            .finally(stopPrompt);
           for (const f of outcome.fixes) process.stderr.write(`note: repaired argument ${formatFix(f)}\n`);
           const json = toResultJson(outcome.result);
           if (o.json) printJson(json);
@@ -250,21 +253,18 @@ function failIfNotReady(core: MooringCore, name: string): void {
   throw new MooringError(e?.code ?? 'connect_failed', e?.message ?? `"${name}" did not connect`, e?.hint);
 }
 
-/** A terminal prompt for calls that need approval; without a terminal the call is refused (exit 3). */
-async function cliApprover(req: ApprovalRequestInput): Promise<ApprovalDecision> {
-  const what = `${req.friendlyName} (${req.server}/${req.tool})`;
-  if (!interactive())
-    throw new MooringError(
-      'refused',
-      `${what} needs your approval: ${req.reason}.`,
-      'Re-run with --yes to approve it, or run it from a terminal to be asked.',
+/** Answers the core's approval requests with a terminal prompt while a CLI call runs. */
+function answerApprovalsOnTerminal(core: MooringCore): () => void {
+  const onRequest = async (req: ApprovalRequest) => {
+    process.stderr.write(
+      `${req.friendlyName} (${req.server}/${req.tool}) wants to run: ${req.reason}.\narguments: ${JSON.stringify(req.arguments, null, 2)}\n`,
     );
-  process.stderr.write(
-    `${what} wants to run: ${req.reason}.\narguments: ${JSON.stringify(req.arguments, null, 2)}\n`,
-  );
-  for (const d of req.diff ?? []) process.stderr.write(`  changed since you allowed it: ${d.summary}\n`);
-  const yes = await confirm('Run it?');
-  return { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' };
+    for (const d of req.diff ?? []) process.stderr.write(`  changed since you allowed it: ${d.summary}\n`);
+    const yes = await confirm('Run it?');
+    core.broker.answer(req.id, { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' });
+  };
+  core.broker.on('requested', onRequest);
+  return () => core.broker.off('requested', onRequest);
 }
 
 export const parseServerInput = (input: unknown): ServerConfig => ServerConfigSchema.parse(input);

@@ -17,7 +17,8 @@ import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
 import { AuditLog } from './safety/auditLog';
 import { checkCommandAllowed } from './safety/commandAllowlist';
-import { createGuardedFetch } from './safety/guardedFetch';
+import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { checkServerPackages } from './safety/osvCheck';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { resolveServerConfig } from './secrets/serverSecrets';
@@ -49,6 +50,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly manager: ServerManager;
   private cachedCatalog?: ToolCatalog;
   private packageChecks = new Map<string, Promise<void>>();
+  private fetches = new Map<string, GuardedFetch>();
   private stopWatch?: () => void;
 
   private constructor(
@@ -66,11 +68,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.pool = new SessionPool({
       ...opts.session,
       prepare: (config, ctx) => this.prepareServer(config, ctx.warn),
-      fetchFor: (config) =>
-        createGuardedFetch({
-          allowPrivateNetwork: config.allowPrivateNetwork,
-          ...(config.url ? { typedHost: new URL(config.url).hostname } : {}),
-        }) as unknown as typeof fetch,
+      fetchFor: (config) => this.guardedFetch(config),
     });
     this.pool.on('status', (s) => {
       this.cachedCatalog = undefined;
@@ -221,10 +219,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       {
         catalog: () => this.catalog(),
         actor: (s) => this.pool.get(s),
-        settings: () => this.currentSettings,
-        approvals: this.approvals,
-        audit: this.audit,
-        approve: (req, signal) => this.broker.request(req, signal ? { signal } : {}),
+        gate: {
+          store: this.approvals,
+          broker: this.broker,
+          audit: this.audit,
+          yolo: () => this.currentSettings.yolo,
+        },
+        broker: this.broker,
         emit: (e) => this.emit('toolCall', e),
       },
       name,
@@ -236,6 +237,29 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   async close(): Promise<void> {
     this.stopWatch?.();
     await this.pool.closeAll();
+    await Promise.all([...this.fetches.values()].map((f) => f.close().catch(() => undefined)));
+  }
+
+  /** One SSRF-guarded, DNS-pinned fetch per remote server config, closed with the core. */
+  private guardedFetch(config: ServerConfig): FetchLike {
+    const key = JSON.stringify([config.name, config.url, config.allowPrivateNetwork]);
+    let f = this.fetches.get(key);
+    if (!f) {
+      f = createGuardedFetch({
+        allowPrivateNetwork: config.allowPrivateNetwork,
+        ...(config.url ? { typedUrl: config.url } : {}),
+        onNote: (note) =>
+          this.emit('log', {
+            server: config.name,
+            at: Date.now(),
+            source: 'host',
+            level: 'notice',
+            text: note,
+          }),
+      });
+      this.fetches.set(key, f);
+    }
+    return f as unknown as FetchLike;
   }
 
   // ---- internals -----------------------------------------------------------------------------

@@ -3,20 +3,17 @@
 // the session actor runs it (timeout, cancellation, progress) → catalog normalises the result.
 // Every step emits one lifecycle event; every decision lands in the audit log.
 import { randomUUID } from 'node:crypto';
-import type { ApprovalDecision, ApprovalRequestInput, AuditDecision } from '@shared/approval';
+import type { ApprovalRequest, AuditDecision } from '@shared/approval';
 import type { ErrorData } from '@shared/errors';
 import type { ToolResult } from '@shared/toolResult';
-import type { Settings } from '@shared/settings';
 import type { CatalogEntry, ToolCatalog } from './catalog/catalog';
 import { normalizeResult } from './catalog/normalizeResult';
 import type { ArgFix } from './catalog/argRepair';
-import { MooringError, toErrorData } from './errors';
+import { toErrorData } from './errors';
 import type { Progress } from './mcp/types';
 import type { SessionActor } from './mcp/sessionActor';
-import { decide } from './safety/approvalPolicy';
-import type { ApprovalStore } from './safety/approvalStore';
-import type { AuditLog } from './safety/auditLog';
-import { serverIdentity, toolFingerprint } from './safety/toolFingerprint';
+import type { ApprovalBroker } from './safety/approvalBroker';
+import { authorizeCall, type GateDeps, type GateResult } from './safety/approvalGate';
 
 export type ToolCallPhase = 'requested' | 'awaiting-approval' | 'running' | 'done' | 'failed' | 'refused';
 
@@ -30,6 +27,8 @@ export interface ToolCallEvent {
   at: number;
   client?: string;
   progress?: Progress;
+  /** While awaiting approval: the broker's request id, to answer it. */
+  approvalId?: string;
   error?: ErrorData;
   /** On done (and failed with isError): the normalised result. */
   result?: ToolResult;
@@ -41,8 +40,8 @@ export interface CallContext {
   client?: string;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
-  /** Answers an approval request; by default the broker (UI dialog, CLI prompt). */
-  approve?: (req: ApprovalRequestInput, signal?: AbortSignal) => Promise<ApprovalDecision>;
+  /** False when nobody can answer an approval (a script): an ask becomes a refusal with a hint. */
+  interactive?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
   id?: string;
@@ -61,10 +60,8 @@ export interface ToolCallOutcome {
 export interface RunnerDeps {
   catalog: () => ToolCatalog;
   actor: (server: string) => SessionActor | undefined;
-  settings: () => Settings;
-  approvals: ApprovalStore;
-  audit: AuditLog;
-  approve: (req: ApprovalRequestInput, signal?: AbortSignal) => Promise<ApprovalDecision>;
+  gate: GateDeps;
+  broker: ApprovalBroker;
   emit: (e: ToolCallEvent) => void;
 }
 
@@ -88,44 +85,6 @@ export async function runToolCall(
     deps.emit({ ...base, phase, at: Date.now(), ...extra });
   emit('requested');
 
-  const actor = deps.actor(entry.server);
-  const identity = serverIdentity(actor?.config ?? { name: entry.server, transport: 'stdio', args: [] });
-  const def = entry.handle.definition;
-  const fingerprinted = {
-    name: def.name,
-    description: def.description,
-    inputSchema: def.inputSchema,
-    annotations: def.annotations,
-    ...(def.title ? { title: def.title } : {}),
-  };
-  const fingerprint = toolFingerprint(identity, fingerprinted);
-  const audit = (
-    decision: AuditDecision,
-    decidedBy: string,
-    reason: string,
-    args?: Record<string, unknown>,
-    edited?: boolean,
-  ) =>
-    deps.audit
-      .record({
-        server: entry.server,
-        tool: entry.tool,
-        decision,
-        decidedBy,
-        fingerprint,
-        reason,
-        ...(ctx.client ? { client: ctx.client } : {}),
-        ...(args ? { arguments: args } : {}),
-        ...(edited ? { argsEdited: true } : {}),
-      })
-      .catch(() => undefined);
-
-  const refuse = async (decision: AuditDecision, decidedBy: string, err: MooringError): Promise<never> => {
-    await audit(decision, decidedBy, err.message);
-    emit('refused', { error: err.toData() });
-    throw err;
-  };
-
   let prepared: { args: Record<string, unknown>; fixes: ArgFix[] };
   try {
     prepared = deps.catalog().prepareArguments(entry, modelArgs);
@@ -134,68 +93,40 @@ export async function runToolCall(
     throw err;
   }
 
-  const remembered = deps.approvals.lookup(identity, fingerprinted);
-  const verdict = decide({
-    policy: actor?.config.policy ?? 'default',
-    annotations: def.annotations,
-    enabled: entry.enabled,
-    yolo: deps.settings().yolo,
-    remembered,
-  });
-
-  let args = prepared.args;
-  let decision: AuditDecision = 'auto';
-  let decidedBy = 'policy';
-  if (verdict.decision === 'refuse')
-    await refuse(
-      'refuse',
-      'policy',
-      new MooringError(
-        'refused',
-        `${entry.friendlyName} was refused: ${verdict.reason}.`,
-        entry.excludedReason
-          ? `Schema problem: ${entry.excludedReason}`
-          : 'Enable the tool in Settings > Tools > MCP if you want the model to use it.',
-      ),
-    );
-  if (verdict.decision === 'ask') {
-    if (ctx.preApproved) {
-      decision = 'approve';
-      decidedBy = `${ctx.client ?? 'user'} (--yes)`;
-    } else {
-      emit('awaiting-approval');
-      const request: ApprovalRequestInput = {
-        server: entry.server,
-        tool: entry.tool,
-        friendlyName: entry.friendlyName,
-        annotations: def.annotations ?? {},
-        arguments: args,
-        fingerprint,
-        reason: verdict.reason,
-        ...(remembered.status === 'lapsed' ? { diff: remembered.diff } : {}),
-        ...(ctx.client ? { client: ctx.client } : {}),
-      };
-      let answer: ApprovalDecision;
-      try {
-        answer = await (ctx.approve ?? deps.approve)(request, ctx.signal);
-      } catch (err) {
-        const e = err instanceof MooringError ? err : new MooringError('refused', toErrorData(err).message);
-        return refuse(e.code === 'cancelled' ? 'cancelled' : 'timeout', 'nobody', e);
-      }
-      if (answer.outcome === 'deny')
-        await refuse(
-          'deny',
-          answer.decidedBy,
-          new MooringError('refused', `You denied ${entry.friendlyName}.`, 'The tool was not run.'),
-        );
-      decision = answer.outcome === 'always' ? 'always' : 'approve';
-      decidedBy = answer.decidedBy;
-      if (answer.arguments) args = answer.arguments;
-      if (answer.outcome === 'always')
-        await deps.approvals.remember({ identity, tool: fingerprinted, decidedBy: answer.decidedBy });
-    }
+  // The safety step (one function for every host): decide, ask through the broker, remember, audit.
+  const actor = deps.actor(entry.server);
+  const def = entry.handle.definition;
+  const onRequest = (r: ApprovalRequest) => {
+    if (r.server === entry.server && r.tool === entry.tool && r.client === ctx.client)
+      emit('awaiting-approval', { approvalId: r.id });
+  };
+  deps.broker.on('requested', onRequest);
+  let gate: GateResult;
+  try {
+    gate = await authorizeCall(deps.gate, {
+      config: actor?.config ?? { name: entry.server, transport: 'stdio', args: [], policy: 'default' },
+      tool: {
+        name: def.name,
+        description: def.description,
+        inputSchema: def.inputSchema,
+        annotations: def.annotations,
+        ...(def.title ? { title: def.title } : {}),
+      },
+      enabled: entry.enabled,
+      arguments: prepared.args,
+      ...(ctx.client ? { client: ctx.client } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.preApproved ? { preApprovedBy: `${ctx.client ?? 'user'} (--yes)` } : {}),
+      ...(ctx.interactive === false ? { interactive: false } : {}),
+    });
+  } catch (err) {
+    emit('refused', { error: toErrorData(err) });
+    throw err;
+  } finally {
+    deps.broker.off('requested', onRequest);
   }
-  await audit(decision, decidedBy, verdict.reason, args, args !== prepared.args);
+  const args = gate.arguments;
+  const decision = gate.decision;
 
   emit('running');
   try {
