@@ -3,6 +3,7 @@
 // The actor alone mutates its state. Calls run concurrently on a ready session; a break fails the
 // calls in flight explicitly and reconnects with bounded backoff; tool handles survive reconnects.
 import { EventEmitter } from 'node:events';
+import { z } from 'zod';
 import { Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
 import { MAX_TIMEOUT_SECONDS } from '@shared/config';
@@ -16,7 +17,12 @@ import { callError, connectError } from './sessionErrors';
 import { StdioTransport } from './stdioTransport';
 import { ToolRegistry } from './toolRegistry';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
-import type { CallOptions, CallToolResult, SessionEvents, ToolHandle } from './types';
+import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
+
+const LenientToolsList = z.looseObject({
+  tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown().optional() })),
+  nextCursor: z.string().optional(),
+});
 
 export const MOORING_CLIENT_INFO = { name: 'Mooring', version: '0.1.0' };
 export const KEEPALIVE_MS = 180_000;
@@ -142,9 +148,13 @@ export class SessionActor extends EventEmitter {
     const started = performance.now();
     try {
       const client = await this.readyClient(timeoutMs, opts.signal);
+      const definition = this.registry.get(name)?.definition;
       const result = (await client.callTool(
         { name, arguments: args },
         {
+          // Our own definition (as listed leniently), without outputSchema: the catalog validates
+          // structuredContent and reports a mismatch as a note instead of failing the call.
+          ...(definition ? { toolDefinition: { ...definition, outputSchema: undefined } } : {}),
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           maxTotalTimeout: HARD_CAP_MS,
@@ -247,8 +257,37 @@ export class SessionActor extends EventEmitter {
       this.applyTools([]);
       return;
     }
-    const { tools } = await client.listTools(undefined, { cacheMode: 'refresh', timeout: 30_000 });
-    this.applyTools(tools);
+    this.applyTools(await this.listToolsLeniently(client, 30_000));
+  }
+
+  /**
+   * tools/list without the SDK's all-or-nothing result validation: its strict schema rejects the whole
+   * list when one tool's inputSchema lacks `type: "object"`, hiding every tool of the server. Each tool
+   * is kept if it has a name; the catalog repairs or excludes a bad schema, with a visible reason.
+   */
+  private async listToolsLeniently(client: Client, timeout: number): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 64; page++) {
+      const res = await client.request(
+        { method: 'tools/list', params: cursor ? { cursor } : {} },
+        LenientToolsList,
+        { timeout },
+      );
+      for (const raw of res.tools) {
+        const schema = raw.inputSchema;
+        if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+          this.hostLog(
+            'warning',
+            `tool "${raw.name}" has no valid inputSchema; treating it as taking no arguments`,
+          );
+          tools.push({ ...raw, inputSchema: { type: 'object' } } as Tool);
+        } else tools.push(raw as Tool);
+      }
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
   }
 
   private applyTools(tools: Parameters<ToolRegistry['apply']>[0]): void {
@@ -369,9 +408,8 @@ export class SessionActor extends EventEmitter {
     this.keepaliveTimer = setInterval(() => {
       const client = this.client;
       if (gen !== this.generation || !client) return;
-      client
-        .listTools(undefined, { cacheMode: 'bypass', timeout: 15_000 })
-        .then((r) => this.applyTools(r.tools))
+      this.listToolsLeniently(client, 15_000)
+        .then((tools) => this.applyTools(tools))
         .catch((e: Error) => {
           this.hostLog('warning', `keepalive failed (${e.message}); reconnecting`);
           // Closing the transport routes through onclose → the reconnect loop.
