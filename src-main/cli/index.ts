@@ -1,6 +1,7 @@
 // `mooring`: the core from a terminal (ARCHITECTURE.md, "Processes and entry points").
 import { Command, CommanderError } from 'commander';
 import { MooringCore } from '../core/mooringCore';
+import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
 import { reportError, EXIT } from './output';
 
@@ -26,6 +27,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
 };
 
 registerMcpCommands(program, withCore);
+registerChatCommand(program, withCore);
 
 let closing = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const)

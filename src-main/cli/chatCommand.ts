@@ -1,0 +1,117 @@
+// `mooring chat`: one chat turn from a terminal (issue 6), with the configured servers, streaming the answer
+// and each tool step; --json prints one JSON event per line.
+import type { Command } from 'commander';
+import type { ChatEvent } from '@shared/chat';
+import type { ApprovalRequest } from '@shared/approval';
+import { CoreToolRuntime } from '../core/agent/coreToolRuntime';
+import { ConversationStore } from '../core/agent/conversationStore';
+import { runChatTurn } from '../core/agent/chatTurn';
+import { DEFAULT_MODEL_SPEC, resolveProvider, type AgentProviderSettings } from '../core/agent';
+import { MooringError } from '../core/errors';
+import type { MooringCore } from '../core/mooringCore';
+import type { CoreRunner } from './mcpCommands';
+import { EXIT } from './output';
+import { confirm, interactive } from './prompt';
+
+/** Settings endpoints that differ from the defaults; environment variables fill the rest (resolveProvider). */
+function providerSettings(core: MooringCore): AgentProviderSettings {
+  const p = core.settings().providers;
+  return {
+    ...(p.ollama.baseUrl !== 'http://127.0.0.1:11434' ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
+    ...(p.openai.baseUrl ? { openai: { baseUrl: p.openai.baseUrl } } : {}),
+    ...(p.anthropic.baseUrl ? { anthropic: { baseUrl: p.anthropic.baseUrl } } : {}),
+  };
+}
+
+function printEvent(e: ChatEvent): void {
+  switch (e.type) {
+    case 'text-delta':
+      process.stdout.write(e.text);
+      break;
+    case 'tool-call':
+      if (e.state === 'requested')
+        process.stderr.write(`\n→ ${e.call.name} ${JSON.stringify(e.call.arguments)}\n`);
+      else if (e.state === 'running' && e.progress)
+        process.stderr.write(`  … ${e.progress.progress}${e.progress.total ? `/${e.progress.total}` : ''}\n`);
+      else if (e.state === 'done' || e.state === 'failed' || e.state === 'refused')
+        process.stderr.write(`  ${e.state}: ${(e.text ?? '').split('\n')[0]!.slice(0, 200)}\n`);
+      break;
+    case 'note':
+      process.stderr.write(`\n[${e.level}] ${e.text}\n`);
+      break;
+    case 'error':
+      process.stderr.write(`\nerror: ${e.error.message}\n${e.error.hint ? `hint: ${e.error.hint}\n` : ''}`);
+      break;
+    case 'message-complete':
+      break;
+  }
+}
+
+export function registerChatCommand(program: Command, withCore: CoreRunner): void {
+  program
+    .command('chat')
+    .description('run one chat turn with the configured servers')
+    .argument('<message...>', 'what to ask')
+    .option(
+      '--model <provider:model>',
+      `e.g. ollama:llama3.2, openai:gpt-4o, anthropic:claude-sonnet-4-5 (default ${DEFAULT_MODEL_SPEC})`,
+    )
+    .option('--conversation <id>', 'continue a conversation')
+    .option('--yes', 'approve every tool call that needs approval')
+    .option('--json', 'one JSON event per line')
+    .action(async (words: string[], o) =>
+      withCore(
+        async (core) => {
+          const { provider, model } = resolveProvider(o.model ?? DEFAULT_MODEL_SPEC, providerSettings(core));
+          await core.start();
+          for (const s of core.statuses())
+            if (s.state === 'failed')
+              process.stderr.write(
+                `warning: ${s.name} is not connected: ${s.error?.message.split('\n')[0]}\n`,
+              );
+          const caps = provider.capabilities(model);
+          const runtime = new CoreToolRuntime(core, {
+            vision: caps.vision,
+            preApproved: Boolean(o.yes),
+            interactive: interactive(),
+          });
+          const onApproval = async (req: ApprovalRequest) => {
+            process.stderr.write(
+              `\n${req.friendlyName} (${req.server}/${req.tool}) wants to run: ${req.reason}.\narguments: ${JSON.stringify(req.arguments)}\n`,
+            );
+            core.broker.answer(req.id, {
+              outcome: (await confirm('Run it?')) ? 'approve' : 'deny',
+              decidedBy: 'user:cli',
+            });
+          };
+          if (!o.yes && interactive()) core.broker.on('requested', onApproval);
+          const ac = new AbortController();
+          const onSigint = () => ac.abort();
+          process.once('SIGINT', onSigint);
+          try {
+            const result = await runChatTurn({
+              store: ConversationStore.forHome(core.paths.home),
+              provider,
+              model,
+              runtime,
+              message: words.join(' '),
+              ...(o.conversation ? { conversationId: o.conversation } : {}),
+              maxToolIterations: core.settings().maxToolIterations,
+              signal: ac.signal,
+              onEvent: (e) => (o.json ? process.stdout.write(`${JSON.stringify(e)}\n`) : printEvent(e)),
+            });
+            if (!o.json) process.stdout.write(`\n`);
+            process.stderr.write(`conversation: ${result.conversationId}\n`);
+            return EXIT.ok;
+          } catch (err) {
+            if (err instanceof MooringError && err.code === 'cancelled') return 130;
+            throw err;
+          } finally {
+            process.off('SIGINT', onSigint);
+            core.broker.off('requested', onApproval);
+          }
+        },
+        { json: o.json },
+      ),
+    );
+}

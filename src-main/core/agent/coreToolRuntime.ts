@@ -1,0 +1,108 @@
+// The agent's tool runtime over the real path (ARCHITECTURE.md, "The path of one tool call"):
+// per conversation a frozen tool set (direct, or deferred behind tool_search), then every call through
+// MooringCore.callTool — catalog → safety → session — and the result shaped for the model.
+import { Buffer } from 'node:buffer';
+import type { Settings } from '@shared/settings';
+import { toModelContent } from '../catalog/normalizeResult';
+import { ConversationTools } from '../catalog/conversationTools';
+import { toErrorData } from '../errors';
+import type { MooringCore } from '../mooringCore';
+import type { ToolCallEvent } from '../toolCallRunner';
+import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
+
+export interface CoreToolRuntimeOptions {
+  /** The model takes native image blocks. */
+  vision: boolean;
+  /** Cap on what one result may put into the prompt. */
+  maxChars?: number;
+  /** The CLI's --yes. */
+  preApproved?: boolean;
+  /** False when nobody can answer an approval (a script without --yes). */
+  interactive?: boolean;
+}
+
+const REFUSED_CODES = new Set(['refused', 'untrusted_command', 'vulnerable_package', 'ssrf_blocked']);
+
+export class CoreToolRuntime implements AgentToolRuntime {
+  private readonly conversations = new Map<string, ConversationTools>();
+
+  constructor(
+    private readonly core: MooringCore,
+    private readonly opts: CoreToolRuntimeOptions,
+  ) {}
+
+  private toolsOf(conversationId: string): ConversationTools {
+    let ct = this.conversations.get(conversationId);
+    if (!ct) {
+      const t = (this.core.settings() as Settings).deferredToolThreshold;
+      ct = new ConversationTools(this.core.catalog(), {
+        thresholds: { maxTools: t.tools, maxTokens: t.tokens },
+      });
+      this.conversations.set(conversationId, ct);
+    } else ct.updateCatalog(this.core.catalog());
+    return ct;
+  }
+
+  tools(conversationId: string): ModelTool[] {
+    return this.toolsOf(conversationId).modelTools();
+  }
+
+  /** The system-prompt paragraph listing deferred tools (empty in direct mode). */
+  systemPrompt(conversationId: string): string | undefined {
+    const ct = this.toolsOf(conversationId);
+    return ct.mode === 'deferred' ? ct.deferredListText() : undefined;
+  }
+
+  async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome> {
+    const ct = this.toolsOf(ctx.conversationId);
+    if (ct.isToolSearch(call.name)) return { status: 'done', text: ct.runToolSearch(call.arguments).text };
+    let modelName: string;
+    try {
+      modelName = ct.resolveCall(call.name).modelName;
+    } catch (err) {
+      return {
+        status: 'failed',
+        text: `tool ${call.name} failed: ${toErrorData(err).message}; answer without it`,
+      };
+    }
+    const onEvent = (e: ToolCallEvent) => {
+      if (e.id !== call.id) return;
+      if (e.phase === 'awaiting-approval') ctx.emit({ state: 'awaiting-approval' });
+      else if (e.phase === 'running')
+        ctx.emit({ state: 'running', ...(e.progress ? { progress: e.progress } : {}) });
+    };
+    this.core.on('toolCall', onEvent);
+    try {
+      const outcome = await this.core.callTool(modelName, call.arguments, {
+        id: call.id,
+        client: `conversation:${ctx.conversationId}`,
+        signal: ctx.signal,
+        ...(this.opts.preApproved ? { preApproved: true } : {}),
+        ...(this.opts.interactive === false ? { interactive: false } : {}),
+      });
+      const content = toModelContent(outcome.result, {
+        vision: this.opts.vision,
+        maxChars: this.opts.maxChars ?? 20_000,
+      });
+      const text = content.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+      const images = content.content.flatMap((c) =>
+        c.type === 'image' ? [{ mimeType: c.mimeType, data: Buffer.from(c.bytes).toString('base64') }] : [],
+      );
+      return {
+        status: outcome.result.isError ? 'failed' : 'done',
+        text: outcome.result.isError ? `tool ${outcome.entry.friendlyName} failed: ${text}` : text,
+        ...(images.length ? { images } : {}),
+        ...(outcome.result.structured !== undefined ? { structured: outcome.result.structured } : {}),
+      };
+    } catch (err) {
+      const e = toErrorData(err);
+      const refused = REFUSED_CODES.has(e.code);
+      return {
+        status: refused ? 'refused' : 'failed',
+        text: `tool ${call.name} ${refused ? 'was refused' : 'failed'}: ${e.message}; answer without it`,
+      };
+    } finally {
+      this.core.off('toolCall', onEvent);
+    }
+  }
+}
