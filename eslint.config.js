@@ -5,9 +5,17 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const electronOnly = {
-  paths: [{ name: 'electron', message: 'Only src-main/electron and src-preload may import electron (ARCHITECTURE.md, Layers).' }],
+  paths: [
+    {
+      name: 'electron',
+      message: 'Only src-main/electron and src-preload may import electron (ARCHITECTURE.md, Layers).',
+    },
+  ],
 };
-const noMain = { group: ['**/src-main/**', '../src-main/*'], message: 'This layer may not import from src-main.' };
+const noMain = {
+  group: ['**/src-main/**', '../src-main/*'],
+  message: 'This layer may not import from src-main.',
+};
 const noHosts = {
   group: ['**/electron/**', '**/cli/**', '../electron/*', '../cli/*', '../../electron/*', '../../cli/*'],
   message: 'The core may not import its hosts (src-main/electron, src-main/cli).',
@@ -26,6 +34,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS preloads (node -r) for test servers.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src-main/electron/**', 'src-preload/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
@@ -38,7 +52,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { ...electronOnly, patterns: [noMain, { group: ['node:*'], message: 'shared/ is Node-free: the renderer imports it.' }] },
+        {
+          ...electronOnly,
+          patterns: [
+            noMain,
+            { group: ['node:*'], message: 'shared/ is Node-free: the renderer imports it.' },
+          ],
+        },
       ],
     },
   },
