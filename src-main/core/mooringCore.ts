@@ -15,6 +15,7 @@ import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import type { ToolsChange } from './mcp/types';
 import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
+import { ToolQuarantine } from './safety/toolQuarantine';
 import { AuditLog } from './safety/auditLog';
 import { checkCommandAllowed } from './safety/commandAllowlist';
 import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
@@ -58,6 +59,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     readonly secrets: SecretStore,
     readonly approvals: ApprovalStore,
     readonly audit: AuditLog,
+    readonly quarantine: ToolQuarantine,
     private currentSettings: Settings,
     private readonly opts: MooringCoreOptions,
     paths: HomePaths,
@@ -76,6 +78,18 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.pool.on('tools', (t) => {
       this.cachedCatalog = undefined;
+      const actor = this.pool.get(t.server);
+      if (actor) {
+        const held = this.quarantine.observe(
+          t.server,
+          actor.tools().map((h) => ({ name: h.name, annotations: h.definition.annotations })),
+        );
+        for (const name of held)
+          actor.hostLog(
+            'warning',
+            `new tool "${name}" is disabled until you enable it (it is not marked read-only)`,
+          );
+      }
       this.emit('tools', t);
     });
     this.pool.on('log', (l) => this.emit('log', l));
@@ -86,12 +100,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     const env = opts.env ?? process.env;
     const paths = homePaths(opts.home ?? resolveHome(env));
     const servers = new ServersStore({ file: paths.servers });
-    const [settings, approvals] = await Promise.all([
+    const [settings, approvals, quarantine] = await Promise.all([
       loadSettings(paths.settings),
       ApprovalStore.open(paths.home),
+      ToolQuarantine.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    return new MooringCore(servers, secrets, approvals, new AuditLog(paths.home), settings, opts, paths);
+    const audit = new AuditLog(paths.home);
+    return new MooringCore(servers, secrets, approvals, audit, quarantine, settings, opts, paths);
   }
 
   settings(): Settings {
@@ -163,7 +179,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** The catalog over every live session, rebuilt only when a session's tools or state changed. */
   catalog(): ToolCatalog {
     this.cachedCatalog ??= buildCatalog(
-      this.pool.list().map((a) => ({ server: a.name, config: a.config, tools: a.tools() })),
+      this.pool.list().map((a) => {
+        const held = this.quarantine.quarantined(a.name);
+        const config = held.length
+          ? { ...a.config, excludeTools: [...a.config.excludeTools, ...held] }
+          : a.config;
+        return { server: a.name, config, tools: a.tools() };
+      }),
     );
     return this.cachedCatalog;
   }
@@ -196,6 +218,26 @@ export class MooringCore extends EventEmitter<CoreEvents> {
 
   async removeServer(name: string): Promise<void> {
     await this.manager.remove(name);
+    await this.sync();
+  }
+
+  /** The tool toggle: writes the server's excludeTools (and includeTools when set), releases a quarantine. */
+  async setToolEnabled(server: string, tool: string, enabled: boolean): Promise<void> {
+    const c = await this.servers.get(server);
+    const exclude = c.excludeTools.filter((t) => t !== tool);
+    if (!enabled) exclude.push(tool);
+    const include = c.includeTools
+      ? enabled
+        ? [...new Set([...c.includeTools, tool])]
+        : c.includeTools.filter((t) => t !== tool)
+      : undefined;
+    if (enabled) this.quarantine.release(server, tool);
+    this.cachedCatalog = undefined;
+    await this.servers.update(server, {
+      ...c,
+      excludeTools: exclude,
+      ...(include ? { includeTools: include } : {}),
+    });
     await this.sync();
   }
 

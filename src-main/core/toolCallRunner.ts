@@ -71,7 +71,10 @@ export async function runToolCall(
   modelArgs: unknown,
   ctx: CallContext = {},
 ): Promise<ToolCallOutcome> {
-  const entry = deps.catalog().resolve(name);
+  // An exact name resolves even when the tool is disabled, so the safety step refuses it and audits the
+  // refusal; bare names and suffixes resolve among enabled tools only.
+  const catalog = deps.catalog();
+  const entry = catalog.get(name) ?? catalog.resolve(name);
   const id = ctx.id ?? randomUUID();
   const base = {
     id,

@@ -441,7 +441,8 @@ export class SessionActor extends EventEmitter {
       if (line.trim()) this.log({ source: 'stderr', level: 'info', text: line.slice(0, 4000) });
   }
 
-  private hostLog(level: LogLine['level'], text: string): void {
+  /** A line from the host about this server (state changes, safety notes), kept in its log. */
+  hostLog(level: LogLine['level'], text: string): void {
     this.log({ source: 'host', level, text });
   }
 
