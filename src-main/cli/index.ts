@@ -1,5 +1,6 @@
 // `mooring`: the core from a terminal (ARCHITECTURE.md, "Processes and entry points").
 import { Command, CommanderError } from 'commander';
+import { closeOnSignals } from '../core/lifecycle';
 import { MooringCore } from '../core/mooringCore';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
@@ -14,29 +15,23 @@ const program = new Command('mooring')
 /** Opens the core, runs one command, closes every session, and exits with the command's code. */
 const withCore: CoreRunner = async (fn, opts = {}) => {
   let core: MooringCore | undefined;
+  let stopSignals: (() => void) | undefined;
   let code: number = EXIT.ok;
   try {
     core = await MooringCore.open();
+    stopSignals = closeOnSignals(core);
     code = (await fn(core)) ?? EXIT.ok;
   } catch (err) {
     code = reportError(err, opts);
   } finally {
     await core?.close();
+    stopSignals?.();
   }
   process.exitCode = code;
 };
 
 registerMcpCommands(program, withCore);
 registerChatCommand(program, withCore);
-
-let closing = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const)
-  process.on(sig, () => {
-    if (closing) return;
-    closing = true;
-    process.exitCode = 130;
-    // The core's sessions close through withCore's finally; a second signal is ignored (idempotent).
-  });
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,28 @@
+// Process shutdown for every host (issue 2): SIGTERM/SIGINT close every session once, idempotently;
+// a second signal while closing kills the process groups at once.
+import type { MooringCore } from './mooringCore';
+
+export interface ShutdownOptions {
+  /** Exit code after a signal (default 130 for SIGINT, 143 for SIGTERM). */
+  exit?: (code: number) => void;
+  signals?: NodeJS.Signals[];
+}
+
+export function closeOnSignals(core: MooringCore, opts: ShutdownOptions = {}): () => void {
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (closing) {
+      core.pool.killAllNow();
+      exit(code);
+      return;
+    }
+    closing = core.close().finally(() => exit(code));
+  };
+  const signals = opts.signals ?? ['SIGINT', 'SIGTERM'];
+  for (const s of signals) process.on(s, onSignal);
+  return () => {
+    for (const s of signals) process.off(s, onSignal);
+  };
+}

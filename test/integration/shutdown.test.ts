@@ -1,0 +1,42 @@
+// SIGTERM/SIGINT close every session once: no server process (nor its grandchildren) outlives the CLI.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, TSX_CLI, fixturePath, isAlive, tempDir, waitFor } from '../helpers/servers';
+
+describe.each(['SIGTERM', 'SIGINT'] as const)('mooring on %s', (signal) => {
+  it('closes every session and kills the servers’ process groups', async () => {
+    const home = tempDir('mooring-sig-');
+    const pids = join(home, 'pids.txt');
+    writeFileSync(pids, '');
+    const server = (name: string) => ({
+      name,
+      command: 'node',
+      args: [TSX_CLI, fixturePath('engineServer.ts')],
+      env: { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pids },
+    });
+    writeFileSync(
+      join(home, 'mcp_servers.json'),
+      JSON.stringify({ servers: [server('one'), server('two')] }),
+    );
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/mooring.mjs'), 'mcp', 'call', 'one', 'slow', '{"ms":60000}'],
+      {
+        env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1' },
+        stdio: 'ignore',
+      },
+    );
+    // `mcp call` starts only the server it needs: one fixture and its grandchild.
+    const started = await waitFor(() => {
+      const list = readFileSync(pids, 'utf8').trim().split('\n').filter(Boolean).map(Number);
+      return list.length >= 2 ? list : undefined;
+    }, 'the server and its grandchild to start');
+    await new Promise((r) => setTimeout(r, 300)); // the call is in flight
+    const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+    child.kill(signal);
+    expect(await exited).toBe(signal === 'SIGINT' ? 130 : 143);
+    await waitFor(() => started.every((p) => !isAlive(p)), 'every server process to die');
+  });
+});
