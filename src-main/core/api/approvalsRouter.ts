@@ -1,0 +1,26 @@
+// The approval dialog's side of the broker (issue 4/5): what waits, and the user's answer.
+import { z } from 'zod';
+import { ApprovalOutcomeSchema } from '@shared/approval';
+import { publicProcedure, router } from './trpc';
+
+export const approvalsRouter = router({
+  pending: publicProcedure.query(({ ctx }) => ctx.core.broker.pending()),
+
+  answer: publicProcedure
+    .input(
+      z.object({
+        id: z.string().min(1),
+        outcome: ApprovalOutcomeSchema,
+        /** The arguments as edited in the dialog; absent means "as requested". */
+        arguments: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => {
+      ctx.core.broker.answer(input.id, {
+        outcome: input.outcome,
+        decidedBy: 'user:ui',
+        ...(input.arguments ? { arguments: input.arguments } : {}),
+      });
+      return { id: input.id, outcome: input.outcome };
+    }),
+});

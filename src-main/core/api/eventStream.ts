@@ -1,0 +1,72 @@
+// The one live stream to the UI (issue 5): session states, tool changes, tool-call lifecycle, logs and
+// approval requests, merged into a single subscription. One stream, not five: a browser allows only
+// six HTTP/1.1 connections per host, and five SSE streams plus a call waiting for approval plus the
+// approval's answer would be seven, a deadlock.
+import type { ApprovalRequest } from '@shared/approval';
+import type { LogLine, SessionStatus } from '@shared/session';
+import type { MooringCore } from '../mooringCore';
+import type { ToolsChange } from '../mcp/types';
+import type { ApprovalResolved } from '../safety/approvalBroker';
+import { toWireEvent, type WireToolCallEvent } from './wire';
+
+export type UiEvent =
+  /** First on every stream: it flushes the response headers, and tells the UI to refetch what it missed. */
+  | { type: 'connected' }
+  | { type: 'status'; status: SessionStatus }
+  | { type: 'tools'; change: ToolsChange }
+  | { type: 'toolCall'; event: WireToolCallEvent }
+  | { type: 'log'; line: LogLine }
+  | { type: 'approval'; request: ApprovalRequest }
+  | { type: 'approvalResolved'; id: string; outcome?: string; error?: string };
+
+/** Yields every core event as a UiEvent until `signal` aborts. Buffers while the consumer is busy. */
+export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncGenerator<UiEvent> {
+  const queue: UiEvent[] = [];
+  let wake: (() => void) | undefined;
+  const push = (e: UiEvent) => {
+    queue.push(e);
+    wake?.();
+  };
+  const onStatus = (status: SessionStatus) => push({ type: 'status', status });
+  const onTools = (change: ToolsChange) => push({ type: 'tools', change });
+  const onCall = (e: Parameters<typeof toWireEvent>[0]) => push({ type: 'toolCall', event: toWireEvent(e) });
+  const onLog = (line: LogLine) => push({ type: 'log', line });
+  const onApproval = (request: ApprovalRequest) => push({ type: 'approval', request });
+  const onResolved = (r: ApprovalResolved) =>
+    push({
+      type: 'approvalResolved',
+      id: r.request.id,
+      ...(r.decision ? { outcome: r.decision.outcome } : {}),
+      ...(r.error ? { error: r.error.message } : {}),
+    });
+  core.on('status', onStatus);
+  core.on('tools', onTools);
+  core.on('toolCall', onCall);
+  core.on('log', onLog);
+  core.on('approval', onApproval);
+  core.broker.on('resolved', onResolved);
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort);
+  try {
+    yield { type: 'connected' };
+    // The state as of now, so a UI that connects late (or reconnects) starts from the truth.
+    for (const status of core.statuses()) yield { type: 'status', status };
+    while (!signal?.aborted) {
+      const next = queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    core.off('status', onStatus);
+    core.off('tools', onTools);
+    core.off('toolCall', onCall);
+    core.off('log', onLog);
+    core.off('approval', onApproval);
+    core.broker.off('resolved', onResolved);
+  }
+}

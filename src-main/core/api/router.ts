@@ -1,0 +1,29 @@
+// The one typed router between the core and any UI (issue 5, "The bridge"). Hosts: the Electron main
+// process (over IPC, src-main/electron) and browser mode (HTTP + SSE, ./web). The renderer imports
+// only the `AppRouter` type.
+import { approvalsRouter } from './approvalsRouter';
+import { uiEvents } from './eventStream';
+import { serversRouter } from './serversRouter';
+import { toolsRouter } from './toolsRouter';
+import { publicProcedure, router } from './trpc';
+
+export const appRouter = router({
+  servers: serversRouter,
+  tools: toolsRouter,
+  approvals: approvalsRouter,
+
+  /** Diagnostics: per-server metrics now, state transitions and metric samples since the host started. */
+  diagnostics: publicProcedure.query(({ ctx }) =>
+    ctx.core.statuses().map((status) => ({ status, history: ctx.history.get(status.name) })),
+  ),
+
+  /** Mooring's settings as the UI needs them (YOLO is shown loudly while on). */
+  settings: publicProcedure.query(({ ctx }) => ctx.core.settings()),
+
+  /** Every live change, merged into one stream (see eventStream.ts for why one). */
+  events: publicProcedure.subscription(({ ctx, signal }) => uiEvents(ctx.core, signal)),
+});
+
+export type AppRouter = typeof appRouter;
+export type { ApiContext } from './context';
+export { createApiContext } from './context';

@@ -1,0 +1,44 @@
+// Tool selection and the Tools playground (issue 5): every tool with its flags and schema, and a
+// call that walks the full path (catalog → safety → approval → session), exactly as the chat's calls do.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { publicProcedure, router } from './trpc';
+import { toWireResult, toWireTool, type WireTool } from './wire';
+
+export const toolsRouter = router({
+  /** Every tool of every live session, enabled or not, in server order. */
+  list: publicProcedure
+    .input(z.object({ server: z.string().optional() }).default({}))
+    .query(({ ctx, input }): WireTool[] =>
+      ctx.core
+        .catalog()
+        .entries.filter((e) => !e.handle.removed && (!input.server || e.server === input.server))
+        .map(toWireTool),
+    ),
+
+  /**
+   * Calls one tool by its model name. The lifecycle events (requested → awaiting-approval → running →
+   * done | failed | refused) arrive on `events.stream` under the same `id`, which the caller may choose.
+   */
+  run: publicProcedure
+    .input(
+      z.object({
+        name: z.string().min(1),
+        arguments: z.record(z.string(), z.unknown()).default({}),
+        id: z.string().uuid().optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input, signal }) => {
+      const outcome = await ctx.core.callTool(input.name, input.arguments, {
+        client: 'ui:playground',
+        id: input.id ?? randomUUID(),
+        ...(signal ? { signal } : {}),
+      });
+      return {
+        id: outcome.id,
+        decision: outcome.decision,
+        arguments: outcome.arguments,
+        result: toWireResult(outcome.result),
+      };
+    }),
+});

@@ -1,0 +1,104 @@
+// What crosses the bridge: plain JSON (HTTP and IPC alike). Bytes travel as base64 once; the
+// catalog's live handles and lazy getters stay in the core.
+import type { ToolResult } from '@shared/toolResult';
+import { formatFix } from '../catalog/argRepair';
+import type { CatalogEntry } from '../catalog/catalog';
+import type { ToolCallEvent } from '../toolCallRunner';
+
+export type WirePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'image' | 'audio'; mimeType: string; base64: string; size: number }
+  | {
+      kind: 'resource_link';
+      uri: string;
+      name: string;
+      title?: string;
+      description?: string;
+      mimeType?: string;
+    }
+  | { kind: 'resource'; uri: string; mimeType?: string; text?: string; base64?: string; size?: number }
+  | { kind: 'unknown'; type: string };
+
+export interface WireToolResult {
+  isError: boolean;
+  parts: WirePart[];
+  structured?: unknown;
+  structuredValidation?: { valid: boolean; error?: string };
+}
+
+export interface WireToolCallEvent extends Omit<ToolCallEvent, 'result' | 'fixes'> {
+  result?: WireToolResult;
+  /** Human-readable argument repairs, for the card. */
+  fixes?: string[];
+}
+
+export interface WireTool {
+  modelName: string;
+  server: string;
+  tool: string;
+  friendlyName: string;
+  title?: string;
+  description: string;
+  /** The server's own schema (refs inlined): what the approval dialog validates edited arguments with. */
+  inputSchema: unknown;
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+  enabled: boolean;
+  excludedReason?: string;
+  tokenCost: number;
+}
+
+const b64 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+
+export function toWireResult(r: ToolResult): WireToolResult {
+  const parts: WirePart[] = r.parts.map((p): WirePart => {
+    switch (p.kind) {
+      case 'image':
+      case 'audio':
+        return { kind: p.kind, mimeType: p.mimeType, base64: b64(p.bytes), size: p.size };
+      case 'resource': {
+        const { bytes, ...rest } = p;
+        return bytes ? { ...rest, base64: b64(bytes) } : rest;
+      }
+      default:
+        return p;
+    }
+  });
+  return {
+    isError: r.isError,
+    parts,
+    ...(r.structured !== undefined ? { structured: r.structured } : {}),
+    ...(r.structuredValidation ? { structuredValidation: r.structuredValidation } : {}),
+  };
+}
+
+export function toWireEvent(e: ToolCallEvent): WireToolCallEvent {
+  const { result, fixes, ...rest } = e;
+  return {
+    ...rest,
+    ...(result ? { result: toWireResult(result) } : {}),
+    ...(fixes?.length ? { fixes: fixes.map(formatFix) } : {}),
+  };
+}
+
+export function toWireTool(e: CatalogEntry): WireTool {
+  return {
+    modelName: e.modelName,
+    server: e.server,
+    tool: e.tool,
+    friendlyName: e.friendlyName,
+    ...(e.title ? { title: e.title } : {}),
+    description: e.description,
+    inputSchema: e.serverSchema ?? { type: 'object' },
+    readOnly: e.readOnly,
+    destructive: e.destructive,
+    idempotent: e.idempotent,
+    openWorld: e.openWorld,
+    enabled: e.enabled,
+    ...(e.excludedReason ? { excludedReason: e.excludedReason } : {}),
+    tokenCost: e.tokenCost,
+  };
+}

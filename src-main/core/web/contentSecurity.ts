@@ -1,0 +1,27 @@
+// The renderer's Content Security Policy, one string for both hosts (browser mode sends it as a header,
+// the Electron shell on every app:// response). Scripts only from our origin, never inline or eval'd
+// (issue 4). Styles allow inline because Radix Dialog's scroll lock injects a <style> element; no script
+// can run from a style.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  // Tool images are shown from blob: URLs made in the renderer; nothing is loaded from elsewhere.
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob: data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};

@@ -1,0 +1,131 @@
+// Browser mode's gate and bridge on a real core and a real HTTP server on 127.0.0.1 (issue 5,
+// "Browser-mode security tests": no token → 401; wrong Origin or Host → 403; the token works once).
+import { request } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import { MooringCore } from '../mooringCore';
+import { MemorySecretStore } from '../secrets/secretStore';
+import type { AppRouter } from '../api/router';
+import { everythingStdio, tempDir } from '../../../test/helpers/servers';
+import { startWebServer, type WebServer } from './webServer';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('browser mode', () => {
+  let core: MooringCore;
+  let web: WebServer;
+  let token: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    const home = tempDir();
+    const staticDir = join(home, 'renderer');
+    mkdirSync(staticDir);
+    writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Mooring test</title>');
+    core = await MooringCore.open({ home, secretStore: new MemorySecretStore() });
+    await core.addServer(everythingStdio('everything'));
+    web = await startWebServer({ core, staticDir });
+    token = new URL(web.url).searchParams.get('token')!;
+  });
+  afterAll(async () => {
+    await web?.close();
+    await core?.close();
+  });
+
+  it('prints a loopback URL with a token', () => {
+    expect(web.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{40,}$/);
+  });
+
+  it('refuses a request without the token or cookie (401)', async () => {
+    expect((await get(web.port, '/')).status).toBe(401);
+    expect((await get(web.port, '/trpc/servers.list')).status).toBe(401);
+    expect((await get(web.port, '/', { cookie: `mooring_${web.port}=guess` })).status).toBe(401);
+  });
+
+  it('refuses a wrong Host (DNS rebinding) or a foreign Origin (403), even with the token', async () => {
+    expect((await get(web.port, `/?token=${token}`, { host: `evil.example:${web.port}` })).status).toBe(403);
+    expect((await get(web.port, `/?token=${token}`, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get(web.port, `/?token=${token}`, { host: `127.0.0.1:${web.port + 1}` })).status).toBe(403);
+  });
+
+  it('turns the token into an HttpOnly SameSite=Strict cookie once, and refuses its reuse', async () => {
+    const first = await get(web.port, `/?token=${token}`);
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const setCookie = String(first.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    cookie = setCookie.split(';')[0]!;
+    const again = await get(web.port, `/?token=${token}`);
+    expect(again.status).toBe(401);
+    const page = await get(web.port, '/', { cookie });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Mooring test');
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(String(page.headers['content-security-policy'])).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // localhost is our host too, and an Origin equal to ours is accepted.
+    const viaLocalhost = await get(web.port, '/', {
+      cookie,
+      host: `localhost:${web.port}`,
+      origin: `http://localhost:${web.port}`,
+    });
+    expect(viaLocalhost.status).toBe(200);
+  });
+
+  it('serves the router: queries, errors as data, and the live event stream over SSE', async () => {
+    const headers = { cookie };
+    const url = `http://127.0.0.1:${web.port}/trpc`;
+    // The SSE stream, read raw: Node 20 has no EventSource, and the wire is what a browser gets.
+    const abort = new AbortController();
+    const res = await fetch(`${url}/events`, { headers, signal: abort.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    // The headers arrived, so the subscription listens: start the servers now, so it sees one come up.
+    void core.start();
+    const until = Date.now() + 15_000;
+    while (!/"state":"ready"/.test(text)) {
+      if (Date.now() > until) throw new Error(`no ready status in: ${text.slice(0, 2000)}`);
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended early: ${text}`);
+      text += new TextDecoder().decode(value);
+    }
+    abort.abort();
+    expect(text).toMatch(/"type":"status"/);
+
+    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url, headers })] });
+    const rows = await client.servers.list.query();
+    expect(rows.map((r) => r.config.name)).toEqual(['everything']);
+    expect(rows[0]!.status?.state).toBe('ready');
+    const err = await client.servers.remove.mutate({ name: 'nope' }).catch((e: unknown) => e);
+    expect((err as { data?: { mooring?: { code: string; hint?: string } } }).data?.mooring).toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('refuses to listen anywhere but loopback', async () => {
+    await expect(startWebServer({ core, host: '0.0.0.0' })).rejects.toMatchObject({ code: 'usage' });
+  });
+});

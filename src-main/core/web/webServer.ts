@@ -1,0 +1,124 @@
+// Browser mode (issue 5): the same core and renderer in any browser, on 127.0.0.1 only. The router is
+// served over HTTP, its subscription over server-sent events (tRPC's standalone adapter); the built
+// renderer is served as static files. Every request passes the WebGate first.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { MooringError } from '../errors';
+import type { MooringCore } from '../mooringCore';
+import { appRouter, createApiContext } from '../api/router';
+import { SECURITY_HEADERS } from './contentSecurity';
+import { serveStatic } from './staticFiles';
+import { WebGate } from './webAuth';
+
+export const TRPC_PATH = '/trpc';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost']);
+
+export interface WebServerOptions {
+  core: MooringCore;
+  /** 0 or absent: a free port. */
+  port?: number;
+  /** Only 127.0.0.1 (or "localhost", which binds 127.0.0.1) is accepted. */
+  host?: string;
+  /** The built renderer; default out/renderer next to the package. */
+  staticDir?: string;
+  /** The one-time token; default a fresh random one. */
+  token?: string;
+}
+
+export interface WebServer {
+  /** The one URL to print: it carries the one-time token. */
+  url: string;
+  port: number;
+  server: Server;
+  /** Stops accepting, ends open streams. Does not close the core. */
+  close(): Promise<void>;
+}
+
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host))
+    throw new MooringError(
+      'usage',
+      `Browser mode listens on 127.0.0.1 only, not on "${host}".`,
+      'Leave the host out; to reach Mooring from another machine, use an SSH tunnel to 127.0.0.1.',
+    );
+  const staticDir = resolve(opts.staticDir ?? resolve(process.cwd(), 'out/renderer'));
+  const gate = new WebGate(opts.token);
+  const ctx = createApiContext(opts.core);
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: `${TRPC_PATH}/`,
+    createContext: () => ({ core: ctx.core, history: ctx.history }),
+  });
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    const verdict = gate.check(req);
+    if (verdict.kind === 'deny') {
+      res.writeHead(verdict.status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+      });
+      res.end(`${verdict.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${verdict.reason}.\n`);
+      return;
+    }
+    if (verdict.kind === 'login') {
+      res.writeHead(303, {
+        location: verdict.location,
+        'set-cookie': verdict.setCookie,
+        'cache-control': 'no-store',
+      });
+      res.end();
+      return;
+    }
+    const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (pathname === TRPC_PATH || pathname.startsWith(`${TRPC_PATH}/`)) {
+      res.setHeader('cache-control', 'no-store');
+      trpc(req, res);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' });
+      res.end();
+      return;
+    }
+    serveStatic(staticDir, pathname, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  };
+
+  const server = createServer(handle);
+  await new Promise<void>((ok, fail) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(
+        err.code === 'EADDRINUSE'
+          ? new MooringError(
+              'usage',
+              `Port ${opts.port} is in use.`,
+              'Choose another with --port, or leave it out for a free one.',
+            )
+          : err,
+      ),
+    );
+    server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
+  });
+  const port = (server.address() as AddressInfo).port;
+  gate.setPort(port);
+  const url = gate.loginUrl();
+
+  return {
+    url,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((done) => {
+        ctx.dispose();
+        server.close(() => done());
+        // SSE streams stay open until told: end them so close() returns.
+        server.closeAllConnections();
+      }),
+  };
+}

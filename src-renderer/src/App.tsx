@@ -1,0 +1,60 @@
+// The app frame: navigation, the live event stream, the global approval dialog, the current screen.
+import { useQuery } from '@tanstack/react-query';
+import { useLiveEvents } from './api/useLiveEvents';
+import { useTRPC } from './api/trpc';
+import { ApprovalDialog } from './components/ApprovalDialog';
+import { ChatScreen } from './screens/ChatScreen';
+import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
+import { PlaygroundScreen } from './screens/PlaygroundScreen';
+import { ServersScreen } from './screens/ServersScreen';
+import { ToolsScreen } from './screens/ToolsScreen';
+import { useUi, type Route } from './stores/uiStore';
+
+const NAV: { route: Route; label: string }[] = [
+  { route: 'chat', label: 'Chat' },
+  { route: 'servers', label: 'MCP servers' },
+  { route: 'tools', label: 'Tool selection' },
+  { route: 'playground', label: 'Tools playground' },
+  { route: 'diagnostics', label: 'Diagnostics' },
+];
+
+export function App() {
+  const { route, navigate } = useUi();
+  const trpc = useTRPC();
+  const settings = useQuery(trpc.settings.queryOptions());
+  useLiveEvents();
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">⚓ Mooring</div>
+        <ul className="plain">
+          {NAV.map((n) => (
+            <li key={n.route}>
+              <button
+                type="button"
+                className={`nav${route === n.route ? ' active' : ''}`}
+                aria-current={route === n.route ? 'page' : undefined}
+                onClick={() => navigate(n.route)}
+              >
+                {n.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="content">
+        {settings.data?.yolo && (
+          <div className="banner danger" role="alert">
+            YOLO mode is on: every tool call runs without asking you. Turn it off in settings.json.
+          </div>
+        )}
+        {route === 'servers' && <ServersScreen />}
+        {route === 'tools' && <ToolsScreen />}
+        {route === 'playground' && <PlaygroundScreen />}
+        {route === 'diagnostics' && <DiagnosticsScreen />}
+        {route === 'chat' && <ChatScreen />}
+      </main>
+      <ApprovalDialog />
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+// The router through TanStack Query (issue 5): `useTRPC()` gives query/mutation/subscription options.
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import type { AppRouter } from './routerTypes';
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();

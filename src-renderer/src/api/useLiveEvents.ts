@@ -1,0 +1,69 @@
+// The one live stream: every core event updates the query cache (statuses, tools, logs, approvals)
+// or the call cards, so every screen reads live data without its own subscription.
+import { useQueryClient } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import { useRef } from 'react';
+import type { ApprovalRequest } from '@shared/approval';
+import type { LogLine } from '@shared/session';
+import { useCalls } from '../stores/callStore';
+import type { ServerRow, UiEvent } from './routerTypes';
+import { useTRPC } from './trpc';
+
+const MAX_LOG_LINES = 500;
+
+export function useLiveEvents(): { connected: boolean } {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const apply = useCalls((s) => s.apply);
+  const pendingInvalidate = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const invalidateSoon = () => {
+    if (pendingInvalidate.current) return;
+    pendingInvalidate.current = setTimeout(() => {
+      pendingInvalidate.current = null;
+      void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
+      void qc.invalidateQueries({ queryKey: trpc.tools.list.pathKey() });
+      void qc.invalidateQueries({ queryKey: trpc.diagnostics.queryKey() });
+    }, 150);
+  };
+
+  const onData = (e: UiEvent) => {
+    switch (e.type) {
+      case 'connected':
+        // A new or resumed stream: fetch again whatever may have changed while it was down.
+        void qc.invalidateQueries();
+        break;
+      case 'status':
+        qc.setQueryData<ServerRow[]>(trpc.servers.list.queryKey(), (rows) =>
+          rows?.map((r) => (r.config.name === e.status.name ? { ...r, status: e.status } : r)),
+        );
+        invalidateSoon();
+        break;
+      case 'tools':
+        invalidateSoon();
+        break;
+      case 'toolCall':
+        apply(e.event);
+        if (e.event.phase === 'done' || e.event.phase === 'failed') invalidateSoon();
+        break;
+      case 'log':
+        qc.setQueryData<LogLine[]>(trpc.servers.logs.queryKey({ name: e.line.server }), (lines) =>
+          lines ? [...lines, e.line].slice(-MAX_LOG_LINES) : lines,
+        );
+        break;
+      case 'approval':
+        qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
+          list?.some((r) => r.id === e.request.id) ? list : [...(list ?? []), e.request],
+        );
+        break;
+      case 'approvalResolved':
+        qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
+          list?.filter((r) => r.id !== e.id),
+        );
+        break;
+    }
+  };
+
+  const sub = useSubscription(trpc.events.subscriptionOptions(undefined, { onData }));
+  return { connected: sub.status === 'pending' };
+}

@@ -1,0 +1,129 @@
+// The approval dialog (issues 4 and 5): for the oldest pending request, the server, tool and its
+// annotations, the arguments in an editable JSON editor checked against the tool's schema, the diff
+// when the tool changed since it was allowed, and Approve / Deny / Always allow.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState } from 'react';
+import type { ApprovalOutcome, ApprovalRequest } from '@shared/approval';
+import { useTRPC } from '../api/trpc';
+import { checkArgs } from '../lib/argsValidation';
+import { AnnotationBadges } from './AnnotationBadges';
+import { ErrorNote } from './ErrorNote';
+
+function ApprovalBody({ request }: { request: ApprovalRequest }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const tools = useQuery(trpc.tools.list.queryOptions({ server: request.server }));
+  const schema = tools.data?.find((t) => t.tool === request.tool)?.inputSchema;
+  const original = JSON.stringify(request.arguments, null, 2);
+  const [text, setText] = useState(original);
+  const check = checkArgs(text, schema);
+  const answer = useMutation(
+    trpc.approvals.answer.mutationOptions({
+      onSettled: () => void qc.invalidateQueries({ queryKey: trpc.approvals.pending.queryKey() }),
+    }),
+  );
+  const a = request.annotations;
+  const flags = {
+    readOnly: a.readOnlyHint === true,
+    destructive: a.readOnlyHint !== true && a.destructiveHint !== false,
+    idempotent: a.idempotentHint === true,
+    openWorld: a.openWorldHint !== false,
+  };
+  const send = (outcome: ApprovalOutcome) => {
+    if (outcome === 'deny') return answer.mutate({ id: request.id, outcome });
+    if (!check.ok) return;
+    const edited = text !== original;
+    answer.mutate({ id: request.id, outcome, ...(edited ? { arguments: check.value } : {}) });
+  };
+  return (
+    <>
+      <Dialog.Title className="modal-title">Allow “{request.friendlyName}”?</Dialog.Title>
+      <Dialog.Description className="muted">
+        <strong>{request.server}</strong> / <code>{request.tool}</code>
+        {request.client ? ` · asked by ${request.client}` : ''}. {request.reason}
+      </Dialog.Description>
+      <p>
+        <AnnotationBadges flags={flags} />
+      </p>
+      {request.diff && request.diff.length > 0 && (
+        <div className="banner warn" data-testid="approval-diff">
+          <strong>This tool changed since you allowed it:</strong>
+          <ul>
+            {request.diff.map((d, i) => (
+              <li key={i}>
+                {d.summary}
+                {(d.before || d.after) && (
+                  <div className="diff">
+                    {d.before && <pre className="del">- {d.before}</pre>}
+                    {d.after && <pre className="add">+ {d.after}</pre>}
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <label className="stack">
+        Arguments (you may edit them before approving)
+        <textarea
+          aria-label="Approval arguments"
+          className="code"
+          rows={8}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+        />
+      </label>
+      {!check.ok && (
+        <p className="danger-text" role="alert" data-testid="approval-args-error">
+          {check.error}
+        </p>
+      )}
+      <ErrorNote error={answer.error} />
+      <div className="actions">
+        <button type="button" className="danger" onClick={() => send('deny')} disabled={answer.isPending}>
+          Deny
+        </button>
+        <span className="spacer" />
+        <button type="button" onClick={() => send('always')} disabled={!check.ok || answer.isPending}>
+          Always allow
+        </button>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => send('approve')}
+          disabled={!check.ok || answer.isPending}
+        >
+          Approve
+        </button>
+      </div>
+    </>
+  );
+}
+
+export function ApprovalDialog() {
+  const trpc = useTRPC();
+  const pending = useQuery(trpc.approvals.pending.queryOptions());
+  const request = pending.data?.[0];
+  return (
+    <Dialog.Root open={!!request}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content
+          className="modal wide"
+          data-testid="approval-dialog"
+          aria-describedby={undefined}
+          // An approval is answered, never dismissed by a stray click or Escape.
+          onEscapeKeyDown={(e) => e.preventDefault()}
+          onPointerDownOutside={(e) => e.preventDefault()}
+        >
+          {request && <ApprovalBody key={request.id} request={request} />}
+          {pending.data && pending.data.length > 1 && (
+            <p className="muted small">{pending.data.length - 1} more waiting</p>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,66 @@
+// A normalised tool result rendered natively (issue 5): text, structured JSON, images in a gallery,
+// resource links and embedded resources; nothing the host does not know silently vanishes.
+import type { WirePart, WireToolResult } from '../api/routerTypes';
+import { Gallery, type ImageData } from './Gallery';
+
+export function ResultView({ result, label }: { result: WireToolResult; label: string }) {
+  const images: ImageData[] = result.parts.filter(
+    (p): p is Extract<WirePart, { kind: 'image' | 'audio' }> & { kind: 'image' } => p.kind === 'image',
+  );
+  return (
+    <div className={`result${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
+      {result.isError && <p className="danger-text">The tool reported an error.</p>}
+      {result.parts.map((p, i) => {
+        switch (p.kind) {
+          case 'text':
+            return (
+              <pre key={i} className="result-text">
+                {p.text}
+              </pre>
+            );
+          case 'audio':
+            return <audio key={i} controls src={`data:${p.mimeType};base64,${p.base64}`} />;
+          case 'resource_link':
+            return (
+              <p key={i} className="resource">
+                🔗 {p.title ?? p.name} <code>{p.uri}</code>
+              </p>
+            );
+          case 'resource':
+            return (
+              <details key={i} className="resource">
+                <summary>
+                  Resource <code>{p.uri}</code>
+                </summary>
+                {p.text !== undefined ? (
+                  <pre>{p.text}</pre>
+                ) : (
+                  <p className="muted">
+                    {p.size ?? 0} bytes of {p.mimeType ?? 'data'}
+                  </p>
+                )}
+              </details>
+            );
+          case 'unknown':
+            return (
+              <p key={i} className="muted">
+                (a “{p.type}” block this version cannot show)
+              </p>
+            );
+          default:
+            return null;
+        }
+      })}
+      {images.length > 0 && <Gallery images={images} label={label} />}
+      {result.structured !== undefined && (
+        <details open className="structured">
+          <summary>
+            Structured result
+            {result.structuredValidation?.valid === false ? ' (does not match the schema)' : ''}
+          </summary>
+          <pre>{JSON.stringify(result.structured, null, 2)}</pre>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+// Renderer entry: one query client, one tRPC client (IPC in Electron, HTTP + SSE in browser mode).
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createClient } from './api/client';
+import { TRPCProvider } from './api/trpc';
+import { App } from './App';
+import './styles.css';
+
+function Root() {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: { queries: { staleTime: 2_000, retry: 1, refetchOnWindowFocus: false } },
+      }),
+  );
+  const [trpcClient] = useState(() => createClient());
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        <App />
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

@@ -1,0 +1,138 @@
+// Import from Claude Desktop / Cursor / VS Code (issue 5): paste or choose the file, see every server
+// with the full command line it would run, and consent per server before anything is written (issue 4).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTRPC } from '../api/trpc';
+import { ErrorNote } from '../components/ErrorNote';
+import { Modal } from '../components/Modal';
+
+export function ImportDialog({ onClose }: { onClose: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [text, setText] = useState('');
+  const [fileName, setFileName] = useState('pasted text');
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const preview = useMutation(
+    trpc.servers.previewImport.mutationOptions({
+      onSuccess: (p) => setChosen(new Set(p.servers.filter((s) => !s.exists).map((s) => s.config.name))),
+    }),
+  );
+  const doImport = useMutation(
+    trpc.servers.importServers.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() }),
+    }),
+  );
+  const toggle = (name: string) =>
+    setChosen((s) => {
+      const n = new Set(s);
+      if (n.has(name)) n.delete(name);
+      else n.add(name);
+      return n;
+    });
+
+  return (
+    <Modal
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="Import servers"
+      description="From Claude Desktop, Cursor or VS Code (mcp.json or settings.json)."
+      wide
+      testId="import-dialog"
+    >
+      <label className="stack">
+        Choose the file
+        <input
+          type="file"
+          accept=".json,.jsonc,application/json"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            if (!f) return;
+            setFileName(f.name);
+            setText(await f.text());
+          }}
+        />
+      </label>
+      <label className="stack">
+        …or paste its content
+        <textarea
+          aria-label="Configuration to import"
+          className="code"
+          rows={8}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+          placeholder='{"mcpServers": {"…": {"command": "npx", "args": ["…"]}}}'
+        />
+      </label>
+      <div className="actions">
+        <button
+          type="button"
+          disabled={!text.trim() || preview.isPending}
+          onClick={() => preview.mutate({ text, fileName })}
+        >
+          Preview
+        </button>
+      </div>
+      <ErrorNote error={preview.error} />
+      {preview.data && (
+        <div className="import-preview">
+          <p className="muted">
+            Detected a {preview.data.format} file. Check each command: it runs with your rights.
+          </p>
+          {preview.data.warnings.map((w) => (
+            <p key={w} className="warn-text">
+              {w}
+            </p>
+          ))}
+          <ul className="plain">
+            {preview.data.servers.map((s) => (
+              <li key={s.config.name} className="consent-row">
+                <label className="inline">
+                  <input
+                    type="checkbox"
+                    disabled={s.exists}
+                    checked={chosen.has(s.config.name)}
+                    onChange={() => toggle(s.config.name)}
+                  />
+                  <strong>{s.config.name}</strong>{' '}
+                  {s.exists && <span className="muted">(already configured)</span>}
+                </label>
+                <code className="command-line" data-testid="import-command-line">
+                  {s.commandLine}
+                </code>
+              </li>
+            ))}
+          </ul>
+          <ErrorNote error={doImport.error} />
+          {doImport.data && (
+            <ul className="plain" data-testid="import-results">
+              {doImport.data.map((r) => (
+                <li key={r.name} className={r.ok ? 'ok-text' : 'danger-text'}>
+                  {r.name}: {r.ok ? 'added' : r.error}
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="actions">
+            <span className="spacer" />
+            <button type="button" onClick={onClose}>
+              {doImport.data ? 'Close' : 'Cancel'}
+            </button>
+            <button
+              type="button"
+              className="primary"
+              disabled={chosen.size === 0 || doImport.isPending || !!doImport.data}
+              onClick={() =>
+                doImport.mutate({
+                  servers: preview.data.servers.filter((s) => chosen.has(s.config.name)).map((s) => s.config),
+                })
+              }
+            >
+              I trust these commands: add {chosen.size}
+            </button>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}
