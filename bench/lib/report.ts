@@ -1,0 +1,81 @@
+// The table `npm run bench` prints and the JSON it writes (issue 9).
+import { cpus, loadavg } from 'node:os';
+
+export interface Row {
+  suite: string;
+  metric: string;
+  /** Mooring's figure, with its unit. */
+  value: number;
+  unit: string;
+  /** What it is compared against in the same run ("raw SDK", "floor", or "target"). */
+  baselineName: string;
+  baseline: number;
+  /** value / baseline. */
+  ratio: number;
+  /** The issue's target, as text ("≤ 1.10×"), when it sets one. */
+  target?: string;
+  /** Whether the target is met; undefined when there is none. */
+  met?: boolean;
+  note?: string;
+}
+
+export interface SuiteResult {
+  rows: Row[];
+  /** Raw percentiles and anything else worth keeping, written to latest.json. */
+  raw: Record<string, unknown>;
+}
+
+export interface SuiteContext {
+  quick: boolean;
+  log: (text: string) => void;
+}
+
+export function machineInfo() {
+  return {
+    cores: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+const fmt = (v: number): string =>
+  !Number.isFinite(v)
+    ? String(v)
+    : Math.abs(v) >= 100
+      ? v.toFixed(0)
+      : Math.abs(v) >= 10
+        ? v.toFixed(1)
+        : v.toFixed(2);
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]!.map((_, c) => Math.max(...cells.map((r) => r[c]!.length)));
+  return cells
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** A plain-text table (also valid Markdown when `markdown` is set, for the README). */
+export function renderTable(rows: Row[], markdown = false): string {
+  const head = ['suite', 'metric', 'Mooring', 'baseline', 'ratio', 'target', 'met'];
+  const body = rows.map((r) => [
+    r.suite,
+    r.metric,
+    Number.isNaN(r.value) ? 'refused*' : `${fmt(r.value)} ${r.unit}`,
+    `${fmt(r.baseline)} ${r.unit} (${r.baselineName})`,
+    Number.isNaN(r.ratio) ? '—' : r.ratio < 0.01 ? `${r.ratio.toExponential(1)}×` : `${r.ratio.toFixed(2)}×`,
+    r.target ?? '',
+    r.met === undefined ? '' : r.met ? 'yes' : 'NO',
+  ]);
+  const notes = rows.filter((r) => r.note).map((r) => `* ${r.suite}, ${r.metric}: ${r.note}`);
+  const tail = notes.length ? `\n\n${notes.join('\n')}` : '';
+  if (!markdown) return pad([head, head.map((h) => '-'.repeat(h.length)), ...body]) + tail;
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n') + tail;
+}

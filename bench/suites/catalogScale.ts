@@ -1,0 +1,128 @@
+// 3. Catalog scale (issue 9): 50 servers × 100 tools with $refs and nested schemas (generated in-process
+// as ToolHandles, see bench/lib/toolDefs.ts). Build time, tool_search latency, and the prompt tokens of
+// deferred vs eager loading. The baselines here are the issue's targets: the ratio is value / target.
+import { countTokens } from 'gpt-tokenizer';
+import { buildCatalog } from '../../src-main/core/catalog/catalog';
+import { ConversationTools } from '../../src-main/core/catalog/conversationTools';
+import { toolTokenCost } from '../../src-main/core/catalog/tokenCost';
+import type { Row, SuiteContext, SuiteResult } from '../lib/report';
+import { ratio, summarize } from '../lib/stats';
+import { generatedServers, searchQueries } from '../lib/toolDefs';
+
+const SERVERS = 50;
+const TOOLS = 100;
+
+export async function catalogScaleSuite(ctx: SuiteContext): Promise<SuiteResult> {
+  const builds = ctx.quick ? 4 : 15;
+  const searches = ctx.quick ? 500 : 5000;
+
+  buildCatalog(generatedServers(SERVERS, TOOLS)); // JIT warm-up on other definition objects
+  const buildMs: number[] = [];
+  const rebuildMs: number[] = [];
+  let catalog = buildCatalog(generatedServers(SERVERS, TOOLS));
+  for (let i = 0; i < builds; i++) {
+    const inputs = generatedServers(SERVERS, TOOLS);
+    let t = performance.now();
+    catalog = buildCatalog(inputs);
+    buildMs.push(performance.now() - t);
+    t = performance.now();
+    catalog.rebuild();
+    rebuildMs.push(performance.now() - t);
+  }
+  const active = catalog.active().length;
+  if (catalog.entries.length !== SERVERS * TOOLS)
+    throw new Error(`catalog has ${catalog.entries.length} entries`);
+
+  let t = performance.now();
+  const conversation = new ConversationTools(catalog);
+  const conversationMs = performance.now() - t;
+  if (conversation.mode !== 'deferred') throw new Error('5,000 tools did not defer');
+  const queries = searchQueries();
+  t = performance.now();
+  conversation.runToolSearch({ query: queries[0] }); // the first query builds the MiniSearch index
+  const indexMs = performance.now() - t;
+  const searchMs: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < searches; i++) {
+    const q = queries[i % queries.length]!;
+    const s = performance.now();
+    const out = conversation.runToolSearch({ query: q });
+    searchMs.push(performance.now() - s);
+    hits += out.activated.length + out.alreadyActive.length;
+  }
+  if (hits === 0) throw new Error('tool_search found nothing for any query');
+
+  // Prompt tokens: eager sends every active tool's definition; deferred sends tool_search plus the
+  // system-prompt paragraph listing the deferred names.
+  t = performance.now();
+  const eagerTokens = catalog.active().reduce((sum, e) => sum + e.tokenCost, 0);
+  const eagerCountMs = performance.now() - t;
+  const deferredTokens =
+    conversation
+      .modelTools()
+      .filter((d) => d.name === 'tool_search')
+      .reduce((sum, d) => sum + toolTokenCost(d), 0) + countTokens(conversation.deferredListText());
+  const namesOnly = countTokens(conversation.deferredListText());
+
+  const b = summarize(buildMs);
+  const s = summarize(searchMs);
+  const share = (deferredTokens / eagerTokens) * 100;
+  const rows: Row[] = [
+    target('build 5,000 tools (p50)', b.p50, 'ms', 50, '≤ 50 ms', b.p50 <= 50),
+    target('tool_search (p50)', s.p50, 'ms', 1, '≤ 1 ms', s.p50 <= 1),
+    target('tool_search (p99)', s.p99, 'ms', 1),
+    {
+      suite: 'catalog scale',
+      metric: 'deferred prompt tokens',
+      value: deferredTokens,
+      unit: 'tokens',
+      baselineName: 'eager',
+      baseline: eagerTokens,
+      ratio: ratio(deferredTokens, eagerTokens),
+      target: '≤ 0.05×',
+      met: share <= 5,
+    },
+  ];
+  return {
+    rows,
+    raw: {
+      servers: SERVERS,
+      toolsPerServer: TOOLS,
+      tools: catalog.entries.length,
+      active,
+      handles: 'generated in-process (bench/lib/toolDefs.ts), not 50 spawned servers',
+      buildMs: b,
+      rebuildMs: summarize(rebuildMs),
+      conversationToolsMs: round(conversationMs),
+      searchIndexBuildMs: round(indexMs),
+      toolSearchMs: s,
+      eagerTokens,
+      eagerTokenCountMs: round(eagerCountMs),
+      deferredTokens,
+      deferredNameListTokens: namesOnly,
+      deferredSharePercent: round(share),
+    },
+  };
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+function target(
+  metric: string,
+  value: number,
+  unit: string,
+  goal: number,
+  text?: string,
+  met?: boolean,
+): Row {
+  return {
+    suite: 'catalog scale',
+    metric,
+    value: round(value),
+    unit,
+    baselineName: 'target',
+    baseline: goal,
+    ratio: ratio(value, goal),
+    ...(text ? { target: text, met: met! } : {}),
+  };
+}
