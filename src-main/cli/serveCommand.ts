@@ -1,0 +1,189 @@
+// `mooring serve --stdio | --http PORT` (issue 8): Mooring as an MCP server for other clients (Claude
+// Desktop, Cursor, VS Code, scripts), on the same core as the app: memory, conversations, and the tools of
+// every configured server under Mooring's safety engine.
+import type { Command } from 'commander';
+import type { ApprovalRequest } from '@shared/approval';
+import { MooringError } from '../core/errors';
+import type { MooringCore } from '../core/mooringCore';
+import { describeScope, type ClientScope } from '../core/server/clientScope';
+import { startMcpHttpServer } from '../core/server/httpServer';
+import { generateToken, readTokenFile, type ServerToken } from '../core/server/serverTokens';
+import { serveMooringStdio } from '../core/server/stdioServer';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/server/toolsRelay';
+import type { CoreRunner } from './mcpCommands';
+import { confirm, interactive } from './prompt';
+
+/** How long serve waits for the configured servers before answering clients (the rest join via list_changed). */
+const START_WAIT_MS = 15_000;
+
+interface ServeOptions {
+  stdio?: boolean;
+  http?: string;
+  host: string;
+  allowRemote?: boolean;
+  allowedHost?: string[];
+  tokenFile?: string;
+  label: string;
+  readOnly?: boolean;
+  tools?: string;
+  approvalTimeout?: string;
+  model?: string;
+  json?: boolean;
+}
+
+function parsePort(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new MooringError(
+      'usage',
+      `--http needs a port from 0 to 65535, not "${text}"`,
+      'e.g. mooring serve --http 8765',
+    );
+  return n;
+}
+
+function parseSeconds(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_APPROVAL_TIMEOUT_MS;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600)
+    throw new MooringError(
+      'usage',
+      `--approval-timeout must be 0–3600 seconds, not "${text}"`,
+      'e.g. --approval-timeout 60',
+    );
+  return Math.round(n * 1000);
+}
+
+function scopeFromFlags(o: ServeOptions): ClientScope {
+  const tools = o.tools
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return { ...(o.readOnly ? { readOnly: true } : {}), ...(tools?.length ? { tools } : {}) };
+}
+
+/** Resolves on SIGINT/SIGTERM (index.ts only records the exit code; the core closes through withCore). */
+const untilSignal = () =>
+  new Promise<void>((resolve) => {
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
+  });
+
+/** With a terminal free (HTTP mode), approvals from external clients are answered here, one at a time. */
+function answerApprovalsOnTerminal(core: MooringCore): () => void {
+  let queue = Promise.resolve();
+  const onRequest = (req: ApprovalRequest) => {
+    queue = queue.then(async () => {
+      if (!core.broker.pending().some((p) => p.id === req.id)) return;
+      process.stderr.write(
+        `\n${req.client ?? 'a client'} wants ${req.friendlyName} (${req.server}/${req.tool}): ${req.reason}.\narguments: ${JSON.stringify(req.arguments, null, 2)}\n`,
+      );
+      const yes = await confirm('Run it?');
+      try {
+        core.broker.answer(req.id, { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' });
+      } catch {
+        process.stderr.write('(that request already ended)\n');
+      }
+    });
+  };
+  core.broker.on('requested', onRequest);
+  return () => core.broker.off('requested', onRequest);
+}
+
+async function startServers(core: MooringCore): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    core.start({ watch: true }),
+    new Promise<void>((r) => (timer = setTimeout(r, START_WAIT_MS))),
+  ]).finally(() => clearTimeout(timer));
+  for (const s of core.statuses())
+    if (s.state === 'failed')
+      process.stderr.write(`mooring serve: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
+}
+
+async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
+  if (Boolean(o.stdio) === (o.http !== undefined))
+    throw new MooringError(
+      'usage',
+      'Choose one transport: --stdio or --http PORT',
+      'e.g. mooring serve --stdio',
+    );
+  const approvalTimeoutMs = parseSeconds(o.approvalTimeout);
+  const deps = { core, approvalTimeoutMs, ...(o.model ? { defaultModel: o.model } : {}) };
+  const scope = scopeFromFlags(o);
+
+  if (o.stdio) {
+    await startServers(core);
+    const handle = await serveMooringStdio({ ...deps, scope });
+    process.stderr.write(`mooring serve: MCP on stdio (scope: ${describeScope(scope)})\n`);
+    await Promise.race([handle.closed, untilSignal()]);
+    await handle.close();
+    return;
+  }
+
+  let tokens: ServerToken[];
+  let generated: ServerToken | undefined;
+  if (o.tokenFile) {
+    if (o.readOnly || o.tools)
+      throw new MooringError(
+        'usage',
+        '--read-only and --tools apply to a generated token',
+        'Put each scope in the token file instead.',
+      );
+    tokens = await readTokenFile(o.tokenFile);
+  } else {
+    generated = { label: o.label, token: generateToken(), scope };
+    tokens = [generated];
+  }
+  const http = await startMcpHttpServer({
+    ...deps,
+    port: parsePort(o.http!),
+    host: o.host,
+    tokens,
+    ...(o.allowRemote ? { allowRemote: true } : {}),
+    ...(o.allowedHost?.length ? { allowedHosts: o.allowedHost } : {}),
+    onError: (e) => process.stderr.write(`mooring serve: ${e.message}\n`),
+  });
+  if (o.json)
+    process.stdout.write(
+      `${JSON.stringify({ url: http.url, ...(generated ? { token: generated.token, label: generated.label } : {}) })}\n`,
+    );
+  else {
+    process.stdout.write(`Mooring serves MCP at ${http.url}\n`);
+    if (generated)
+      process.stdout.write(
+        `Token for "${generated.label}" (scope: ${describeScope(scope)}); it is shown only now:\n  Authorization: Bearer ${generated.token}\n`,
+      );
+    else process.stdout.write(`Tokens from ${o.tokenFile}: ${tokens.map((t) => t.label).join(', ')}\n`);
+  }
+  await startServers(core);
+  const stopPrompt = interactive() ? answerApprovalsOnTerminal(core) : () => undefined;
+  await untilSignal();
+  stopPrompt();
+  await http.close();
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** Registers `mooring serve`; index.ts calls `registerServeCommand(program, withCore)`. */
+export function registerServeCommand(program: Command, withCore: CoreRunner): void {
+  program
+    .command('serve')
+    .description("serve Mooring (memory, conversations, every configured server's tools) as an MCP server")
+    .option('--stdio', 'speak MCP on stdin/stdout (for a client that launches Mooring)')
+    .option('--http <port>', 'serve Streamable HTTP on this port (0: a free one), with a bearer token')
+    .option('--host <address>', 'address to bind for --http', '127.0.0.1')
+    .option('--allow-remote', 'allow binding a non-loopback address (other machines can then connect)')
+    .option(
+      '--allowed-host <name>',
+      'an extra Host/Origin name to accept with --allow-remote (repeatable)',
+      collect,
+    )
+    .option('--token-file <file>', 'tokens with labels and scopes: {"tokens":[{"label","token","scope"}]}')
+    .option('--label <name>', 'label of the generated token (the client name in the audit log)', 'default')
+    .option('--read-only', 'scope: only tools marked read-only (stdio, or the generated token)')
+    .option('--tools <names>', 'scope: only these tools, comma-separated; a trailing * matches a prefix')
+    .option('--approval-timeout <seconds>', 'refuse a call nobody approved within this time (default 120)')
+    .option('--model <provider:model>', 'the model start_session uses when the client names none')
+    .option('--json', 'with --http: print {"url","token","label"} as one JSON line')
+    .action(async (o: ServeOptions) => withCore((core) => serve(core, o), { json: o.json }));
+}

@@ -1,0 +1,232 @@
+// `mooring serve --http PORT` (issue 8): Mooring's MCP server over Streamable HTTP (MCP spec 2025-11-25,
+// "Transports"), one session per client. In front of the SDK's transport, in this order:
+//   1. Host and Origin checks (spec "Security Warning": validate Origin; DNS rebinding) → 403;
+//   2. the path (/mcp) → 404;
+//   3. a bearer token from the configured ring → 401; the token's label is the client's identity and its
+//      scope limits what the session may list and call; a session stays bound to the token that opened it.
+// It listens on 127.0.0.1 unless the caller explicitly allows a remote bind.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import {
+  isInitializeRequest,
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { MooringError } from '../errors';
+import type { ClientIdentity } from './clientScope';
+import { createMooringServer, type MooringServerConnection, type MooringServerDeps } from './mooringServer';
+import { TokenRing, type ServerToken } from './serverTokens';
+
+export const MCP_PATH = '/mcp';
+const MAX_BODY = 4 * 1024 * 1024;
+
+export interface McpHttpServerOptions extends MooringServerDeps {
+  port: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  tokens: ServerToken[];
+  /** Required for any address that is not loopback: the server then answers the network. */
+  allowRemote?: boolean;
+  /** Extra Host/Origin hostnames to accept (e.g. the machine's name when bound remotely). */
+  allowedHosts?: string[];
+  onError?: (err: Error) => void;
+}
+
+export interface McpHttpServer {
+  url: string;
+  port: number;
+  /** Open sessions, by id (for tests and the UI). */
+  sessions(): { id: string; client: string }[];
+  close(): Promise<void>;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return false;
+  const addr = ipaddr.process(bare);
+  return addr.range() === 'loopback';
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  conn: MooringServerConnection;
+  who: ClientIdentity;
+}
+
+function deny(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new MooringError('usage', 'request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function toWebRequest(req: IncomingMessage, url: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  return new Request(url, { method: req.method, headers, signal });
+}
+
+/** Streams a web Response (JSON or SSE) to the Node response; a client that goes away cancels the stream. */
+async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => (headers[k] = v));
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch {
+    /* the client went away */
+  }
+  res.end();
+}
+
+export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<McpHttpServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !opts.allowRemote)
+    throw new MooringError(
+      'usage',
+      `Refusing to serve MCP on ${host}: it is not a loopback address, so other machines could reach Mooring's tools.`,
+      'Bind to 127.0.0.1 (the default), or pass --allow-remote if you really mean to expose it (keep the token secret).',
+    );
+  if (!opts.tokens.length)
+    throw new MooringError(
+      'usage',
+      'The HTTP server needs at least one token',
+      'Leave out --token-file to generate one.',
+    );
+  const ring = new TokenRing(opts.tokens);
+  const allowedHostnames = [
+    ...localhostAllowedHostnames(),
+    ...(isLoopbackHost(host) || host === '0.0.0.0' || host === '::'
+      ? []
+      : [host.includes(':') ? `[${host}]` : host]),
+    ...(opts.allowedHosts ?? []),
+  ];
+  const sessions = new Map<string, Session>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const hostCheck = validateHostHeader(req.headers.host, allowedHostnames);
+    if (!hostCheck.ok) return deny(res, 403, `Forbidden: ${hostCheck.message}`);
+    const originCheck = validateOriginHeader(req.headers.origin, allowedHostnames);
+    if (!originCheck.ok) return deny(res, 403, `Forbidden: ${originCheck.message}`);
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    if (url.pathname !== MCP_PATH) return deny(res, 404, `Not found: Mooring serves MCP at ${MCP_PATH}`);
+    const who = ring.identify(req.headers.authorization);
+    if (!who)
+      return deny(
+        res,
+        401,
+        'Unauthorized: send the token printed by `mooring serve` as "Authorization: Bearer <token>"',
+        {
+          'www-authenticate': 'Bearer realm="mooring"',
+        },
+      );
+
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    let parsedBody: unknown;
+    if (req.method === 'POST') {
+      try {
+        parsedBody = JSON.parse(await readBody(req));
+      } catch (e) {
+        return deny(res, 400, `Bad request: the body is not JSON (${(e as Error).message})`);
+      }
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (session && session.who.name !== who.name)
+      return deny(res, 403, 'Forbidden: this session belongs to another token');
+    if (!session && sessionId === undefined && req.method === 'POST' && isInitializeRequest(parsedBody)) {
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => void sessions.set(id, created),
+        onsessionclosed: (id) => void dropSession(id),
+      });
+      const conn = createMooringServer(opts, () => who);
+      const created: Session = { transport, conn, who };
+      transport.onerror = (err) => opts.onError?.(err);
+      await conn.mcp.connect(transport);
+      session = created;
+    }
+    if (!session)
+      return deny(
+        res,
+        sessionId === undefined ? 400 : 404,
+        sessionId === undefined
+          ? 'Bad request: no Mcp-Session-Id; start with an initialize request'
+          : 'Session not found: initialize again',
+      );
+    const response = await session.transport.handleRequest(
+      toWebRequest(req, url.href, abort.signal),
+      parsedBody === undefined ? {} : { parsedBody },
+    );
+    await sendWebResponse(res, response);
+  };
+
+  const dropSession = async (id: string) => {
+    const s = sessions.get(id);
+    sessions.delete(id);
+    await s?.conn.close();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      opts.onError?.(err as Error);
+      if (!res.headersSent) deny(res, 500, 'Internal error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'EADDRINUSE'
+          ? new MooringError(
+              'usage',
+              `Port ${opts.port} is already in use`,
+              'Pick another port, or 0 for a free one.',
+            )
+          : e,
+      ),
+    );
+    server.listen(opts.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    port,
+    sessions: () => [...sessions].map(([id, s]) => ({ id, client: s.who.name })),
+    async close() {
+      await Promise.all([...sessions.keys()].map(dropSession));
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

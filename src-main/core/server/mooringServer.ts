@@ -1,0 +1,67 @@
+// Mooring as an MCP server (issue 8; ARCHITECTURE.md "The core, by room": server/): one McpServer per
+// external connection (a stdio client, or one HTTP session), holding the three capabilities — Memory,
+// Sessions, and the tools of every connected server — over one shared core. Each connection carries its
+// client's identity and scope; the transports (stdioServer.ts, httpServer.ts) only decide who it is.
+import { McpServer } from '@modelcontextprotocol/server';
+import { ConversationStore } from '../agent/conversationStore';
+import { MemoryStore } from '../memory/memoryStore';
+import type { MooringCore } from '../mooringCore';
+import type { ClientIdentity } from './clientScope';
+import { registerMemoryCapability } from './memoryCapability';
+import { registerSessionsCapability } from './sessionsCapability';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, relayCoreTools } from './toolsRelay';
+
+export const SERVER_INFO = { name: 'mooring', title: 'Mooring', version: '0.1.0' };
+
+export interface MooringServerDeps {
+  core: MooringCore;
+  memory?: MemoryStore;
+  conversations?: ConversationStore;
+  /** How long a call from an external client waits for the user's approval before it is refused. */
+  approvalTimeoutMs?: number;
+  /** `provider:model` for start_session when the client names none. */
+  defaultModel?: string;
+}
+
+export interface MooringServerConnection {
+  mcp: McpServer;
+  /** Stops following the core's tool changes and closes the connection. */
+  close(): Promise<void>;
+}
+
+const INSTRUCTIONS =
+  'Mooring is a desktop MCP host. Through this one connection you can use its memory (memory_*), its ' +
+  'conversations (sessions_*, start_session) and the tools of every server configured in Mooring, named ' +
+  'mcp__<server>__<tool>. Calls that may change things wait for the user to approve them in Mooring.';
+
+/**
+ * A server for one connection. `identity` is a function because over stdio the client's name is known only
+ * once it sent `initialize`; the scope is fixed for the connection.
+ */
+export function createMooringServer(
+  deps: MooringServerDeps,
+  identity: () => ClientIdentity,
+): MooringServerConnection {
+  const mcp = new McpServer(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+    instructions: INSTRUCTIONS,
+  });
+  const home = deps.core.paths.home;
+  const approvalTimeoutMs = deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  registerMemoryCapability(mcp, { memory: deps.memory ?? MemoryStore.forHome(home), identity });
+  registerSessionsCapability(mcp, {
+    core: deps.core,
+    conversations: deps.conversations ?? ConversationStore.forHome(home),
+    identity,
+    approvalTimeoutMs,
+    ...(deps.defaultModel ? { defaultModel: deps.defaultModel } : {}),
+  });
+  const stopRelay = relayCoreTools({ core: deps.core, mcp, identity, approvalTimeoutMs });
+  return {
+    mcp,
+    async close() {
+      stopRelay();
+      await mcp.close().catch(() => undefined);
+    },
+  };
+}

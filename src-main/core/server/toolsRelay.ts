@@ -1,0 +1,206 @@
+// The "Tools" capability of Mooring's own server (issue 8): every enabled tool of every connected server,
+// under its `mcp__server__tool` name with its description and annotations, kept in step with the core's
+// catalog (the SDK sends notifications/tools/list_changed when the set changes). A call goes through
+// `core.callTool` — catalog, safety (audit with the client's identity, approval through the broker) and
+// the session actor — exactly like a call from the chat.
+import { randomUUID } from 'node:crypto';
+import type {
+  CallToolResult,
+  McpServer,
+  RegisteredTool,
+  ServerContext,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import type { CatalogEntry } from '../catalog/catalog';
+import { MooringError } from '../errors';
+import type { MooringCore } from '../mooringCore';
+import type { ToolCallEvent, ToolCallOutcome } from '../toolCallRunner';
+import { scopeAllows, type ClientIdentity } from './clientScope';
+import { errorResult, toCallToolResult } from './toolResults';
+
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+
+type Args = Record<string, unknown>;
+
+/**
+ * The model-facing JSON schema as the advertised input schema, without a second validation: the catalog
+ * repairs and checks arguments (coercion, dot paths) exactly as it does for the chat, so rejecting here
+ * first would refuse calls the chat accepts.
+ */
+export function jsonSchemaOnly(schema: Record<string, unknown>): StandardSchemaWithJSON<Args> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'mooring',
+      validate: (value: unknown) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? { value: value as Args }
+          : value === undefined
+            ? { value: {} }
+            : { issues: [{ message: 'the arguments must be a JSON object' }] },
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+/**
+ * Interactive-only tools are meant for a person in Mooring's own UI, not for another model: an MCP Apps
+ * tool whose `_meta.ui.visibility` leaves out "model" (SEP-1865) is only callable from its app view.
+ */
+export function isInteractiveOnly(entry: CatalogEntry): boolean {
+  const ui = (entry.handle.definition._meta as { ui?: { visibility?: unknown } } | undefined)?.ui;
+  return Array.isArray(ui?.visibility) && !ui.visibility.includes('model');
+}
+
+export interface CallThroughCoreOptions {
+  client: string;
+  approvalTimeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * One call through the core with a bound on the wait for approval: an external client cannot wait for a
+ * person forever. The timer runs only while the call awaits approval (the core's `toolCall` lifecycle
+ * events for this call id), and ends the wait through the call's abort signal.
+ */
+export async function callThroughCore(
+  core: MooringCore,
+  modelName: string,
+  args: unknown,
+  opts: CallThroughCoreOptions,
+): Promise<ToolCallOutcome> {
+  const id = randomUUID();
+  const approval = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  const onEvent = (e: ToolCallEvent) => {
+    if (e.id !== id) return;
+    if (e.phase === 'awaiting-approval') {
+      timer ??= setTimeout(() => {
+        timedOut = true;
+        approval.abort(new Error(`no answer within ${Math.round(opts.approvalTimeoutMs / 1000)} s`));
+      }, opts.approvalTimeoutMs);
+    } else if (e.phase !== 'requested') clearTimeout(timer);
+  };
+  core.on('toolCall', onEvent);
+  try {
+    return await core.callTool(modelName, args, {
+      id,
+      client: opts.client,
+      interactive: true,
+      signal: opts.signal ? AbortSignal.any([opts.signal, approval.signal]) : approval.signal,
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
+  } catch (err) {
+    if (timedOut)
+      throw new MooringError(
+        'refused',
+        `Nobody answered the approval for "${modelName}" within ${Math.round(opts.approvalTimeoutMs / 1000)} s, so Mooring refused the call.`,
+        'Ask the user to approve it in the Mooring window (or the terminal running `mooring serve`), then call it again.',
+        { cause: err },
+      );
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    core.off('toolCall', onEvent);
+  }
+}
+
+export interface ToolsRelayOptions {
+  core: MooringCore;
+  mcp: McpServer;
+  /** A function: over stdio the client's name is known only after the handshake. */
+  identity: () => ClientIdentity;
+  approvalTimeoutMs: number;
+}
+
+/** Registers the core's tools on `mcp` and keeps them in step; returns the unsubscribe. */
+export function relayCoreTools(opts: ToolsRelayOptions): () => void {
+  const { core, mcp } = opts;
+  const registered = new Map<string, { tool: RegisteredTool; key: string }>();
+
+  const call = async (modelName: string, args: Args, ctx: ServerContext): Promise<CallToolResult> => {
+    const who = opts.identity();
+    try {
+      const entry = core.catalog().get(modelName);
+      if (!entry || !entry.enabled || isInteractiveOnly(entry))
+        throw new MooringError(
+          'not_found',
+          `Mooring has no tool "${modelName}" right now`,
+          'List the tools again.',
+        );
+      // The scope again at call time: the tool may have changed (e.g. lost its read-only mark) since listing.
+      const verdict = scopeAllows(who.scope, { name: modelName, readOnly: entry.readOnly });
+      if (!verdict.ok)
+        throw new MooringError(
+          'refused',
+          `Mooring refused "${modelName}": ${verdict.reason}.`,
+          'Ask the user for a token with a wider scope.',
+        );
+      const token = ctx.mcpReq._meta?.progressToken;
+      const outcome = await callThroughCore(core, modelName, args, {
+        client: who.name,
+        approvalTimeoutMs: opts.approvalTimeoutMs,
+        signal: ctx.mcpReq.signal,
+        ...(token !== undefined
+          ? {
+              onProgress: (p) =>
+                void ctx.mcpReq
+                  .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+                  .catch(() => undefined),
+            }
+          : {}),
+      });
+      return toCallToolResult(outcome.result);
+    } catch (err) {
+      return errorResult(err);
+    }
+  };
+
+  const sync = () => {
+    const scope = opts.identity().scope;
+    const wanted = new Map<string, CatalogEntry>();
+    for (const e of core.catalog().active())
+      if (!isInteractiveOnly(e) && scopeAllows(scope, { name: e.modelName, readOnly: e.readOnly }).ok)
+        wanted.set(e.modelName, e);
+    for (const [name, r] of registered)
+      if (!wanted.has(name)) {
+        r.tool.remove();
+        registered.delete(name);
+      }
+    for (const [name, e] of wanted) {
+      const key = JSON.stringify([e.title, e.description, e.inputSchema, e.annotations]);
+      const have = registered.get(name);
+      if (have?.key === key) continue;
+      have?.tool.remove();
+      const tool = mcp.registerTool(
+        name,
+        {
+          ...(e.title ? { title: e.title } : {}),
+          description: e.description || `${e.tool} (server "${e.server}")`,
+          inputSchema: jsonSchemaOnly(e.inputSchema as Record<string, unknown>),
+          ...(e.annotations ? { annotations: e.annotations } : {}),
+          _meta: { 'mooring/server': e.server, 'mooring/tool': e.tool },
+        },
+        (args: Args, ctx: ServerContext) => call(name, args, ctx),
+      );
+      registered.set(name, { tool, key });
+    }
+  };
+
+  // Coalesce a burst (several servers connecting, one refresh changing many tools) into one re-sync.
+  let pending: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    clearTimeout(pending);
+    pending = setTimeout(sync, 25);
+  };
+  sync();
+  core.on('tools', schedule);
+  core.on('status', schedule);
+  return () => {
+    clearTimeout(pending);
+    core.off('tools', schedule);
+    core.off('status', schedule);
+  };
+}
