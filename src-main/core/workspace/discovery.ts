@@ -1,0 +1,180 @@
+// Discovery of the MCP project files people already keep in a repository (issue 10): `.vscode/mcp.json`
+// (VS Code, with `inputs`), `.cursor/mcp.json` (Cursor), `.mcp.json` (Claude Code), next to our own
+// `.mooring/mcp_servers.json`. Found servers are offered, never started silently: each is shown with its
+// full command line or URL, and runs only after the user approves exactly that content.
+//
+// Names: a workspace server keeps the name its file gives it (sanitised by the importer when invalid),
+// so the tools the model sees are named as in VS Code or Cursor. When two workspace files define the
+// same name, the first in WORKSPACE_FILES wins and the other is reported as shadowed; an approved
+// workspace server overrides a global server of the same name for that workspace only.
+import { realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ServerConfig } from '@shared/config';
+import { readTextIfExists } from '../config/atomicJson';
+import { parseImport, type ImportInput } from '../config/importFormats';
+import { MooringError } from '../errors';
+import { describeCommandLine } from '../safety/commandAllowlist';
+import type { SecretStore } from '../secrets/secretStore';
+import { workspacePin, type WorkspaceApproval, type WorkspaceApprovals } from './workspaceApprovals';
+import {
+  askMissingInputs,
+  mapConfigStrings,
+  referencedInputs,
+  substituteWorkspaceVariables,
+  type AskInput,
+} from './workspaceInputs';
+import { fileError, readMooringWorkspaceFile, type FileRead } from './workspaceServers';
+import {
+  DISCOVERED_FILES,
+  type OfferedServer,
+  type ShadowedServer,
+  type WorkspaceFileError,
+  type WorkspaceScan,
+  type WorkspaceSource,
+} from './workspaceTypes';
+
+/** The workspace as its real path, so `./proj`, `/tmp/../proj` and a symlink pin the same approvals. */
+export async function canonicalWorkspace(dir: string): Promise<string> {
+  try {
+    const real = await realpath(dir);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new MooringError(
+    'not_found',
+    `The workspace folder ${dir} does not exist or is not a folder.`,
+    'Choose an existing project folder for the conversation.',
+  );
+}
+
+// Claude Code's `.mcp.json` expands `${NAME}` from the environment; ours spells that `${env:NAME}`.
+const toEnvRefs = (config: ServerConfig) =>
+  mapConfigStrings(config, (v) => v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, '${env:$1}'));
+
+async function readDiscoveredFile(workspace: string, source: WorkspaceSource): Promise<FileRead> {
+  const file = join(workspace, source);
+  try {
+    const text = await readTextIfExists(file);
+    if (text === null) return null;
+    const parsed = parseImport(text, { fileName: file });
+    const warnings = [
+      ...parsed.renamed.map((r) => `"${r.from}" is not a valid server name; it is offered as "${r.to}"`),
+      ...parsed.warnings,
+    ];
+    const servers = source === '.mcp.json' ? parsed.servers.map(toEnvRefs) : parsed.servers;
+    return { ok: true, source, file, servers, warnings, inputs: parsed.inputs };
+  } catch (err) {
+    return { ok: false, error: fileError(source, file, err) };
+  }
+}
+
+function statusOf(
+  approval: WorkspaceApproval | undefined,
+  pin: string,
+): Pick<OfferedServer, 'status' | 'approvedCommandLine'> {
+  if (!approval) return { status: 'pending' };
+  if (approval.pin === pin) return { status: 'approved' };
+  return { status: 'changed', approvedCommandLine: approval.commandLine };
+}
+
+/**
+ * Reads every workspace file (ours first, then VS Code, Cursor, Claude Code). A file that is malformed
+ * is in `errors` with its location and the others are still read; nothing is started here.
+ */
+export async function scanWorkspace(
+  dir: string,
+  opts: { approvals: WorkspaceApprovals },
+): Promise<WorkspaceScan> {
+  const workspace = await canonicalWorkspace(dir);
+  const reads = await Promise.all([
+    readMooringWorkspaceFile(workspace),
+    ...DISCOVERED_FILES.map((source) => readDiscoveredFile(workspace, source)),
+  ]);
+  const servers: OfferedServer[] = [];
+  const shadowed: ShadowedServer[] = [];
+  const errors: WorkspaceFileError[] = [];
+  for (const read of reads) {
+    if (!read) continue;
+    if (!read.ok) {
+      errors.push(read.error);
+      continue;
+    }
+    const declared = read.inputs ?? [];
+    for (const parsed of read.servers) {
+      const winner = servers.find((s) => s.name === parsed.name);
+      if (winner) {
+        shadowed.push({ name: parsed.name, source: read.source, by: winner.source });
+        continue;
+      }
+      const config = substituteWorkspaceVariables(parsed, workspace);
+      const inputs = referencedInputs(config).map(
+        (id): ImportInput =>
+          declared.find((i) => i.id === id) ?? {
+            id,
+            type: 'promptString',
+            password: false,
+            usedBy: [config.name],
+            declared: false,
+          },
+      );
+      const pin = workspacePin({ workspace, source: read.source, server: config });
+      servers.push({
+        workspace,
+        source: read.source,
+        file: read.file,
+        name: config.name,
+        config,
+        commandLine: describeCommandLine(config),
+        inputs,
+        pin,
+        ...statusOf(opts.approvals.get(workspace, read.source, config.name), pin),
+        warnings: read.warnings.filter((w) => w.includes(parsed.name)),
+      });
+    }
+  }
+  return { workspace, servers, shadowed, errors };
+}
+
+/**
+ * Approves one offered server: asks for its inputs not yet in the keychain (once per workspace),
+ * stores them, then pins the approval to the entry's content. An entry edited after the scan it was
+ * offered from is not covered: the next scan shows it as `changed`.
+ */
+export async function approveWorkspaceServer(opts: {
+  offered: OfferedServer;
+  approvals: WorkspaceApprovals;
+  secrets: SecretStore;
+  ask?: AskInput;
+  decidedBy?: string;
+}): Promise<{ approval: WorkspaceApproval; askedInputs: string[] }> {
+  const { offered } = opts;
+  const askedInputs = await askMissingInputs({
+    workspace: offered.workspace,
+    server: offered.name,
+    inputs: offered.inputs,
+    secrets: opts.secrets,
+    ask: opts.ask,
+  });
+  const approval = await opts.approvals.approve({
+    workspace: offered.workspace,
+    source: offered.source,
+    name: offered.name,
+    pin: offered.pin,
+    commandLine: offered.commandLine,
+    ...(opts.decidedBy ? { decidedBy: opts.decidedBy } : {}),
+  });
+  return { approval, askedInputs };
+}
+
+/**
+ * The workspace servers that may run now: approved and unchanged since. Their `${input:ID}` values are
+ * still references; pass each through `resolveWorkspaceInputs` when it starts.
+ */
+export async function approvedServers(
+  dir: string,
+  opts: { approvals: WorkspaceApprovals },
+): Promise<ServerConfig[]> {
+  const scan = await scanWorkspace(dir, opts);
+  return scan.servers.filter((s) => s.status === 'approved').map((s) => s.config);
+}

@@ -1,0 +1,27 @@
+// The workspace room (issue 10): per-project servers, project config discovery with pinned approvals,
+// quick config from the environment, and safe retries of read-only or idempotent tools.
+export { approveWorkspaceServer, approvedServers, canonicalWorkspace, scanWorkspace } from './discovery';
+export {
+  describeEnvServer,
+  envServer,
+  ENV_SERVER_NAME,
+  ENV_STDIO,
+  ENV_URL,
+  logMasker,
+  maskForLog,
+} from './envServer';
+export { isSafeToRetry, withSafeRetry, type RetryableTool, type SafeRetryOptions } from './safeRetry';
+export {
+  WorkspaceApprovals,
+  workspaceApprovalsPath,
+  workspacePin,
+  type WorkspaceApproval,
+} from './workspaceApprovals';
+export { inputAccount, referencedInputs, resolveWorkspaceInputs, type AskInput } from './workspaceInputs';
+export {
+  describeWorkspaceErrors,
+  effectiveServers,
+  type EffectiveServers,
+  type ServerOverride,
+} from './workspaceServers';
+export * from './workspaceTypes';
