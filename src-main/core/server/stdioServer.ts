@@ -21,13 +21,12 @@ export interface StdioServeHandle {
 export async function serveMooringStdio(opts: StdioServeOptions): Promise<StdioServeHandle> {
   const scope = opts.scope ?? FULL_SCOPE;
   // The capabilities read the scope while registering, before there is a server to ask for the name.
-  let conn: ReturnType<typeof createMooringServer> | undefined;
+  const ref: { server?: ReturnType<typeof createMooringServer> } = {};
   const identity = () => ({
-    name: conn?.mcp.server.getClientVersion()?.name || 'mcp-client (stdio)',
+    name: ref.server?.mcp.server.getClientVersion()?.name || 'mcp-client (stdio)',
     scope,
   });
-  conn = createMooringServer(opts, identity);
-  const server = conn;
+  const server = (ref.server = createMooringServer(opts, identity));
   const transport = new StdioServerTransport(opts.stdin, opts.stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
