@@ -1,9 +1,61 @@
 // The client entry the MCP conformance suite drives (`npm run --silent conformance:client -- <url>`):
 // Mooring's own session engine connects to the scenario's server, lists its tools and calls each one.
 // The suite appends the server URL and names the scenario in MCP_CONFORMANCE_SCENARIO.
-import { ServerConfigSchema } from '@shared/config';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
+import { ServerConfigSchema, type ServerConfig } from '@shared/config';
 import { SessionActor } from '../core/mcp/sessionActor';
 import { toErrorData } from '../core/errors';
+import {
+  followAuthorizationRedirects,
+  OAuthManager,
+  plainTransportAuth,
+  transportAuth,
+  type TransportAuth,
+} from '../core/auth';
+import { MemorySecretStore } from '../core/secrets/secretStore';
+
+/** The suite's URL-based client id: used where a scenario's server supports Client ID Metadata Documents. */
+const CONFORMANCE_CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * OAuth for `auth/*` scenarios: Mooring's provider with an in-memory keychain (one process per scenario)
+ * and an opener that plays the browser; the client-credentials scenarios use the SDK's providers (SEP-1046).
+ * The suite passes credentials for some scenarios in MCP_CONFORMANCE_CONTEXT.
+ */
+async function conformanceAuth(scenario: string, config: ServerConfig): Promise<TransportAuth> {
+  const ctx = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
+  if (scenario === 'auth/client-credentials-jwt')
+    return plainTransportAuth(
+      new PrivateKeyJwtProvider({
+        clientId: ctx.client_id!,
+        privateKey: ctx.private_key_pem!,
+        algorithm: ctx.signing_algorithm ?? 'ES256',
+      }),
+      config.name,
+    );
+  if (scenario === 'auth/client-credentials-basic')
+    return plainTransportAuth(
+      new ClientCredentialsProvider({ clientId: ctx.client_id!, clientSecret: ctx.client_secret! }),
+      config.name,
+    );
+  const manager = new OAuthManager({
+    secrets: new MemorySecretStore(),
+    clientMetadataUrl: CONFORMANCE_CIMD_URL,
+    // The 0.1.13 suite's tenant-path servers (metadata-var2, -var3) publish the host's issuer for a
+    // /tenant1 authorization server; tolerate that on the same origin only (OAuthProviderOptions.issuerCheck).
+    issuerCheck: 'same-origin',
+    ...(process.env.MOORING_OAUTH_REDIRECT_PORT
+      ? { redirectPort: () => Number(process.env.MOORING_OAUTH_REDIRECT_PORT) }
+      : {}),
+  });
+  const provider = manager.provider(
+    config,
+    followAuthorizationRedirects({ onPrompt: (t) => console.error(t) }),
+  );
+  if (ctx.client_id)
+    await provider.setUserClient({ client_id: ctx.client_id, client_secret: ctx.client_secret! });
+  return transportAuth(provider);
+}
 
 type JsonSchema = {
   type?: string;
@@ -41,7 +93,8 @@ async function main(): Promise<number> {
     url,
     timeoutSeconds: 30,
   });
-  const actor = new SessionActor({ config });
+  const auth = scenario.startsWith('auth/') ? await conformanceAuth(scenario, config) : undefined;
+  const actor = new SessionActor({ config, ...(auth ? { authProviderFor: () => auth } : {}) });
   actor.on('log', (l) => console.error(`[${l.source}] ${l.text}`));
   try {
     await actor.start();

@@ -36,6 +36,8 @@ export interface SessionActorOptions {
   prepare?: (config: ServerConfig, ctx: { warn: (text: string) => void }) => Promise<ServerConfig>;
   /** The fetch a remote transport uses (the SSRF guard's, pinned to the checked addresses). */
   fetchFor?: (config: ServerConfig) => TransportHooks['fetch'];
+  /** OAuth for a remote server (issue 7): the auth provider its transport uses, from core/auth. */
+  authProviderFor?: (config: ServerConfig) => TransportHooks['auth'];
   backoff?: BackoffPolicy;
   keepaliveMs?: number;
   connectTimeoutMs?: number;
@@ -207,6 +209,7 @@ export class SessionActor extends EventEmitter {
         ? await this.opts.prepare(this.config, { warn: (t) => this.hostLog('warning', t) })
         : this.config;
       const fetch = this.config.transport === 'stdio' ? undefined : this.opts.fetchFor?.(this.config);
+      const auth = this.config.transport === 'stdio' ? undefined : this.opts.authProviderFor?.(this.config);
       transport = await (this.opts.transportFactory ?? createTransport)(prepared, {
         onStderr: (t) => this.onStderr(t),
         onGarbage: (g) =>
@@ -217,6 +220,7 @@ export class SessionActor extends EventEmitter {
               : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
           ),
         ...(fetch ? { fetch } : {}),
+        ...(auth ? { auth } : {}),
       });
       client = new Client(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
       client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));

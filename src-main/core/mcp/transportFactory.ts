@@ -7,6 +7,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
+import type { TransportAuth } from '../auth/authTransport';
 import { MooringError } from '../errors';
 import { childEnvironment } from './childEnv';
 import { StdioTransport } from './stdioTransport';
@@ -16,6 +17,8 @@ export interface TransportHooks {
   onGarbage: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
   /** A fetch for remote transports (the SSRF guard's, when the core wires one). */
   fetch?: FetchLike;
+  /** OAuth for remote transports (issue 7): the SDK auth provider, and the wrapper that finishes sign-ins. */
+  auth?: TransportAuth;
 }
 
 export type TransportFactory = (config: ServerConfig, hooks: TransportHooks) => Promise<Transport>;
@@ -34,14 +37,42 @@ export const createTransport: TransportFactory = async (config, hooks) => {
       });
     }
     case 'http':
-      return new StreamableHTTPClientTransport(new URL(config.url!), {
-        requestInit: { headers: config.headers },
-        ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
-      });
+      return withAuth(
+        new StreamableHTTPClientTransport(new URL(config.url!), {
+          requestInit: { headers: config.headers },
+          ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
+          ...authOptions(hooks),
+        }),
+        config,
+        hooks,
+      );
     case 'sse':
-      return new SSEClientTransport(new URL(config.url!), {
-        requestInit: { headers: config.headers },
-        ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
-      });
+      return withAuth(
+        new SSEClientTransport(new URL(config.url!), {
+          requestInit: { headers: config.headers },
+          ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
+          ...authOptions(hooks),
+        }),
+        config,
+        hooks,
+      );
   }
 };
+
+function authOptions(hooks: TransportHooks) {
+  const a = hooks.auth;
+  if (!a) return {};
+  return { authProvider: a.provider, skipIssuerMetadataValidation: a.skipIssuerMetadataValidation === true };
+}
+
+function withAuth<T extends StreamableHTTPClientTransport | SSEClientTransport>(
+  transport: T,
+  config: ServerConfig,
+  hooks: TransportHooks,
+): T {
+  if (!hooks.auth) return transport;
+  return hooks.auth.wrap(transport, {
+    serverUrl: config.url!,
+    ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
+  });
+}

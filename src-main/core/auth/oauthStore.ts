@@ -1,0 +1,111 @@
+// OAuth state of remote servers, kept in the keychain only (issue 7: "Tokens and client registrations live
+// in the keychain keyed by server and issuer"). One keychain entry per server holds its registrations and
+// tokens per authorization-server issuer; the PKCE verifier of a sign-in in progress has its own entry.
+// Nothing here is ever written to a file or a log. Reads are cached in memory (the transport asks for the
+// bearer token before every request) and writes go through to the keychain, serialised per server.
+import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { SecretStore } from '../secrets/secretStore';
+
+/** What the keychain holds for one issuer of one server. */
+export interface IssuerEntry {
+  client?: StoredOAuthClientInformation;
+  tokens?: StoredOAuthTokens;
+  /** Epoch ms when the access token expires (from `expires_in` at save time), when the server said. */
+  expiresAt?: number;
+}
+
+export interface ServerAuthEntry {
+  /** The server URL the entry was made for: an edited URL is a different resource, so the entry is ignored. */
+  resource: string;
+  /** Issuer of the most recently saved tokens (the transport's per-request read has no issuer). */
+  current?: string;
+  /** Keyed by issuer; `*` holds a client id the user entered before any issuer was known. */
+  issuers: Record<string, IssuerEntry>;
+}
+
+/** The issuer key of a client registration the user entered by hand (`mooring mcp login --client-id`). */
+export const ANY_ISSUER = '*';
+
+export const authAccount = (server: string) => `mcp/${server}/oauth`;
+export const verifierAccount = (server: string) => `mcp/${server}/oauth-pkce`;
+
+const emptyEntry = (resource: string): ServerAuthEntry => ({ resource, issuers: {} });
+
+/** The keychain side of OAuth, shared by every provider of the process so they never disagree. */
+export class OAuthStore {
+  private cache = new Map<string, ServerAuthEntry>();
+  private queues = new Map<string, Promise<unknown>>();
+
+  constructor(readonly secrets: SecretStore) {}
+
+  /** The server's entry; an entry made for another URL counts as none. */
+  async read(server: string, resource: string): Promise<ServerAuthEntry> {
+    let entry = this.cache.get(server);
+    if (!entry) {
+      const raw = await this.secrets.get(authAccount(server));
+      entry = parseEntry(raw) ?? emptyEntry(resource);
+      this.cache.set(server, entry);
+    }
+    return entry.resource === resource ? entry : emptyEntry(resource);
+  }
+
+  /** Applies `change` to the entry and writes it through, one change at a time per server. */
+  update(server: string, resource: string, change: (e: ServerAuthEntry) => void): Promise<void> {
+    const run = async () => {
+      const current = await this.read(server, resource);
+      const next: ServerAuthEntry = structuredClone(current);
+      change(next);
+      for (const [iss, e] of Object.entries(next.issuers))
+        if (!e.client && !e.tokens) delete next.issuers[iss];
+      if (next.current && !next.issuers[next.current]?.tokens) delete next.current;
+      if (!Object.keys(next.issuers).length) await this.secrets.delete(authAccount(server));
+      else await this.secrets.set(authAccount(server), JSON.stringify(next));
+      this.cache.set(server, next);
+    };
+    const prev = this.queues.get(server) ?? Promise.resolve();
+    const p = prev.then(run, run);
+    this.queues.set(
+      server,
+      p.catch(() => undefined),
+    );
+    return p;
+  }
+
+  getVerifier(server: string): Promise<string | null> {
+    return this.secrets.get(verifierAccount(server));
+  }
+
+  setVerifier(server: string, verifier: string): Promise<void> {
+    return this.secrets.set(verifierAccount(server), verifier);
+  }
+
+  async deleteVerifier(server: string): Promise<void> {
+    await this.secrets.delete(verifierAccount(server));
+  }
+
+  /** Sign out: forgets tokens, registrations and any sign-in in progress of the server. */
+  async forget(server: string): Promise<void> {
+    const run = async () => {
+      this.cache.delete(server);
+      await this.secrets.delete(authAccount(server));
+      await this.secrets.delete(verifierAccount(server));
+    };
+    const prev = this.queues.get(server) ?? Promise.resolve();
+    const p = prev.then(run, run);
+    this.queues.set(
+      server,
+      p.catch(() => undefined),
+    );
+    await p;
+  }
+}
+
+function parseEntry(raw: string | null): ServerAuthEntry | undefined {
+  if (!raw) return undefined;
+  try {
+    const v = JSON.parse(raw) as ServerAuthEntry;
+    return typeof v?.resource === 'string' && v.issuers && typeof v.issuers === 'object' ? v : undefined;
+  } catch {
+    return undefined; // a damaged entry is as good as none: the user signs in again
+  }
+}
