@@ -1,0 +1,152 @@
+// The client side of MCP beyond tools (issue 6, "The rest of MCP"), as one object the core holds:
+// the capabilities Mooring declares, the server→client handlers registered on every new SDK client
+// (sampling, elicitation, roots, resource notifications; SessionActor's `configureClient`, so they survive
+// reconnects), the broker the UI answers through, and what to do when a session becomes ready.
+import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import type { LogLine } from '@shared/session';
+import type { LogLevel } from '@shared/settings';
+import { MooringError } from '../errors';
+import { ElicitationService } from './elicitation';
+import { InteractionBroker } from './interactionBroker';
+import { applyLogLevel } from './logLevel';
+import { ResourceSubscriptions } from './resources';
+import { RootsRegistry } from './roots';
+import { SamplingService, type SamplingComplete } from './sampling';
+import { SamplingBudget, type SamplingBudgetOptions } from './samplingBudget';
+import type { ServerSession } from './serverSession';
+
+export interface ClientFeaturesDeps {
+  /** Produces a completion for an approved sampling request. Without it Mooring does not offer sampling. */
+  complete?: SamplingComplete;
+  /** Opens an https URL in the user's browser. Without it Mooring does not offer URL-mode elicitation. */
+  openExternal?: (url: string) => Promise<void>;
+  /** Where sampling, elicitation and feature notes go: the server's log view. */
+  log?: (line: LogLine) => void;
+  /** The level the user picked (settings.logLevel), read each time a session becomes ready. */
+  logLevel?: () => LogLevel;
+  samplingBudget?: SamplingBudgetOptions;
+  /** How long a request waits for the user before it is declined. */
+  interactionTimeoutMs?: number;
+  /** Roots are offered unless `false` (a host without conversations has no project folder). */
+  offerRoots?: boolean;
+}
+
+export interface ClientFeatures {
+  capabilities: ClientCapabilities;
+  configureClient: (client: Client, server: string) => void;
+  broker: InteractionBroker;
+  sampling: SamplingService;
+  roots: RootsRegistry;
+  resources: ResourceSubscriptions;
+  /** After a session is (re)connected: its log level, then the resource subscriptions it had. */
+  onSessionReady: (session: ServerSession) => Promise<void>;
+  /** The user changed settings.logLevel: tell every ready session that offers logging. */
+  setLogLevel: (level: LogLevel, sessions: ServerSession[]) => Promise<void>;
+  dispose: () => void;
+}
+
+export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatures {
+  const log = deps.log ?? (() => undefined);
+  const broker = new InteractionBroker(
+    deps.interactionTimeoutMs ? { timeoutMs: deps.interactionTimeoutMs } : {},
+  );
+  const budget = new SamplingBudget(deps.samplingBudget);
+  const sampling = new SamplingService({
+    broker,
+    budget,
+    log,
+    complete:
+      deps.complete ??
+      (() => Promise.reject(new MooringError('usage', 'No model is configured for sampling.'))),
+  });
+  const elicitation = new ElicitationService({
+    broker,
+    log,
+    ...(deps.openExternal ? { openExternal: deps.openExternal } : {}),
+  });
+  const roots = new RootsRegistry();
+  const resources = new ResourceSubscriptions();
+
+  const capabilities: ClientCapabilities = {
+    elicitation: deps.openExternal ? { form: {}, url: {} } : { form: {} },
+    ...(deps.offerRoots === false ? {} : { roots: { listChanged: true } }),
+    ...(deps.complete ? { sampling: {} } : {}),
+  };
+
+  const configureClient = (client: Client, server: string) => {
+    if (deps.complete)
+      client.setRequestHandler('sampling/createMessage', (req, ctx) =>
+        sampling.handle(server, req.params, ctx.mcpReq.signal),
+      );
+    client.setRequestHandler('elicitation/create', (req, ctx) =>
+      elicitation.handle(server, req.params, ctx.mcpReq.signal).catch(toWireError),
+    );
+    if (capabilities.roots) {
+      client.setRequestHandler('roots/list', () => ({ roots: roots.list() }));
+      roots.track(client, server);
+    }
+    resources.attach(client, server);
+  };
+
+  const note = (server: string, level: LogLine['level'], text: string) =>
+    log({ server, at: Date.now(), source: 'host', level, text });
+
+  return {
+    capabilities,
+    configureClient,
+    broker,
+    sampling,
+    roots,
+    resources,
+    async onSessionReady(session) {
+      const level = deps.logLevel?.() ?? 'info';
+      await applyLogLevel(session, level).catch((e: Error) =>
+        note(session.name, 'warning', `could not set the log level: ${e.message}`),
+      );
+      const failed = await resources.renew(session);
+      if (failed.length) note(session.name, 'warning', `could not renew subscriptions: ${failed.join(', ')}`);
+    },
+    async setLogLevel(level, sessions) {
+      await Promise.all(
+        sessions.map((s) =>
+          applyLogLevel(s, level).catch((e: Error) =>
+            note(s.name, 'warning', `could not set the log level: ${e.message}`),
+          ),
+        ),
+      );
+    },
+    dispose: () => broker.dispose(),
+  };
+}
+
+/** A local failure answers the server as a JSON-RPC error carrying our message and hint. */
+function toWireError(err: unknown): never {
+  if (err instanceof MooringError) throw new ProtocolError(-32603, err.message, err.toData());
+  throw err;
+}
+
+/**
+ * The handlers of a host with nobody to ask (the conformance client, scripted runs): every form
+ * elicitation is accepted with the schema's defaults (SEP-1034); nothing else is offered.
+ */
+export function acceptElicitationsWithDefaults(): Pick<ClientFeatures, 'capabilities' | 'configureClient'> {
+  const features = createClientFeatures({ offerRoots: false });
+  features.broker.on('requested', (r) => {
+    if (r.kind !== 'elicitation-form') return;
+    try {
+      features.broker.answer(r.id, {
+        kind: 'elicitation-form',
+        action: 'accept',
+        decidedBy: 'auto:defaults',
+      });
+    } catch {
+      // A required field without a default: nobody can fill it in here.
+      features.broker.answer(r.id, {
+        kind: 'elicitation-form',
+        action: 'decline',
+        decidedBy: 'auto:defaults',
+      });
+    }
+  });
+  return { capabilities: features.capabilities, configureClient: features.configureClient };
+}

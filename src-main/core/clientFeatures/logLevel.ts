@@ -1,0 +1,23 @@
+// Logging (spec 2025-11-25 "Logging"; issue 6): a server that offers logging is told the level the user
+// picked (settings.logLevel), so it sends `notifications/message` at that level and above; the session
+// actor already routes those messages to the server's log view.
+import type { LoggingLevel } from '@modelcontextprotocol/client';
+import type { LogLevel } from '@shared/settings';
+import { FEATURE_TIMEOUT_MS, onSession, type ServerSession } from './serverSession';
+
+/** Mooring's four levels onto the protocol's eight (RFC 5424 names). */
+export const MCP_LOG_LEVEL: Record<LogLevel, LoggingLevel> = {
+  error: 'error',
+  warn: 'warning',
+  info: 'info',
+  debug: 'debug',
+};
+
+/** Sends `logging/setLevel` when the server offers logging; returns whether it did. */
+export async function applyLogLevel(session: ServerSession, level: LogLevel): Promise<boolean> {
+  if (!session.sdkClient()?.getServerCapabilities()?.logging) return false;
+  await onSession(session, 'logging/setLevel', (c) =>
+    c.setLoggingLevel(MCP_LOG_LEVEL[level], { timeout: FEATURE_TIMEOUT_MS }),
+  );
+  return true;
+}

@@ -1,0 +1,131 @@
+// Requests parked until a person answers (the pattern of the approval broker, safety/approvalBroker.ts,
+// made generic so sampling and elicitation share it — the approval broker could move onto it too):
+// pending requests are listed and answered by id, an unanswered one is refused after a timeout, an abort
+// cancels it, and every request emits `requested` then exactly one `resolved`.
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { ErrorData } from '@shared/errors';
+import { MooringError } from '../errors';
+
+export interface Stamped {
+  id: string;
+  requestedAt: number;
+  expiresAt: number;
+}
+
+export interface PendingResolved<Req, Ans> {
+  request: Req;
+  answer?: Ans;
+  error?: ErrorData;
+}
+
+export interface PendingEvents<Req, Ans> {
+  requested: [Req];
+  resolved: [PendingResolved<Req, Ans>];
+}
+
+export interface PendingRequestsOptions<Req, Ans> {
+  /** What the requests are, for error messages ("sampling request"). */
+  noun: string;
+  timeoutMs: number;
+  /** Parses one answer for one request; throws a MooringError (`usage`) to keep the request pending. */
+  parse: (request: Req, answer: unknown) => Ans;
+  /** Where the user answers, for the timeout hint. */
+  answerHint: string;
+  now?: () => number;
+  newId?: () => string;
+}
+
+interface Waiting<Req, Ans> {
+  request: Req;
+  settle: (r: { answer: Ans } | { error: MooringError }) => void;
+}
+
+export class PendingRequests<Req extends Stamped, Ans> extends EventEmitter<PendingEvents<Req, Ans>> {
+  private readonly waiting = new Map<string, Waiting<Req, Ans>>();
+  private readonly now: () => number;
+  private readonly newId: () => string;
+
+  constructor(private readonly opts: PendingRequestsOptions<Req, Ans>) {
+    super();
+    this.now = opts.now ?? Date.now;
+    this.newId = opts.newId ?? randomUUID;
+  }
+
+  /** Parks a request until it is answered; rejects with `refused` on timeout, `cancelled` on abort. */
+  ask(
+    input: Omit<Req, keyof Stamped>,
+    opts: { label: string; signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
+  ): Promise<Ans> {
+    const { signal, label } = opts;
+    const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs;
+    const at = this.now();
+    const request = { ...input, id: this.newId(), requestedAt: at, expiresAt: at + timeoutMs } as Req;
+    if (signal?.aborted) return Promise.reject(this.cancelled(label, signal.reason));
+
+    return new Promise<Ans>((resolve, reject) => {
+      const onAbort = () => settle({ error: this.cancelled(label, signal?.reason) });
+      const timer = setTimeout(
+        () =>
+          settle({
+            error: new MooringError(
+              'refused',
+              `No answer to the ${this.opts.noun} from ${label} within ${Math.round(timeoutMs / 1000)} s, so it was declined.`,
+              this.opts.answerHint,
+            ),
+          }),
+        timeoutMs,
+      );
+      const settle = (r: { answer: Ans } | { error: MooringError }) => {
+        if (!this.waiting.delete(request.id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if ('answer' in r) {
+          this.emit('resolved', { request, answer: r.answer });
+          resolve(r.answer);
+        } else {
+          this.emit('resolved', { request, error: r.error.toData() });
+          reject(r.error);
+        }
+      };
+      this.waiting.set(request.id, { request, settle });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.emit('requested', request);
+    });
+  }
+
+  /** The requests waiting for an answer, oldest first. */
+  pending(): Req[] {
+    return [...this.waiting.values()].map((w) => w.request);
+  }
+
+  get(id: string): Req | undefined {
+    return this.waiting.get(id)?.request;
+  }
+
+  /** Answers one pending request. Throws `not_found` when it is gone, `usage` when the answer is invalid. */
+  answer(id: string, answer: unknown): void {
+    const waiting = this.waiting.get(id);
+    if (!waiting)
+      throw new MooringError(
+        'not_found',
+        `There is no pending ${this.opts.noun} with id "${id}".`,
+        'It was already answered, timed out or cancelled; list the pending requests again.',
+      );
+    waiting.settle({ answer: this.opts.parse(waiting.request, answer) });
+  }
+
+  /** Cancels every pending request (on shutdown), so no server waits forever. */
+  dispose(): void {
+    for (const w of [...this.waiting.values()])
+      w.settle({ error: this.cancelled(`"${w.request.id}"`, 'Mooring is shutting down') });
+  }
+
+  private cancelled(label: string, reason: unknown): MooringError {
+    const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
+    return new MooringError(
+      'cancelled',
+      `The ${this.opts.noun} from ${label} was cancelled${why ? `: ${why}` : ''}.`,
+    );
+  }
+}

@@ -1,0 +1,67 @@
+// Prompts (spec 2025-11-25 "Prompts"; issue 6): each server's prompts become slash commands in the
+// composer; choosing one calls `prompts/get` with the arguments the user filled in.
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
+import { MooringError } from '../errors';
+import { FEATURE_TIMEOUT_MS, onSession, readyClient, type ServerSession } from './serverSession';
+
+export interface SlashCommand {
+  /** What the user types after `/`: the prompt's name, or `server.name` when two servers share it. */
+  command: string;
+  server: string;
+  prompt: Prompt;
+}
+
+/** The server's prompts; none when it does not offer prompts. */
+export async function listPrompts(session: ServerSession): Promise<Prompt[]> {
+  if (!readyClient(session).getServerCapabilities()?.prompts) return [];
+  return onSession(
+    session,
+    'prompts/list',
+    async (c) => (await c.listPrompts(undefined, { timeout: FEATURE_TIMEOUT_MS })).prompts,
+  );
+}
+
+/** Every ready session's prompts as slash commands; a session that fails to list is skipped. */
+export async function slashCommands(sessions: ServerSession[]): Promise<SlashCommand[]> {
+  const lists = await Promise.all(
+    sessions
+      .filter((s) => s.sdkClient())
+      .map(async (s) => ({ server: s.name, prompts: await listPrompts(s).catch(() => [] as Prompt[]) })),
+  );
+  const seen = new Map<string, number>();
+  for (const l of lists) for (const p of l.prompts) seen.set(p.name, (seen.get(p.name) ?? 0) + 1);
+  return lists.flatMap((l) =>
+    l.prompts.map((prompt) => ({
+      command: (seen.get(prompt.name) ?? 0) > 1 ? `${l.server}.${prompt.name}` : prompt.name,
+      server: l.server,
+      prompt,
+    })),
+  );
+}
+
+/** `prompts/get` with the user's arguments; a missing required argument is named before the server sees it. */
+export async function getPrompt(
+  session: ServerSession,
+  name: string,
+  args: Record<string, string> = {},
+): Promise<GetPromptResult> {
+  const prompt = (await listPrompts(session)).find((p) => p.name === name);
+  if (!prompt)
+    throw new MooringError(
+      'not_found',
+      `"${session.name}" has no prompt named "${name}".`,
+      'Type / in the composer to see the prompts each server offers.',
+    );
+  const missing = (prompt.arguments ?? [])
+    .filter((a) => a.required && !args[a.name]?.trim())
+    .map((a) => a.name);
+  if (missing.length)
+    throw new MooringError(
+      'usage',
+      `The prompt "${name}" needs ${missing.map((m) => `"${m}"`).join(', ')}.`,
+      'Fill in the required fields of the prompt form.',
+    );
+  return onSession(session, `prompts/get ${name}`, (c) =>
+    c.getPrompt({ name, arguments: args }, { timeout: FEATURE_TIMEOUT_MS }),
+  );
+}
