@@ -1,65 +1,14 @@
 // `mooring serve --stdio` end to end (issue 8, Acceptance): the SDK's own client launches the real CLI
 // with a temp MOORING_HOME whose servers are real (server-filesystem, the engine fixture), then lists and
 // calls each capability, waits for an approval that never comes, and sees list_changed arrive.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src-main/core/agent/conversationStore';
-import { FILESYSTEM, ROOT, TSX_CLI, fixturePath, freePort, tempDir } from '../helpers/servers';
-
-/** `node <args>` that runs `mooring serve …`: the real bin once index.ts registers serve, else the stand-in. */
-export function serveCommandLine(): string[] {
-  const registered = readFileSync(join(ROOT, 'src-main/cli/index.ts'), 'utf8').includes(
-    'registerServeCommand',
-  );
-  return registered
-    ? [join(ROOT, 'bin/mooring.mjs')]
-    : [TSX_CLI, '--tsconfig', join(ROOT, 'tsconfig.json'), join(ROOT, 'test/integration/serverCliEntry.ts')];
-}
-
-const ENGINE_TOOLS = [
-  'echo',
-  'hang',
-  'slow',
-  'big',
-  'crash',
-  'garbage',
-  'count',
-  'add_tool',
-  'remove_tool',
-  'pid',
-];
-
-export function writeHome(fsRoot: string): string {
-  const home = tempDir('mooring-serve-home-');
-  mkdirSync(home, { recursive: true });
-  writeFileSync(
-    join(home, 'mcp_servers.json'),
-    JSON.stringify({
-      servers: [
-        { name: 'files', transport: 'stdio', command: 'node', args: [FILESYSTEM, fsRoot] },
-        // trust-all: add_tool has no annotations, and this test is about list_changed, not approvals.
-        {
-          name: 'engine',
-          transport: 'stdio',
-          command: 'node',
-          args: [TSX_CLI, fixturePath('engineServer.ts')],
-          policy: 'trust-all',
-        },
-      ],
-    }),
-  );
-  // The engine was seen before with fresh_tool among its tools (the user enabled it): when it comes back
-  // through list_changed it is not quarantined as new, so the exposed set really changes. A tool never
-  // seen before stays quarantined (issue 4) and must not reach external clients either.
-  writeFileSync(
-    join(home, 'known_tools.json'),
-    JSON.stringify({ servers: { engine: { known: [...ENGINE_TOOLS, 'fresh_tool'], quarantined: [] } } }),
-  );
-  return home;
-}
+import { freePort, tempDir } from '../helpers/servers';
+import { serveCommandLine, writeHome } from './serverHelpers';
 
 const text = (r: { content?: unknown }) =>
   ((r.content ?? []) as { type: string; text?: string }[])
