@@ -4,6 +4,7 @@
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { ServerConfigSchema, type ServerConfig } from '@shared/config';
 import { SessionActor } from '../core/mcp/sessionActor';
+import { acceptElicitationsWithDefaults } from '../core/clientFeatures';
 import { toErrorData } from '../core/errors';
 import {
   followAuthorizationRedirects,
@@ -94,7 +95,9 @@ async function main(): Promise<number> {
     timeoutSeconds: 30,
   });
   const auth = scenario.startsWith('auth/') ? await conformanceAuth(scenario, config) : undefined;
-  const actor = new SessionActor({ config, ...(auth ? { authProviderFor: () => auth } : {}) });
+  // SEP-1034: nobody answers forms here, so every form elicitation is accepted with the schema's defaults.
+  const features = scenario === 'elicitation-sep1034-client-defaults' ? acceptElicitationsWithDefaults() : {};
+  const actor = new SessionActor({ config, ...features, ...(auth ? { authProviderFor: () => auth } : {}) });
   actor.on('log', (l) => console.error(`[${l.source}] ${l.text}`));
   try {
     await actor.start();
