@@ -10,7 +10,7 @@ auth_scenarios=(auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth
   auth/token-endpoint-auth-none auth/resource-mismatch auth/pre-registration
   auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
   auth/client-credentials-jwt auth/client-credentials-basic)
-scenarios=(initialize tools_call sse-retry "${auth_scenarios[@]}" ${EXTRA_CONFORMANCE_SCENARIOS:-})
+scenarios=(initialize tools_call sse-retry "${auth_scenarios[@]}" elicitation-sep1034-client-defaults ${EXTRA_CONFORMANCE_SCENARIOS:-})
 failed=()
 for s in "${scenarios[@]}"; do
   out=$(npx --no-install conformance client --command "npm run --silent conformance:client --" --scenario "$s" 2>&1) || failed+=("$s")
