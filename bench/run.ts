@@ -3,7 +3,7 @@
 // Timing never fails the run (shared machines are noisy); a contender that crashes does (exit 1).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT } from './lib/contenders';
+import { ROOT, SETSID } from './lib/contenders';
 import { machineInfo, renderTable, type Row, type SuiteContext, type SuiteResult } from './lib/report';
 import { catalogScaleSuite } from './suites/catalogScale';
 import { memorySuite } from './suites/memory';
@@ -68,7 +68,7 @@ async function main(): Promise<number> {
   const header =
     `Mooring benchmark${args.quick ? ' (quick)' : ''}: ${after.cores} cores (${after.cpuModel}), ` +
     `load average ${before.loadavg.join(' ')} before, ${after.loadavg.join(' ')} after; node ${after.node}; ` +
-    `shell PATH lookup off (MOORING_NO_SHELL_PATH=1); ${seconds} s`;
+    `shell PATH lookup off (MOORING_NO_SHELL_PATH=1); raw SDK children ${SETSID ? 'started through setsid, like Mooring’s' : 'not in their own session (no setsid)'}; ${seconds} s`;
   console.log(`\n${header}\n\n${renderTable(rows, args.markdown)}`);
   const missed = rows.filter((r) => r.met === false);
   if (missed.length) console.log(`\n${missed.length} target(s) missed (reported, not failed).`);
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
   await mkdir(dir, { recursive: true });
   await writeFile(
     join(dir, 'latest.json'),
-    `${JSON.stringify({ at: new Date().toISOString(), quick: args.quick, seconds, machine: { before, after }, shellPathLookup: 'off (MOORING_NO_SHELL_PATH=1)', rows, raw, crashed }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), quick: args.quick, seconds, machine: { before, after }, shellPathLookup: 'off (MOORING_NO_SHELL_PATH=1)', rawChildrenViaSetsid: Boolean(SETSID), rows, raw, crashed }, null, 2)}\n`,
   );
   console.log(`\nRaw percentiles: bench/results/latest.json`);
   return crashed.length ? 1 : 0;

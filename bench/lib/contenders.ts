@@ -2,6 +2,7 @@
 // MCP SDK client, and a bare newline-JSON echo child over a pipe (the floor). Same servers, same
 // machine, same run.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,11 +67,19 @@ export async function openCore(
   };
 }
 
+/**
+ * Mooring spawns each server in its own process group and session (`detached`, i.e. setsid), and on
+ * Linux with sched_autogroup each session is its own CPU-scheduling group: on a loaded machine those
+ * children get a larger CPU share than children left in the benchmark's session. To compare like with
+ * like, the raw SDK's children start through setsid(1) too, when it exists (SETSID is in the output).
+ */
+export const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p));
+
 /** The raw SDK as a host would use it: connect, then list the tools (Mooring's "ready" includes that). */
 export async function openRawClient(s: ServerSpec, opts: { maxBufferSize?: number } = {}): Promise<Client> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [s.script, ...(s.args ?? [])],
+    command: SETSID ?? process.execPath,
+    args: [...(SETSID ? [process.execPath] : []), s.script, ...(s.args ?? [])],
     stderr: 'pipe',
     ...(opts.maxBufferSize ? { maxBufferSize: opts.maxBufferSize } : {}),
   });
@@ -88,7 +97,8 @@ export class FloorClient {
   private nextId = 1;
 
   constructor() {
-    this.child = spawn(process.execPath, [FLOOR_ECHO], { stdio: ['pipe', 'pipe', 'ignore'] });
+    // Detached like Mooring's children (own session, same scheduling group treatment).
+    this.child = spawn(process.execPath, [FLOOR_ECHO], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     createInterface({ input: this.child.stdout! }).on('line', (line) => {
       const msg = JSON.parse(line) as { id: number; result: unknown };
       const resolve = this.pending.get(msg.id);
