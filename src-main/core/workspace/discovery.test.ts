@@ -50,7 +50,11 @@ describe('scanWorkspace', () => {
       '.mcp.json',
       JSON.stringify({
         mcpServers: {
-          gh: { command: 'docker', args: ['run', '${GH_IMAGE}'], env: { GITHUB_TOKEN: 'ghp_in_repo' } },
+          gh: {
+            command: 'docker',
+            args: ['run', '${GH_IMAGE}', '-v', '${workspaceFolder}:/src'],
+            env: { GITHUB_TOKEN: 'ghp_in_repo' },
+          },
         },
       }),
     );
@@ -67,7 +71,9 @@ describe('scanWorkspace', () => {
     expect(by('fetch').commandLine).toBe(`uvx mcp-server-fetch --root ${scan.workspace}`);
     expect(by('remote').commandLine).toBe('HTTP https://mcp.example.com/mcp');
     // Claude Code's ${NAME} becomes our ${env:NAME}; a secret-looking env value is not shown.
-    expect(by('gh').commandLine).toBe("GITHUB_TOKEN=••• docker run '${env:GH_IMAGE}'");
+    expect(by('gh').commandLine).toBe(
+      `GITHUB_TOKEN=••• docker run '\${env:GH_IMAGE}' -v ${scan.workspace}:/src`,
+    );
     expect(by('notes').file).toBe(join(scan.workspace, '.mooring/mcp_servers.json'));
     expect(await approvedServers(ws, { approvals })).toEqual([]);
   });

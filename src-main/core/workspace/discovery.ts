@@ -21,6 +21,7 @@ import {
   mapConfigStrings,
   referencedInputs,
   substituteWorkspaceVariables,
+  WORKSPACE_VARIABLES,
   type AskInput,
 } from './workspaceInputs';
 import { fileError, readMooringWorkspaceFile, type FileRead } from './workspaceServers';
@@ -49,8 +50,13 @@ export async function canonicalWorkspace(dir: string): Promise<string> {
 }
 
 // Claude Code's `.mcp.json` expands `${NAME}` from the environment; ours spells that `${env:NAME}`.
+// The workspace variables keep their meaning (they are filled in by substituteWorkspaceVariables).
 const toEnvRefs = (config: ServerConfig) =>
-  mapConfigStrings(config, (v) => v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, '${env:$1}'));
+  mapConfigStrings(config, (v) =>
+    v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name: string) =>
+      WORKSPACE_VARIABLES.has(name) ? m : `\${env:${name}}`,
+    ),
+  );
 
 async function readDiscoveredFile(workspace: string, source: WorkspaceSource): Promise<FileRead> {
   const file = join(workspace, source);

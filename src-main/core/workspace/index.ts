@@ -25,3 +25,4 @@ export {
   type ServerOverride,
 } from './workspaceServers';
 export * from './workspaceTypes';
+export { formatWorkspaceScan } from './workspaceReport';

@@ -46,6 +46,8 @@ export function referencedInputs(config: ServerConfig): string[] {
  * VS Code's workspace variables, filled in when the file is read so the command line shown for
  * approval is the one that runs: `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`.
  */
+export const WORKSPACE_VARIABLES = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHome']);
+
 export function substituteWorkspaceVariables(config: ServerConfig, workspace: string): ServerConfig {
   const vars: Record<string, string> = {
     workspaceFolder: workspace,
