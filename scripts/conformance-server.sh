@@ -26,9 +26,7 @@ trap cleanup EXIT
 # One memory entry so the resource scenarios have something to list and read.
 printf '%s\n' '{"kind":"add","entry":{"id":"conformance-note","title":"Conformance note","text":"hello from Mooring memory","tags":[],"createdAt":0,"source":"user"}}' >"$HOME_DIR/memory.jsonl"
 
-# bin/mooring.mjs once src-main/cli/index.ts registers `serve`; until then the tests' stand-in entry.
-if grep -q registerServeCommand src-main/cli/index.ts; then MOORING=(node bin/mooring.mjs)
-else MOORING=(node node_modules/tsx/dist/cli.mjs --tsconfig tsconfig.json test/integration/serverCliEntry.ts); fi
+MOORING=(node bin/mooring.mjs)
 MOORING_HOME="$HOME_DIR" MOORING_NO_SHELL_PATH=1 "${MOORING[@]}" serve --http 0 --json --label conformance >"$OUT" 2>/dev/null &
 SERVE_PID=$!
 for _ in $(seq 1 200); do grep -q url "$OUT" && break; sleep 0.1; done

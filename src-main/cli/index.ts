@@ -4,6 +4,7 @@ import { closeOnSignals } from '../core/lifecycle';
 import { MooringCore } from '../core/mooringCore';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
+import { registerServeCommand } from './serveCommand';
 import { reportError, EXIT } from './output';
 
 const program = new Command('mooring')
@@ -32,6 +33,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
 
 registerMcpCommands(program, withCore);
 registerChatCommand(program, withCore);
+registerServeCommand(program, withCore);
 
 try {
   await program.parseAsync(process.argv);

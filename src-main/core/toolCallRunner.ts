@@ -42,6 +42,8 @@ export interface CallContext {
   preApproved?: boolean;
   /** False when nobody can answer an approval (a script): an ask becomes a refusal with a hint. */
   interactive?: boolean;
+  /** How long an approval may wait before the call is refused (default: the broker's). */
+  approvalTimeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
   id?: string;
@@ -121,6 +123,7 @@ export async function runToolCall(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(ctx.preApproved ? { preApprovedBy: `${ctx.client ?? 'user'} (--yes)` } : {}),
       ...(ctx.interactive === false ? { interactive: false } : {}),
+      ...(ctx.approvalTimeoutMs ? { timeoutMs: ctx.approvalTimeoutMs } : {}),
     });
   } catch (err) {
     emit('refused', { error: toErrorData(err) });

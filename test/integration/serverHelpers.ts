@@ -1,16 +1,11 @@
 // Shared by the server tests (issue 8): a temp MOORING_HOME with real servers, and how to run `mooring serve`.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FILESYSTEM, ROOT, TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
 
-/** `node <args>` that runs `mooring serve …`: the real bin once index.ts registers serve, else the stand-in. */
+/** `node <args>` that runs `mooring serve …` through the real bin. */
 export function serveCommandLine(): string[] {
-  const registered = readFileSync(join(ROOT, 'src-main/cli/index.ts'), 'utf8').includes(
-    'registerServeCommand',
-  );
-  return registered
-    ? [join(ROOT, 'bin/mooring.mjs')]
-    : [TSX_CLI, '--tsconfig', join(ROOT, 'tsconfig.json'), join(ROOT, 'test/integration/serverCliEntry.ts')];
+  return [join(ROOT, 'bin/mooring.mjs')];
 }
 
 const ENGINE_TOOLS = [

@@ -19,6 +19,9 @@ export interface CoreToolRuntimeOptions {
   preApproved?: boolean;
   /** False when nobody can answer an approval (a script without --yes). */
   interactive?: boolean;
+  /** Who the calls are for in the audit log (default `conversation:<id>`), e.g. an external MCP client. */
+  client?: string;
+  approvalTimeoutMs?: number;
 }
 
 const REFUSED_CODES = new Set(['refused', 'untrusted_command', 'vulnerable_package', 'ssrf_blocked']);
@@ -75,7 +78,8 @@ export class CoreToolRuntime implements AgentToolRuntime {
     try {
       const outcome = await this.core.callTool(modelName, call.arguments, {
         id: call.id,
-        client: `conversation:${ctx.conversationId}`,
+        client: this.opts.client ?? `conversation:${ctx.conversationId}`,
+        ...(this.opts.approvalTimeoutMs ? { approvalTimeoutMs: this.opts.approvalTimeoutMs } : {}),
         signal: ctx.signal,
         ...(this.opts.preApproved ? { preApproved: true } : {}),
         ...(this.opts.interactive === false ? { interactive: false } : {}),
