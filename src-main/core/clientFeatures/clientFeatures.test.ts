@@ -1,0 +1,101 @@
+// What Mooring declares and how the pieces without a server behave: capabilities follow what the host can
+// really do, links must be https, roots need a real folder, the scripted host answers forms with defaults.
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acceptElicitationsWithDefaults, createClientFeatures } from './clientFeatures';
+import { isOpenableUrl } from './elicitation';
+import { ElicitationService } from './elicitation';
+import { InteractionBroker } from './interactionBroker';
+import { RootsRegistry } from './roots';
+
+describe('createClientFeatures', () => {
+  it('declares sampling only with a model and URL elicitation only with an opener', () => {
+    expect(createClientFeatures().capabilities).toEqual({
+      elicitation: { form: {} },
+      roots: { listChanged: true },
+    });
+    expect(
+      createClientFeatures({
+        complete: async () => ({ model: 'm', role: 'assistant', content: { type: 'text', text: '' } }),
+        openExternal: async () => undefined,
+      }).capabilities,
+    ).toEqual({ elicitation: { form: {}, url: {} }, roots: { listChanged: true }, sampling: {} });
+    expect(acceptElicitationsWithDefaults().capabilities).toEqual({ elicitation: { form: {} } });
+  });
+});
+
+describe('URL elicitation', () => {
+  it('opens only https URLs with a host', () => {
+    expect(isOpenableUrl('https://example.com/a?b=c')).toBe(true);
+    for (const bad of [
+      'http://example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'https://',
+      'not a url',
+    ])
+      expect(isOpenableUrl(bad), bad).toBe(false);
+  });
+
+  it('declines a non-https link without asking and never opens it', async () => {
+    const broker = new InteractionBroker();
+    const opened: string[] = [];
+    const svc = new ElicitationService({
+      broker,
+      openExternal: async (u) => void opened.push(u),
+      log: () => undefined,
+    });
+    const res = await svc.handle(
+      's',
+      { mode: 'url', message: 'go', url: 'http://example.com/x', elicitationId: 'e1' },
+      new AbortController().signal,
+    );
+    expect(res).toEqual({ action: 'decline' });
+    expect(broker.pending()).toEqual([]);
+    expect(opened).toEqual([]);
+  });
+});
+
+describe('RootsRegistry', () => {
+  it('lists the active conversation folder as a file URI and refuses paths that are not folders', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'roots unit ')));
+    const file = join(dir, 'f.txt');
+    writeFileSync(file, 'x');
+    const r = new RootsRegistry();
+    await r.setFolder('c1', dir);
+    expect(r.list()).toEqual([]); // nothing active yet
+    await r.activate('c1');
+    expect(r.list()).toEqual([
+      { uri: `file://${dir.replaceAll(' ', '%20')}`, name: expect.stringMatching(/^roots unit /) },
+    ]);
+    await r.activate('c2');
+    expect(r.list()).toEqual([]);
+    await expect(r.setFolder('c2', file)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(r.setFolder('c2', 'rel')).rejects.toMatchObject({ code: 'usage' });
+  });
+});
+
+describe('acceptElicitationsWithDefaults', () => {
+  it('accepts with defaults, and declines a form whose required field has no default', async () => {
+    const { configureClient } = acceptElicitationsWithDefaults();
+    const handlers = new Map<string, (req: unknown, ctx: unknown) => Promise<unknown>>();
+    const fakeClient = {
+      setRequestHandler: (m: string, h: (req: unknown, ctx: unknown) => Promise<unknown>) =>
+        handlers.set(m, h),
+      setNotificationHandler: () => undefined,
+    };
+    configureClient(fakeClient as never, 'srv');
+    expect([...handlers.keys()]).toEqual(['elicitation/create']);
+    const ctx = { mcpReq: { signal: new AbortController().signal } };
+    const ask = (schema: object) =>
+      handlers.get('elicitation/create')!({ params: { message: 'm', requestedSchema: schema } }, ctx);
+    await expect(
+      ask({ type: 'object', properties: { n: { type: 'integer', default: 3 }, s: { type: 'string' } } }),
+    ).resolves.toEqual({ action: 'accept', content: { n: 3 } });
+    await expect(
+      ask({ type: 'object', properties: { s: { type: 'string' } }, required: ['s'] }),
+    ).resolves.toEqual({ action: 'decline' });
+  });
+});
