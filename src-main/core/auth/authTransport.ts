@@ -78,7 +78,7 @@ export function withSignIn<T extends AuthCapableTransport>(
 
   const refreshEarly = async () => {
     // Without discovery state (a new process) the 401 path refreshes instead: it knows the metadata URL.
-    if (!provider.hasDiscovery() || !(await provider.expiresSoon())) return;
+    if (!(await provider.hasDiscovery()) || !(await provider.expiresSoon())) return;
     refreshing ??= (async () => {
       const fetchFn = opts.fetch;
       const r = await auth(provider, {

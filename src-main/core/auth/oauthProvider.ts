@@ -168,6 +168,7 @@ export class MooringOAuthProvider implements OAuthClientProvider {
       if (expiresAt === undefined) delete slot.expiresAt;
       else slot.expiresAt = expiresAt;
       e.current = issuer;
+      if (this.discovery) e.discovery = this.discovery;
     });
     // The verifier has done its job once a code was exchanged (or was never needed for a refresh).
     await this.opts.store.deleteVerifier(this.server).catch(() => undefined);
@@ -211,7 +212,7 @@ export class MooringOAuthProvider implements OAuthClientProvider {
     return this.opts.issuerCheck === 'same-origin';
   }
 
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     const m = state.authorizationServerMetadata;
     if (m && this.checksIssuer && !issuerAcceptable(m.issuer, String(state.authorizationServerUrl)))
       throw new MooringError(
@@ -227,14 +228,18 @@ export class MooringOAuthProvider implements OAuthClientProvider {
         'Ask the server operator to enable PKCE with S256 (code_challenge_methods_supported); it protects your sign-in from interception.',
       );
     this.discovery = state;
+    // Kept only beside tokens or a registration: a failed first contact leaves nothing behind.
+    await this.update((e) => {
+      if (Object.keys(e.issuers).length) e.discovery = state;
+    });
   }
 
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovery;
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.discovery ?? (this.discovery = (await this.entry()).discovery);
   }
 
-  hasDiscovery(): boolean {
-    return !!this.discovery;
+  async hasDiscovery(): Promise<boolean> {
+    return !!(await this.discoveryState());
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
@@ -251,7 +256,10 @@ export class MooringOAuthProvider implements OAuthClientProvider {
           }
       });
     } else if (scope === 'verifier') await this.opts.store.deleteVerifier(this.server);
-    else this.discovery = undefined;
+    else {
+      this.discovery = undefined;
+      await this.update((e) => delete e.discovery);
+    }
   }
 
   // ---- the browser round trip -----------------------------------------------------------------------

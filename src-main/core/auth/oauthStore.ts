@@ -3,7 +3,11 @@
 // tokens per authorization-server issuer; the PKCE verifier of a sign-in in progress has its own entry.
 // Nothing here is ever written to a file or a log. Reads are cached in memory (the transport asks for the
 // bearer token before every request) and writes go through to the keychain, serialised per server.
-import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { SecretStore } from '../secrets/secretStore';
 
 /** What the keychain holds for one issuer of one server. */
@@ -21,6 +25,11 @@ export interface ServerAuthEntry {
   current?: string;
   /** Keyed by issuer; `*` holds a client id the user entered before any issuer was known. */
   issuers: Record<string, IssuerEntry>;
+  /**
+   * The last discovery (protected resource + authorization server metadata): not secret, but kept with
+   * the tokens so a new process can refresh before expiry and check the callback's issuer (SEP-2352).
+   */
+  discovery?: OAuthDiscoveryState;
 }
 
 /** The issuer key of a client registration the user entered by hand (`mooring mcp login --client-id`). */
@@ -58,6 +67,7 @@ export class OAuthStore {
       for (const [iss, e] of Object.entries(next.issuers))
         if (!e.client && !e.tokens) delete next.issuers[iss];
       if (next.current && !next.issuers[next.current]?.tokens) delete next.current;
+      if (!Object.keys(next.issuers).length) delete next.discovery;
       if (!Object.keys(next.issuers).length) await this.secrets.delete(authAccount(server));
       else await this.secrets.set(authAccount(server), JSON.stringify(next));
       this.cache.set(server, next);

@@ -1,0 +1,106 @@
+// `mooring mcp login NAME` and `mooring mcp logout NAME` (issue 7): OAuth sign-in for http/sse servers.
+// The browser opens only after the terminal shows which server sends you to which host, and only for
+// https (or loopback http) URLs — the auth room refuses anything else before this opener is called.
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
+import { OAuthManager, type AuthorizationOpener, type AuthorizationPrompt } from '../core/auth';
+import { MooringError } from '../core/errors';
+import type { MooringCore } from '../core/mooringCore';
+import { createGuardedFetch } from '../core/safety/guardedFetch';
+import { resolveServerConfig } from '../core/secrets/serverSecrets';
+import type { CoreRunner } from './mcpCommands';
+import { EXIT, printJson } from './output';
+
+export interface AuthCommandDeps {
+  /** How the authorization URL is opened; default: print it and try the OS opener. Tests drive it with fetch. */
+  opener?: AuthorizationOpener;
+}
+
+/** Prints the server, host and URL, then tries xdg-open / open / start; the printed URL always works. */
+export const terminalOpener =
+  (opts: { browser: boolean }): AuthorizationOpener =>
+  async (p: AuthorizationPrompt) => {
+    process.stderr.write(
+      `Sign in to "${p.server}": ${opts.browser ? 'your browser opens' : 'open this in your browser'} ${p.host}\n  ${p.url.toString()}\n`,
+    );
+    if (!opts.browser) return;
+    const [cmd, args] =
+      process.platform === 'darwin'
+        ? ['open', [p.url.toString()]]
+        : process.platform === 'win32'
+          ? ['rundll32', ['url.dll,FileProtocolHandler', p.url.toString()]]
+          : ['xdg-open', [p.url.toString()]];
+    // No shell: the URL is one argument, never interpreted.
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => process.stderr.write('(could not start a browser; open the URL above)\n'));
+    child.unref();
+  };
+
+function managerFor(core: MooringCore): OAuthManager {
+  return new OAuthManager({ secrets: core.secrets, redirectPort: () => core.settings().oauthRedirectPort });
+}
+
+export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: AuthCommandDeps = {}): void {
+  mcp
+    .command('login')
+    .description('sign in to an http/sse server with OAuth (opens a browser)')
+    .argument('<name>')
+    .option('--client-id <id>', 'a client id you registered with the provider (servers without registration)')
+    .option('--client-secret-env <VAR>', "read that client's secret from this environment variable")
+    .option('--no-browser', 'print the sign-in URL instead of opening a browser')
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, o) =>
+      withCore(
+        async (core) => {
+          const config = await core.servers.get(name);
+          let client: { client_id: string; client_secret?: string } | undefined;
+          if (o.clientId) {
+            const secret = o.clientSecretEnv ? process.env[o.clientSecretEnv] : undefined;
+            if (o.clientSecretEnv && !secret)
+              throw new MooringError(
+                'usage',
+                `The environment variable ${o.clientSecretEnv} is not set`,
+                `Export it first: export ${o.clientSecretEnv}=…`,
+              );
+            client = { client_id: o.clientId, ...(secret ? { client_secret: secret } : {}) };
+          }
+          // The same path as a real session: secrets resolved, every fetch through the SSRF guard.
+          const fetch = createGuardedFetch({
+            allowPrivateNetwork: config.allowPrivateNetwork,
+            ...(config.url ? { typedUrl: config.url } : {}),
+          });
+          try {
+            const r = await managerFor(core).signIn(config, {
+              opener: deps.opener ?? terminalOpener({ browser: o.browser !== false }),
+              ...(client ? { client } : {}),
+              session: {
+                prepare: (c) => resolveServerConfig(c, core.secrets),
+                fetchFor: () => fetch,
+              },
+            });
+            if (o.json) printJson({ ok: true, ...r });
+            else
+              process.stderr.write(
+                `signed in to ${name}${r.scope ? ` (scopes: ${r.scope})` : ''}: ${r.toolCount} tools\n`,
+              );
+          } finally {
+            await fetch.close();
+          }
+          return EXIT.ok;
+        },
+        { json: o.json },
+      ),
+    );
+
+  mcp
+    .command('logout')
+    .description('sign out of a server: forget its tokens and client registration')
+    .argument('<name>')
+    .action(async (name: string) =>
+      withCore(async (core) => {
+        await core.servers.get(name); // a clear not_found for a typo
+        await managerFor(core).signOut(name);
+        process.stderr.write(`signed out of ${name}\n`);
+      }),
+    );
+}
