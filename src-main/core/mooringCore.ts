@@ -280,6 +280,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.stopWatch?.();
     await this.pool.closeAll();
     await Promise.all([...this.fetches.values()].map((f) => f.close().catch(() => undefined)));
+    await this.audit.close().catch(() => undefined);
   }
 
   /** One SSRF-guarded, DNS-pinned fetch per remote server config, closed with the core. */

@@ -3,14 +3,15 @@
 // the session actor runs it (timeout, cancellation, progress) → catalog normalises the result.
 // Every step emits one lifecycle event; every decision lands in the audit log.
 import { randomUUID } from 'node:crypto';
-import type { ApprovalRequest, AuditDecision } from '@shared/approval';
+import type { AuditDecision } from '@shared/approval';
 import type { ErrorData } from '@shared/errors';
 import type { ToolResult } from '@shared/toolResult';
 import type { CatalogEntry, ToolCatalog } from './catalog/catalog';
 import { normalizeResult } from './catalog/normalizeResult';
 import type { ArgFix } from './catalog/argRepair';
 import { toErrorData } from './errors';
-import type { Progress } from './mcp/types';
+import type { Progress, Tool } from './mcp/types';
+import type { FingerprintedTool } from './safety/toolFingerprint';
 import type { SessionActor } from './mcp/sessionActor';
 import type { ApprovalBroker } from './safety/approvalBroker';
 import { authorizeCall, type GateDeps, type GateResult } from './safety/approvalGate';
@@ -67,6 +68,23 @@ export interface RunnerDeps {
   emit: (e: ToolCallEvent) => void;
 }
 
+const views = new WeakMap<Tool, FingerprintedTool & { annotations?: Tool['annotations'] }>();
+/** The fields a fingerprint covers, as one object per definition (so the fingerprint cache hits). */
+function fingerprintView(def: Tool) {
+  let v = views.get(def);
+  if (!v) {
+    v = {
+      name: def.name,
+      description: def.description,
+      inputSchema: def.inputSchema,
+      annotations: def.annotations,
+      ...(def.title ? { title: def.title } : {}),
+    };
+    views.set(def, v);
+  }
+  return v;
+}
+
 export async function runToolCall(
   deps: RunnerDeps,
   name: string,
@@ -101,35 +119,35 @@ export async function runToolCall(
   // The safety step (one function for every host): decide, ask through the broker, remember, audit.
   const actor = deps.actor(entry.server);
   const def = entry.handle.definition;
-  const onRequest = (r: ApprovalRequest) => {
-    if (r.server === entry.server && r.tool === entry.tool && r.client === ctx.client)
-      emit('awaiting-approval', { approvalId: r.id });
+  // The gate asks through this broker: the lifecycle shows the wait with the request's id, and no
+  // listener per call piles up on the shared broker (16 calls in flight, 16 listeners).
+  const broker: Pick<ApprovalBroker, 'request'> = {
+    request: (input, o) => {
+      const pending = deps.broker.request(input, o);
+      const req = deps.broker.pending().at(-1);
+      emit('awaiting-approval', req ? { approvalId: req.id } : {});
+      return pending;
+    },
   };
-  deps.broker.on('requested', onRequest);
   let gate: GateResult;
   try {
-    gate = await authorizeCall(deps.gate, {
-      config: actor?.config ?? { name: entry.server, transport: 'stdio', args: [], policy: 'default' },
-      tool: {
-        name: def.name,
-        description: def.description,
-        inputSchema: def.inputSchema,
-        annotations: def.annotations,
-        ...(def.title ? { title: def.title } : {}),
+    gate = await authorizeCall(
+      { ...deps.gate, broker },
+      {
+        config: actor?.config ?? { name: entry.server, transport: 'stdio', args: [], policy: 'default' },
+        tool: fingerprintView(def),
+        enabled: entry.enabled,
+        arguments: prepared.args,
+        ...(ctx.client ? { client: ctx.client } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.preApproved ? { preApprovedBy: `${ctx.client ?? 'user'} (--yes)` } : {}),
+        ...(ctx.interactive === false ? { interactive: false } : {}),
+        ...(ctx.approvalTimeoutMs ? { timeoutMs: ctx.approvalTimeoutMs } : {}),
       },
-      enabled: entry.enabled,
-      arguments: prepared.args,
-      ...(ctx.client ? { client: ctx.client } : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.preApproved ? { preApprovedBy: `${ctx.client ?? 'user'} (--yes)` } : {}),
-      ...(ctx.interactive === false ? { interactive: false } : {}),
-      ...(ctx.approvalTimeoutMs ? { timeoutMs: ctx.approvalTimeoutMs } : {}),
-    });
+    );
   } catch (err) {
     emit('refused', { error: toErrorData(err) });
     throw err;
-  } finally {
-    deps.broker.off('requested', onRequest);
   }
   const args = gate.arguments;
   const decision = gate.decision;

@@ -21,7 +21,7 @@ const readFileTool = { name: 'read_file', description: 'Reads a file.', annotati
 
 describe('authorizeCall', () => {
   let home: string;
-  let deps: GateDeps;
+  let deps: GateDeps & { broker: ApprovalBroker };
   let yolo = false;
   beforeEach(async () => {
     home = await mkdtemp(join(tmpdir(), 'mooring-gate-'));

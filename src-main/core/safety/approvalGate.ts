@@ -13,7 +13,7 @@ import { serverIdentity, toolFingerprint, type FingerprintedTool } from './toolF
 
 export interface GateDeps {
   store: ApprovalStore;
-  broker: ApprovalBroker;
+  broker: Pick<ApprovalBroker, 'request'>;
   audit: AuditLog;
   /** The global YOLO switch, read at each call so toggling it applies at once. */
   yolo: () => boolean;

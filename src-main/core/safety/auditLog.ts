@@ -1,7 +1,7 @@
 // The audit log (issue 4): one JSON line per approval decision at `<home>/logs/audit.jsonl`, append-only.
 // It says who decided what, when, and for which exact tool (the fingerprint). Argument VALUES never reach
 // it — only their names and a hash — because arguments carry tokens, paths and personal data.
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { AuditDecision } from '@shared/approval';
@@ -47,6 +47,9 @@ export function summariseArgs(args: Record<string, unknown>): { keys: string[]; 
 export class AuditLog {
   readonly file: string;
   private queue: Promise<unknown> = Promise.resolve();
+  private pendingLines: string[] = [];
+  private pendingBatch: Promise<void> | undefined;
+  private handle: FileHandle | undefined;
 
   /** `secrets` returns the secret values currently known (keychain values), masked out of free text. */
   constructor(
@@ -72,12 +75,42 @@ export class AuditLog {
     if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments);
     if (input.argsEdited) entry.argsEdited = true;
     const line = `${JSON.stringify(AuditEntrySchema.parse(entry))}\n`;
-    const run = this.queue.then(async () => {
-      await mkdir(dirname(this.file), { recursive: true });
-      await appendFile(this.file, line, { encoding: 'utf8', mode: 0o600, flag: 'a' });
+    return this.append(line).then(() => entry);
+  }
+
+  /**
+   * Group commit: lines that arrive while a write is in flight go out together in the next single write,
+   * on one file handle opened once (append mode, 0600). Each caller still waits for its own line.
+   * A per-call mkdir + open + write + close cost more than the tool call itself (bench, issue 9).
+   */
+  private append(line: string): Promise<void> {
+    this.pendingLines.push(line);
+    this.pendingBatch ??= new Promise<void>((resolve, reject) => {
+      this.queue = this.queue
+        .then(async () => {
+          const batch = this.pendingLines.join('');
+          this.pendingLines = [];
+          this.pendingBatch = undefined;
+          this.handle ??= await (async () => {
+            await mkdir(dirname(this.file), { recursive: true });
+            return open(this.file, 'a', 0o600);
+          })();
+          await this.handle.appendFile(batch, 'utf8');
+        })
+        .then(resolve, (err) => {
+          this.handle = undefined;
+          reject(err);
+        });
     });
-    this.queue = run.catch(() => undefined);
-    return run.then(() => entry);
+    return this.pendingBatch;
+  }
+
+  /** Closes the file handle (the next record opens it again). */
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    const h = this.handle;
+    this.handle = undefined;
+    await h?.close();
   }
 
   /** Every entry, oldest first; a torn last line (crash mid-write) is skipped, not fatal. */

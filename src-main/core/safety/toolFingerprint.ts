@@ -66,9 +66,18 @@ export function sha256Hex(text: string): string {
 
 /** `sha256:<hex>` over the canonical JSON of (server identity, tool name, title, description, schema, annotations). */
 export function toolFingerprint(identity: ServerIdentity, tool: FingerprintedTool): string {
+  // Hashing the canonical schema costs more than a whole tool call; the same tool object under the
+  // same identity always has the same fingerprint, so it is computed once per object.
+  const idKey = canonicalJson(normaliseIdentity(identity));
+  const cached = fingerprintCache.get(tool);
+  if (cached?.idKey === idKey) return cached.fingerprint;
   const body = { v: 1, server: normaliseIdentity(identity), tool: snapshotTool(tool) };
-  return `sha256:${sha256Hex(canonicalJson(body))}`;
+  const fingerprint = `sha256:${sha256Hex(canonicalJson(body))}`;
+  fingerprintCache.set(tool, { idKey, fingerprint });
+  return fingerprint;
 }
+
+const fingerprintCache = new WeakMap<FingerprintedTool, { idKey: string; fingerprint: string }>();
 
 const json = (v: unknown) => canonicalJson(v);
 const clip = (s: string, max = 400) => (s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s);
