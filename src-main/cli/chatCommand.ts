@@ -6,6 +6,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import { CoreToolRuntime } from '../core/agent/coreToolRuntime';
 import { ConversationStore } from '../core/agent/conversationStore';
 import { runChatTurn } from '../core/agent/chatTurn';
+import { providerCompletion } from '../core/agent/samplingCompletion';
 import { DEFAULT_MODEL_SPEC, resolveProvider, type AgentProviderSettings } from '../core/agent';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
@@ -63,6 +64,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
       withCore(
         async (core) => {
           const { provider, model } = resolveProvider(o.model ?? DEFAULT_MODEL_SPEC, providerSettings(core));
+          core.setSamplingModel(providerCompletion(provider, model));
           await core.start();
           for (const s of core.statuses())
             if (s.state === 'failed')

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { closeOnSignals } from '../core/lifecycle';
 import { MooringCore } from '../core/mooringCore';
+import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
 import { registerServeCommand } from './serveCommand';
@@ -31,7 +32,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
   process.exitCode = code;
 };
 
-registerMcpCommands(program, withCore);
+registerAuthCommands(registerMcpCommands(program, withCore), withCore);
 registerChatCommand(program, withCore);
 registerServeCommand(program, withCore);
 

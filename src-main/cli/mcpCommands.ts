@@ -20,7 +20,7 @@ import { confirm, interactive } from './prompt';
 type Run = (core: MooringCore) => Promise<number | void>;
 export type CoreRunner = (fn: Run, opts?: { json?: boolean }) => Promise<void>;
 
-export function registerMcpCommands(program: Command, withCore: CoreRunner): void {
+export function registerMcpCommands(program: Command, withCore: CoreRunner): Command {
   const mcp = program.command('mcp').description('manage MCP servers and call their tools');
 
   mcp
@@ -244,6 +244,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): voi
         { json: o.json },
       ),
     );
+  return mcp;
 }
 
 function failIfNotReady(core: MooringCore, name: string): void {

@@ -2,6 +2,10 @@
 // all hold. It wires the rooms together and owns their disposables; each room keeps its own logic.
 import { EventEmitter } from 'node:events';
 import type { ApprovalRequest } from '@shared/approval';
+import type { Interaction } from '@shared/interactions';
+import { createClientFeatures, type ClientFeatures, type SamplingComplete } from './clientFeatures';
+import { DEFAULT_MODEL_SPEC, resolveProvider } from './agent/providers/resolveProvider';
+import { providerCompletion } from './agent/samplingCompletion';
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { Settings } from '@shared/settings';
@@ -24,6 +28,7 @@ import { checkServerPackages } from './safety/osvCheck';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { resolveServerConfig } from './secrets/serverSecrets';
 import { ServerManager } from './secrets/serverManager';
+import { OAuthManager, type SignInOptions, type SignInResult } from './auth/oauthManager';
 import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
 
 export interface CoreEvents {
@@ -32,6 +37,8 @@ export interface CoreEvents {
   log: [LogLine];
   toolCall: [ToolCallEvent];
   approval: [ApprovalRequest];
+  /** A server asks the user something: sampling approval, a form, a URL to open. */
+  interaction: [Interaction];
 }
 
 export interface MooringCoreOptions {
@@ -42,6 +49,10 @@ export interface MooringCoreOptions {
   session?: Partial<PoolActorOptions>;
   /** Extra servers for this process only (e.g. MOORING_MCP_SERVER_* quick config); never written. */
   extraServers?: ServerConfig[];
+  /** The model behind server-initiated sampling; without it Mooring does not offer sampling. */
+  complete?: SamplingComplete;
+  /** Opens an https URL in the user's browser (URL-mode elicitation); without it that mode is not offered. */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 export class MooringCore extends EventEmitter<CoreEvents> {
@@ -49,10 +60,15 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly pool: SessionPool;
   readonly broker = new ApprovalBroker();
   readonly manager: ServerManager;
+  /** Sampling, elicitation, roots, prompts/resources helpers, log level (issue 6). */
+  readonly features: ClientFeatures;
+  /** OAuth for remote servers (issue 7): tokens in the keychain, sign-in and sign-out. */
+  readonly oauth: OAuthManager;
   private cachedCatalog?: ToolCatalog;
   private packageChecks = new Map<string, Promise<void>>();
   private fetches = new Map<string, GuardedFetch>();
   private stopWatch?: () => void;
+  private samplingComplete?: SamplingComplete;
 
   private constructor(
     readonly servers: ServersStore,
@@ -66,16 +82,37 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   ) {
     super();
     this.paths = paths;
+    this.samplingComplete = opts.complete;
     this.manager = new ServerManager(servers, secrets);
+    this.features = createClientFeatures({
+      // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
+      complete: (req, ctx) => (this.samplingComplete ?? this.defaultSampling())(req, ctx),
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      logLevel: () => this.currentSettings.logLevel,
+      log: (l) => {
+        const actor = this.pool.get(l.server);
+        if (actor) actor.hostLog(l.level, l.text);
+        else this.emit('log', l);
+      },
+    });
+    this.oauth = new OAuthManager({ secrets, redirectPort: () => this.currentSettings.oauthRedirectPort });
     this.pool = new SessionPool({
       ...opts.session,
+      authProviderFor: this.oauth.authFor,
+      capabilities: this.features.capabilities,
+      configureClient: this.features.configureClient,
       prepare: (config, ctx) => this.prepareServer(config, ctx.warn),
       fetchFor: (config) => this.guardedFetch(config),
     });
     this.pool.on('status', (s) => {
       this.cachedCatalog = undefined;
+      if (s.state === 'ready') {
+        const actor = this.pool.get(s.name);
+        if (actor) void this.features.onSessionReady(actor).catch(() => undefined);
+      }
       this.emit('status', s);
     });
+    this.features.broker.on('requested', (r) => this.emit('interaction', r));
     this.pool.on('tools', (t) => {
       this.cachedCatalog = undefined;
       const actor = this.pool.get(t.server);
@@ -110,12 +147,24 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return new MooringCore(servers, secrets, approvals, audit, quarantine, settings, opts, paths);
   }
 
+  /** The model that answers server-initiated sampling requests (after the user approves each). */
+  setSamplingModel(complete: SamplingComplete | undefined): void {
+    this.samplingComplete = complete ?? this.opts.complete;
+  }
+
+  private defaultSampling(): SamplingComplete {
+    const env = this.opts.env ?? process.env;
+    const { provider, model } = resolveProvider(env.MOORING_MODEL ?? DEFAULT_MODEL_SPEC, {}, env);
+    return providerCompletion(provider, model);
+  }
+
   settings(): Settings {
     return this.currentSettings;
   }
 
   async reloadSettings(): Promise<Settings> {
     this.currentSettings = await loadSettings(this.paths.settings);
+    await this.features.setLogLevel(this.currentSettings.logLevel, this.pool.list());
     return this.currentSettings;
   }
 
@@ -216,7 +265,21 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return result;
   }
 
+  /** Signs in to a remote server (opens the browser through `opener`), then restarts its session. */
+  async signIn(name: string, opts: SignInOptions): Promise<SignInResult> {
+    const config = await this.servers.get(name);
+    const result = await this.oauth.signIn(await this.prepareServer(config, () => undefined), opts);
+    await this.pool.restart(name);
+    return result;
+  }
+
+  async signOut(name: string): Promise<void> {
+    await this.oauth.signOut(name);
+    await this.pool.restart(name);
+  }
+
   async removeServer(name: string): Promise<void> {
+    await this.oauth.signOut(name).catch(() => undefined);
     await this.manager.remove(name);
     await this.sync();
   }
@@ -250,6 +313,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   testServer(config: ServerConfig): Promise<ConnectionTestResult> {
     return testConnection(config, {
       ...this.opts.session,
+      authProviderFor: this.oauth.authFor,
+      fetchFor: (c) => this.guardedFetch(c),
       prepare: (c, ctx) => this.prepareServer(c, ctx.warn),
     });
   }
@@ -277,6 +342,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   }
 
   async close(): Promise<void> {
+    this.features.dispose();
     this.stopWatch?.();
     await this.pool.closeAll();
     await Promise.all([...this.fetches.values()].map((f) => f.close().catch(() => undefined)));

@@ -54,6 +54,15 @@ export class SessionPool extends EventEmitter {
     await Promise.all([...closes, ...starts]);
   }
 
+  /** A fresh session for one server (after sign-in or sign-out): close the actor, start a new one. */
+  async restart(name: string): Promise<void> {
+    const entry = this.actors.get(name);
+    if (!entry) return;
+    this.actors.delete(name);
+    await entry.actor.close();
+    await this.sync([...this.list().map((a) => a.config), entry.actor.config]);
+  }
+
   get(name: string): SessionActor | undefined {
     return this.actors.get(name)?.actor;
   }
