@@ -20,6 +20,9 @@ export function Modal(props: {
           data-testid={props.testId}
           aria-describedby={undefined}
         >
+          <Dialog.Close className="close-x" aria-label="Close dialog">
+            ✕
+          </Dialog.Close>
           <Dialog.Title className="modal-title">{props.title}</Dialog.Title>
           {props.description && (
             <Dialog.Description className="muted">{props.description}</Dialog.Description>

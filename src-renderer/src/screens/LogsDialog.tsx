@@ -9,7 +9,9 @@ export function LogsDialog({ server, onClose }: { server: string; onClose: () =>
   const trpc = useTRPC();
   const logs = useQuery(trpc.servers.logs.queryOptions({ name: server }));
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [logs.data?.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [logs.data?.length]);
   return (
     <Modal open onOpenChange={(o) => !o && onClose()} title={`Logs of ${server}`} wide testId="logs-dialog">
       <div className="logs" role="log" aria-live="polite">

@@ -1,0 +1,83 @@
+// Starts `mooring web --json` as a real child process on a temp MOORING_HOME and reads its one URL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+export interface RunningWeb {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+  /** SIGTERM, then wait for the exit (the command closes every session first). */
+  stop(): Promise<number | null>;
+}
+
+export async function startMooringWeb(home: string): Promise<RunningWeb> {
+  const child = spawn(
+    process.execPath,
+    [TSX, join(ROOT, 'e2e/mooringWeb.ts'), 'web', '--json', '--no-open'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, MOORING_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const url = await new Promise<string>((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`mooring web printed no URL in 30 s: ${err}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        clearTimeout(timer);
+        res((JSON.parse(line) as { url: string }).url);
+      }
+    });
+    child.once('exit', (code) => rej(new Error(`mooring web exited (${code}): ${err}`)));
+  });
+  return {
+    url,
+    child,
+    stderr: () => err,
+    stop: () =>
+      new Promise((res) => {
+        if (child.exitCode !== null) return res(child.exitCode);
+        child.once('exit', (code) => res(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Descendant PIDs of `pid` whose command line contains `needle` (Linux /proc). */
+export function descendants(pid: number, needle: string): number[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parent.set(Number(name), ppid);
+    } catch {
+      /* gone */
+    }
+  }
+  const isDescendant = (p: number): boolean => {
+    for (let q = parent.get(p); q !== undefined && q > 1; q = parent.get(q)) if (q === pid) return true;
+    return false;
+  };
+  return [...parent.keys()].filter((p) => {
+    if (!isDescendant(p)) return false;
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(needle);
+    } catch {
+      return false;
+    }
+  });
+}

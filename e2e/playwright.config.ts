@@ -1,0 +1,33 @@
+// End-to-end tests of the renderer in Debian's Chromium against browser mode (issue 5; TOOLCHAIN.md:
+// Playwright's own browser download is blocked, so /usr/bin/chromium with these flags).
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: '../test-results/e2e',
+  globalSetup: './globalSetup.ts',
+  // One browser, one core at a time: real child processes on two noisy cores.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 180_000,
+  expect: { timeout: 20_000 },
+  reporter: [['list']],
+  use: {
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+  },
+});

@@ -1,0 +1,268 @@
+// The UI end to end (issue 5 acceptance): real `mooring web`, real MCP servers, Debian Chromium.
+// One browser session walks the screens in order; each step waits for what the app shows, never sleeps.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { descendants, EVERYTHING, FILESYSTEM, MEMORY, startMooringWeb, type RunningWeb } from './harness';
+
+const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+test.describe.configure({ mode: 'serial' });
+
+let web: RunningWeb;
+let home: string;
+let root: string;
+let page: Page;
+const pageErrors: string[] = [];
+
+test.beforeAll(async ({ browser }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  home = mkdtempSync(join(tmpdir(), 'mooring-e2e-home-'));
+  root = mkdtempSync(join(tmpdir(), 'mooring-e2e-files-'));
+  web = await startMooringWeb(home);
+  page = await browser.newPage();
+  // A page error (a React crash) fails the suite in afterAll, with its message.
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(web.url);
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  expect(pageErrors).toEqual([]);
+  if (!web) return;
+  const pid = web.child.pid!;
+  const code = await web.stop();
+  expect(code, web.stderr()).toBe(0);
+  // Ctrl-C/SIGTERM closes every session: no server process outlives the command.
+  expect(descendants(pid, 'modelcontextprotocol')).toEqual([]);
+});
+
+const row = (name: string) => page.getByTestId(`server-${name}`);
+
+test('the token link signs in once and lands on the empty state that teaches', async ({ browser }) => {
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('empty-servers')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Import from Claude Desktop' })).toBeVisible();
+  await shot(page, '01-empty-servers');
+  // The same link in another browser context is refused: the token worked once.
+  const other = await browser.newContext();
+  const again = await (await other.newPage()).goto(web.url);
+  expect(again?.status()).toBe(401);
+  await other.close();
+});
+
+test('add a server through the form: a wrong command fails with a hint, the fix goes ready', async () => {
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  const form = page.getByTestId('server-form');
+  await form.getByLabel('Name', { exact: true }).fill('everything');
+  await form.getByLabel('Command', { exact: true }).fill('nodejs-not-here');
+  await form.getByLabel('Arguments (one per line)').fill(`${EVERYTHING}\nstdio`);
+  await form.getByRole('button', { name: 'Test' }).click();
+  const result = form.getByTestId('test-result');
+  await expect(result).toBeVisible();
+  await expect(result.locator('.hint')).not.toBeEmpty();
+  await shot(page, '02-form-test-failed');
+
+  await form.getByLabel('Command', { exact: true }).fill('node');
+  await form.getByRole('button', { name: 'Test' }).click();
+  await expect(result).toContainText(/Connected in \d+ ms/);
+  await expect(result).toContainText('echo');
+  await shot(page, '03-form-test-ok');
+
+  // The raw JSON view shows the same entry.
+  await form.getByRole('tab', { name: 'JSON' }).click();
+  await expect(form.getByLabel('Server JSON')).toHaveValue(/"command": "node"/);
+  await form.getByRole('tab', { name: 'Form' }).click();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(row('everything').getByTestId('server-state')).toHaveText('ready');
+  await expect(row('everything')).toContainText(/\d+ tools · [\d,]+ schema tokens/);
+  const saved = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8'));
+  expect(saved.servers[0]).toMatchObject({ name: 'everything', command: 'node' });
+});
+
+test('add server-filesystem through the raw JSON view', async () => {
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const form = page.getByTestId('server-form');
+  await form.getByRole('tab', { name: 'JSON' }).click();
+  await form
+    .getByLabel('Server JSON')
+    .fill(JSON.stringify({ name: 'fs', command: 'node', args: [FILESYSTEM, root] }));
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(row('fs').getByTestId('server-state')).toHaveText('ready');
+  await shot(page, '04-servers-ready');
+});
+
+test('import from a pasted Claude Desktop file shows the full command line for consent', async () => {
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const dialog = page.getByTestId('import-dialog');
+  const claude = {
+    mcpServers: {
+      memory: { command: 'node', args: [MEMORY], env: { MEMORY_FILE_PATH: join(home, 'memory.json') } },
+    },
+  };
+  await dialog.getByLabel('Configuration to import').fill(JSON.stringify(claude));
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await expect(dialog.getByTestId('import-command-line')).toContainText(`node ${MEMORY}`);
+  await expect(dialog.getByTestId('import-command-line')).toContainText('MEMORY_FILE_PATH=');
+  await shot(page, '05-import-consent');
+  await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
+  await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(row('memory').getByTestId('server-state')).toHaveText('ready');
+});
+
+test('logs show live, and a server can be disabled and removed with confirmation', async () => {
+  await row('memory').getByRole('button', { name: 'Logs' }).click();
+  await expect(page.getByTestId('logs-dialog')).toBeVisible();
+  await expect(page.getByTestId('logs-dialog')).toContainText('stderr');
+  await shot(page, '06-logs');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('logs-dialog')).toBeHidden();
+  // A controlled switch: it flips once the core has written the change.
+  await row('memory').getByLabel('Enable memory').click();
+  await expect(row('memory').getByLabel('Enable memory')).not.toBeChecked();
+  await expect(row('memory').getByTestId('server-state')).toHaveText('disabled');
+  await row('memory').getByRole('button', { name: 'Remove' }).click();
+  await page.getByTestId('remove-dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(row('memory')).toHaveCount(0);
+});
+
+test('tool selection: badges, search, and a toggle that writes excludeTools', async () => {
+  await row('everything').getByRole('button', { name: 'Tools' }).click();
+  await expect(page.getByRole('heading', { name: 'Tool selection' })).toBeVisible();
+  await page.getByRole('tab', { name: 'fs' }).click();
+  await expect(page.getByTestId('tool-write_file')).toContainText('destructive');
+  await expect(page.getByTestId('tool-read_text_file')).toContainText('read-only');
+  await page.getByLabel('Search tools').fill('directory');
+  await expect(page.getByTestId('tool-write_file')).toHaveCount(0);
+  await expect(page.getByTestId('tool-list_directory')).toBeVisible();
+  await page.getByLabel('Search tools').fill('');
+  await page.getByTestId('tool-move_file').getByRole('checkbox').click();
+  await expect(page.getByTestId('tool-move_file').getByRole('checkbox')).not.toBeChecked();
+  const fs = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers.find(
+    (s: { name: string }) => s.name === 'fs',
+  );
+  expect(fs.excludeTools).toContain('move_file');
+  await expect(page.getByTestId('destructive-banner')).toContainText('1 destructive tool disabled');
+  await shot(page, '07-tool-selection');
+});
+
+async function runTool(tool: string, args: object) {
+  await page.getByRole('button', { name: 'Tools playground' }).click();
+  await page.getByLabel('Tool', { exact: true }).selectOption({ label: tool });
+  await page.getByLabel('Arguments').fill(JSON.stringify(args));
+  await page.getByRole('button', { name: 'Run' }).click();
+}
+
+test('a destructive call asks; the edited arguments reach the server', async () => {
+  const file = join(root, 'approved.txt');
+  await runTool('fs / write_file', { path: file, content: 'as the model asked' });
+  const dialog = page.getByTestId('approval-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('write_file');
+  await expect(dialog).toContainText('destructive');
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'awaiting-approval');
+  const editor = dialog.getByLabel('Approval arguments');
+  // Invalid against the schema: content must be a string.
+  await editor.fill(JSON.stringify({ path: file, content: 42 }));
+  await expect(dialog.getByTestId('approval-args-error')).toContainText('content');
+  await expect(dialog.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await editor.fill(JSON.stringify({ path: file, content: 'as the user edited' }, null, 2));
+  await shot(page, '08-approval-dialog');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
+  expect(readFileSync(file, 'utf8')).toBe('as the user edited');
+  await shot(page, '09-call-done');
+});
+
+test('deny leaves the file system untouched', async () => {
+  const file = join(root, 'denied.txt');
+  await runTool('fs / write_file', { path: file, content: 'never' });
+  const dialog = page.getByTestId('approval-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'refused');
+  expect(existsSync(file)).toBe(false);
+});
+
+test('an image result shows in the gallery and opens in the lightbox', async () => {
+  await runTool('everything / get-tiny-image', {});
+  const card = page.getByTestId('call-card').first();
+  await expect(card).toHaveAttribute('data-phase', 'done');
+  const thumb = card.getByTestId('gallery').getByRole('listitem').first();
+  await expect(thumb.locator('img')).toHaveJSProperty('complete', true);
+  expect(await thumb.locator('img').evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0);
+  await thumb.click();
+  const box = page.getByTestId('lightbox');
+  await expect(box).toBeVisible();
+  await expect(box.getByTestId('lightbox-position')).toContainText('1 / 1 · image/png');
+  await expect(box.getByRole('link', { name: 'Save to file' })).toHaveAttribute('download', /\.png$/);
+  await shot(page, '10-lightbox');
+  await page.keyboard.press('Escape');
+  await expect(box).toBeHidden();
+});
+
+test('killing a server process shows reconnecting, then ready', async () => {
+  await page.getByRole('button', { name: 'MCP servers' }).click();
+  const state = row('everything').getByTestId('server-state');
+  await expect(state).toHaveText('ready');
+  // Record every text the badge shows: the reconnecting state may last well under a second.
+  await state.evaluate((el) => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    new MutationObserver(() => seen.push(el.textContent ?? '')).observe(el, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+  });
+  const pids = descendants(web.child.pid!, 'server-everything');
+  expect(pids.length).toBeGreaterThan(0);
+  for (const pid of pids) process.kill(pid, 'SIGKILL');
+  await expect(state).toHaveText(/reconnecting \d\/5/);
+  await shot(page, '11-reconnecting');
+  await expect(state).toHaveText('ready');
+  const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+  expect(seen.some((s) => /reconnecting \d\/5/.test(s))).toBe(true);
+});
+
+test('diagnostics, chat placeholder and the dark theme', async () => {
+  await page.getByRole('button', { name: 'Diagnostics' }).click();
+  const table = page.getByTestId('diagnostics');
+  await expect(table.getByRole('row', { name: /everything/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /fs/ })).toContainText('ready');
+  await shot(page, '12-diagnostics');
+  await page.getByRole('button', { name: 'Chat' }).click();
+  await expect(page.getByTestId('chat-placeholder')).toBeVisible();
+  await shot(page, '13-chat-placeholder');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await expect(row('fs')).toBeVisible();
+  await shot(page, '14-servers-dark');
+  await page.getByRole('button', { name: 'Tools playground' }).click();
+  await shot(page, '15-playground-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('keyboard: the approval dialog is reachable and answerable without a mouse', async () => {
+  await runTool('fs / write_file', { path: join(root, 'keyboard.txt'), content: 'typed' });
+  const dialog = page.getByTestId('approval-dialog');
+  await expect(dialog).toBeVisible();
+  // Focus is trapped inside the dialog; Tab reaches Approve and Enter presses it.
+  for (let i = 0; i < 8; i++) {
+    const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    if (focused === 'Approve') break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
+  expect(readFileSync(join(root, 'keyboard.txt'), 'utf8')).toBe('typed');
+  writeFileSync(join(root, 'keyboard.txt'), '');
+});
