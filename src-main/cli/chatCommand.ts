@@ -60,6 +60,10 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
     .option('--conversation <id>', 'continue a conversation')
     .option('--yes', 'approve every tool call that needs approval')
     .option('--json', 'one JSON event per line')
+    .option(
+      '--workspace <dir>',
+      'the project folder: its approved servers, and the MCP root offered to servers',
+    )
     .action(async (words: string[], o) =>
       withCore(
         async (core) => {
@@ -98,6 +102,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
               runtime,
               message: words.join(' '),
               ...(o.conversation ? { conversationId: o.conversation } : {}),
+              ...(o.workspace && !o.conversation ? { workspace: o.workspace } : {}),
               maxToolIterations: core.settings().maxToolIterations,
               signal: ac.signal,
               onEvent: (e) => (o.json ? process.stdout.write(`${JSON.stringify(e)}\n`) : printEvent(e)),
@@ -113,7 +118,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
             core.broker.off('requested', onApproval);
           }
         },
-        { json: o.json },
+        { json: o.json, workspace: o.workspace },
       ),
     );
 }

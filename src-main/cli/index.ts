@@ -1,7 +1,9 @@
 // `mooring`: the core from a terminal (ARCHITECTURE.md, "Processes and entry points").
 import { Command, CommanderError } from 'commander';
 import { closeOnSignals } from '../core/lifecycle';
+import type { ServerConfig } from '@shared/config';
 import { MooringCore } from '../core/mooringCore';
+import { envServer, logMasker } from '../core/workspace';
 import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
@@ -14,13 +16,32 @@ const program = new Command('mooring')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 
+/**
+ * Quick config from the environment (issue 10): MOORING_MCP_SERVER_STDIO / _URL add one server named
+ * `env` for this process, and everything this process prints is masked (host only for URLs).
+ */
+function quickConfig(): ServerConfig[] {
+  const quick = envServer(process.env);
+  if (!quick) return [];
+  const mask = logMasker(quick);
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write(typeof chunk === 'string' ? mask(chunk) : chunk, ...rest)) as typeof stream.write;
+  }
+  return [quick];
+}
+
 /** Opens the core, runs one command, closes every session, and exits with the command's code. */
 const withCore: CoreRunner = async (fn, opts = {}) => {
   let core: MooringCore | undefined;
   let stopSignals: (() => void) | undefined;
   let code: number = EXIT.ok;
   try {
-    core = await MooringCore.open();
+    core = await MooringCore.open({
+      extraServers: quickConfig(),
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
+    });
     stopSignals = closeOnSignals(core);
     code = (await fn(core)) ?? EXIT.ok;
   } catch (err) {

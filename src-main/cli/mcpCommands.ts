@@ -15,10 +15,11 @@ import { parseImport } from '../core/config/importFormats';
 import { formatFix } from '../core/catalog/argRepair';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
 import { CliExit, collect, EXIT, parsePairs, printJson } from './output';
-import { confirm, interactive } from './prompt';
+import { ask, confirm, interactive } from './prompt';
+import { formatWorkspaceScan } from '../core/workspace';
 
 type Run = (core: MooringCore) => Promise<number | void>;
-export type CoreRunner = (fn: Run, opts?: { json?: boolean }) => Promise<void>;
+export type CoreRunner = (fn: Run, opts?: { json?: boolean; workspace?: string }) => Promise<void>;
 
 export function registerMcpCommands(program: Command, withCore: CoreRunner): Command {
   const mcp = program.command('mcp').description('manage MCP servers and call their tools');
@@ -67,12 +68,24 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
 
   mcp
     .command('list')
-    .description('list the configured servers (secrets masked)')
+    .description(
+      'list the configured servers (secrets masked); with --workspace, what a project folder offers',
+    )
     .option('--json', 'machine-readable output')
+    .option(
+      '--workspace <dir>',
+      'also show the servers this project folder offers (.mooring, .vscode, .cursor, .mcp.json)',
+    )
     .action(async (o) =>
       withCore(
         async (core) => {
           const servers = await core.manager.listMasked();
+          if (o.workspace) {
+            const scan = await core.scanWorkspace(o.workspace);
+            if (o.json) return void printJson({ servers, workspace: scan });
+            process.stdout.write(`${formatWorkspaceScan(scan, servers).join('\n')}\n`);
+            process.stdout.write(`Approve one with: mooring mcp approve NAME --workspace ${o.workspace}\n\n`);
+          }
           if (o.json) return void printJson(servers);
           if (!servers.length)
             return void process.stdout.write(
@@ -85,6 +98,31 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
         },
         { json: o.json },
       ),
+    );
+
+  mcp
+    .command('approve')
+    .description('approve a server a project folder offers (pinned to its content: an edit asks again)')
+    .argument('<name>')
+    .requiredOption('--workspace <dir>', 'the project folder')
+    .action(async (name: string, o) =>
+      withCore(async (core) => {
+        const scan = await core.scanWorkspace(o.workspace);
+        const offered = scan.servers.find((s) => s.name === name);
+        if (offered) process.stderr.write(`${name} (${offered.source}) runs: ${offered.commandLine}\n`);
+        if (!interactive())
+          throw new MooringError(
+            'refused',
+            `Approving runs this command on your machine; ${name} was not approved.`,
+            'Run this from a terminal to review and confirm it.',
+          );
+        if (!(await confirm(`Approve ${name}?`)))
+          throw new MooringError('refused', `${name} was not approved.`);
+        await core.approveWorkspaceServer(o.workspace, name, async (input) =>
+          ask(`${input.description ?? input.id}: `),
+        );
+        process.stderr.write(`approved ${name} for ${scan.workspace}\n`);
+      }),
     );
 
   mcp
@@ -163,6 +201,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .description('list the tools of one or every enabled server, as the model sees them')
     .argument('[name]')
     .option('--json', 'machine-readable output')
+    .option('--workspace <dir>', 'with the approved servers of this project folder')
     .action(async (name: string | undefined, o) =>
       withCore(
         async (core) => {
@@ -182,7 +221,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
               `${t.name}${t.readOnly ? '  [read-only]' : ''}${t.destructive ? '  [destructive]' : ''}\n    ${t.description.split('\n')[0]}\n`,
             );
         },
-        { json: o.json },
+        { json: o.json, workspace: o.workspace },
       ),
     );
 
@@ -195,6 +234,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .option('--json', 'print {"isError","text","images","structured"}')
     .option('--yes', 'approve the call if it needs approval (a tool that is not read-only)')
     .option('--trust', "trust this server's command for this run even if it is outside the allowlist")
+    .option('--workspace <dir>', 'with the approved servers of this project folder')
     .action(async (server: string, tool: string, jsonArgs: string, o) =>
       withCore(
         async (core) => {
@@ -241,7 +281,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           }
           return outcome.result.isError ? EXIT.failed : EXIT.ok;
         },
-        { json: o.json },
+        { json: o.json, workspace: o.workspace },
       ),
     );
   return mcp;

@@ -12,3 +12,13 @@ export async function confirm(question: string): Promise<boolean> {
     rl.close();
   }
 }
+
+/** A line of text from the terminal (input is not hidden: the keychain, not the screen, is the store). */
+export async function ask(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}

@@ -29,6 +29,18 @@ import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { resolveServerConfig } from './secrets/serverSecrets';
 import { ServerManager } from './secrets/serverManager';
 import { OAuthManager, type SignInOptions, type SignInResult } from './auth/oauthManager';
+import {
+  approveWorkspaceServer,
+  canonicalWorkspace,
+  describeWorkspaceErrors,
+  effectiveServers,
+  resolveWorkspaceInputs,
+  scanWorkspace,
+  WorkspaceApprovals,
+  type AskInput,
+  type OfferedServer,
+  type WorkspaceScan,
+} from './workspace';
 import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
 
 export interface CoreEvents {
@@ -53,6 +65,11 @@ export interface MooringCoreOptions {
   complete?: SamplingComplete;
   /** Opens an https URL in the user's browser (URL-mode elicitation); without it that mode is not offered. */
   openExternal?: (url: string) => Promise<void>;
+  /**
+   * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
+   * override the global ones, and it is offered to servers as the MCP root (issue 10).
+   */
+  workspace?: string;
 }
 
 export class MooringCore extends EventEmitter<CoreEvents> {
@@ -68,6 +85,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   private packageChecks = new Map<string, Promise<void>>();
   private fetches = new Map<string, GuardedFetch>();
   private stopWatch?: () => void;
+  private workspaceApprovals?: WorkspaceApprovals;
   private samplingComplete?: SamplingComplete;
 
   private constructor(
@@ -168,15 +186,69 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return this.currentSettings;
   }
 
-  /** Every server this process knows: the file's, then any extra (quick config) ones. */
+  /**
+   * Every server this process runs: the file's, then the extra (quick config) ones, then — with a
+   * workspace — its approved servers joining or overriding those. A broken workspace file is logged
+   * with its location; the global servers keep working.
+   */
   async serverConfigs(): Promise<ServerConfig[]> {
     const fromFile = await this.servers.list();
-    const extra = (this.opts.extraServers ?? []).filter((e) => !fromFile.some((f) => f.name === e.name));
-    return [...fromFile, ...extra];
+    const extra = this.opts.extraServers ?? [];
+    const clash = extra.find((e) => fromFile.some((f) => f.name === e.name));
+    if (clash)
+      throw new MooringError(
+        'usage',
+        `The quick-config server "${clash.name}" (MOORING_MCP_SERVER_*) has the name of a server in mcp_servers.json`,
+        `Rename or remove the "${clash.name}" server in the file, or unset MOORING_MCP_SERVER_STDIO / MOORING_MCP_SERVER_URL.`,
+      );
+    const global = [...fromFile, ...extra];
+    if (!this.opts.workspace) return global;
+    const eff = effectiveServers(global, await this.scanWorkspace(this.opts.workspace));
+    for (const line of describeWorkspaceErrors(eff.errors))
+      this.emit('log', { server: '*', at: Date.now(), source: 'host', level: 'error', text: line });
+    for (const p of eff.pending)
+      this.emit('log', {
+        server: p.name,
+        at: Date.now(),
+        source: 'host',
+        level: 'notice',
+        text: `workspace server "${p.name}" from ${p.source} is not approved (${p.status}); it does not run`,
+      });
+    return eff.servers;
+  }
+
+  /** The servers a workspace offers (its own file, .vscode/.cursor/.mcp.json), each with its approval status. */
+  async scanWorkspace(dir: string): Promise<WorkspaceScan> {
+    this.workspaceApprovals ??= await WorkspaceApprovals.open(this.paths.home);
+    return scanWorkspace(dir, { approvals: this.workspaceApprovals });
+  }
+
+  /** Approves one offered workspace server (pinned to its content); asks its VS Code inputs through `ask`. */
+  async approveWorkspaceServer(dir: string, name: string, ask?: AskInput): Promise<OfferedServer> {
+    const scan = await this.scanWorkspace(dir);
+    const offered = scan.servers.find((s) => s.name === name);
+    if (!offered)
+      throw new MooringError(
+        'not_found',
+        `Workspace ${scan.workspace} offers no server named "${name}"`,
+        `List them: mooring mcp list --workspace ${dir}`,
+      );
+    await approveWorkspaceServer({
+      offered,
+      approvals: this.workspaceApprovals!,
+      secrets: this.secrets,
+      ...(ask ? { ask } : {}),
+      decidedBy: 'user',
+    });
+    return offered;
   }
 
   /** Connects every enabled server in parallel; a failing one is reported, the rest work. */
   async start(opts: { watch?: boolean } = {}): Promise<void> {
+    if (this.opts.workspace) {
+      await this.features.roots.setFolder('workspace', await canonicalWorkspace(this.opts.workspace));
+      await this.features.roots.activate('workspace');
+    }
     await this.pool.sync(await this.serverConfigs());
     if (opts.watch && !this.stopWatch) {
       this.stopWatch = await this.servers.watch((change) => {
@@ -388,6 +460,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       }
       await check;
     }
-    return resolveServerConfig(config, this.secrets, this.opts.env ?? process.env);
+    const withInputs = this.opts.workspace
+      ? await resolveWorkspaceInputs(config, {
+          workspace: await canonicalWorkspace(this.opts.workspace),
+          secrets: this.secrets,
+        })
+      : config;
+    return resolveServerConfig(withInputs, this.secrets, this.opts.env ?? process.env);
   }
 }

@@ -10,6 +10,7 @@ import type { CatalogEntry, ToolCatalog } from './catalog/catalog';
 import { normalizeResult } from './catalog/normalizeResult';
 import type { ArgFix } from './catalog/argRepair';
 import { toErrorData } from './errors';
+import { withSafeRetry } from './workspace/safeRetry';
 import type { Progress, Tool } from './mcp/types';
 import type { FingerprintedTool } from './safety/toolFingerprint';
 import type { SessionActor } from './mcp/sessionActor';
@@ -30,6 +31,8 @@ export interface ToolCallEvent {
   progress?: Progress;
   /** While awaiting approval: the broker's request id, to answer it. */
   approvalId?: string;
+  /** On a retry after a dropped connection (read-only or idempotent tools only). */
+  retry?: { attempt: number; error: ErrorData };
   error?: ErrorData;
   /** On done (and failed with isError): the normalised result. */
   result?: ToolResult;
@@ -154,13 +157,23 @@ export async function runToolCall(
 
   emit('running');
   try {
-    const raw = await entry.handle.call(args, {
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      onProgress: (p) => {
-        emit('running', { progress: p });
-        ctx.onProgress?.(p);
+    // A dropped connection is retried once, on the reconnected session, only for read-only or
+    // idempotent tools (issue 10); anything else fails explicitly and is not run twice.
+    const raw = await withSafeRetry(
+      () =>
+        entry.handle.call(args, {
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          onProgress: (p) => {
+            emit('running', { progress: p });
+            ctx.onProgress?.(p);
+          },
+        }),
+      { name: `${entry.server}/${entry.tool}`, annotations: def.annotations },
+      {
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        onRetry: (err) => emit('running', { retry: { attempt: 2, error: err.toData() } }),
       },
-    });
+    );
     const result = normalizeResult(raw, { outputSchema: entry.outputSchema });
     emit(result.isError ? 'failed' : 'done', { result, fixes: prepared.fixes });
     return { id, entry, result, fixes: prepared.fixes, decision, arguments: args };
