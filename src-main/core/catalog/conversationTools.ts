@@ -123,9 +123,26 @@ export class ConversationTools {
   /** A system-prompt paragraph listing the deferred tools (empty in direct mode). */
   deferredListText(): string {
     if (this.mode === 'direct') return '';
+    // Grouped by server so `mcp__<server>__` is said once per server, not once per tool: with
+    // thousands of deferred tools the repeated prefix was most of the list's tokens (bench, issue 9).
+    const groups = new Map<string, string[]>();
+    const whole: string[] = [];
+    for (const name of this.deferred) {
+      const m = /^(mcp__.+?__)(.+)$/.exec(name);
+      if (!m) {
+        whole.push(name);
+        continue;
+      }
+      const list = groups.get(m[1]!) ?? [];
+      list.push(m[2]!);
+      groups.set(m[1]!, list);
+    }
+    const lines = [...groups].map(([prefix, tools]) => `${prefix}: ${tools.join(', ')}`);
+    if (whole.length) lines.push(whole.join(', '));
     return (
       `${this.deferred.length} more tools are available but not loaded. Call ${TOOL_SEARCH_NAME} with ` +
-      `"select:<name>" to load one, or describe what you need. Deferred tools: ${this.deferred.join(', ')}`
+      `"select:<name>" to load one, or describe what you need. A tool's name is its line's prefix ` +
+      `followed by the tool, e.g. ${this.deferred[0] ?? 'mcp__server__tool'}. Deferred tools:\n${lines.join('\n')}`
     );
   }
 

@@ -97,6 +97,15 @@ describe('nasty schemas', () => {
     expect(conv.mode).toBe('deferred');
     expect(conv.modelTools().map((t) => t.name)).toEqual(['tool_search']);
     expect(conv.deferredNames().length).toBeGreaterThan(500);
+    // The list says each server's prefix once; every name in it is recoverable from prefix + tool.
+    const text = conv.deferredListText();
+    const lines = text.split('\n').slice(1);
+    const named = lines.flatMap((l) => {
+      const m = /^(mcp__.+?__): (.*)$/.exec(l);
+      return m ? m[2]!.split(', ').map((t) => `${m[1]}${t}`) : l.split(', ');
+    });
+    expect(new Set(named)).toEqual(new Set(conv.deferredNames()));
+    expect(text.split('mcp__').length - 1).toBeLessThan(conv.deferredNames().length / 10);
     const out = conv.runToolSearch({ query: 'deletes messages', max_results: 3 });
     expect(out.activated).toHaveLength(3);
     for (const name of out.activated) expect(conv.resolveCall(name).description).toMatch(/deletes|messages/);

@@ -2,7 +2,16 @@
 // real BPE tokenizer (gpt-tokenizer, o200k_base). Exact counts differ per model family; o200k is a
 // close, stable yardstick for the UI and for the deferred-loading budget.
 
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+
+// Loaded on first use: the tokenizer's tables cost ~45 MB of memory (bench, issue 9), and a process
+// that never needs a token count (`mooring mcp call`, a server relay) should not pay for them.
+let countTokens: ((text: string) => number) | undefined;
+function tokenize(text: string): number {
+  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer'))
+    .countTokens;
+  return countTokens(text);
+}
 
 export interface ToolPromptShape {
   name: string;
@@ -23,7 +32,7 @@ export function toolTokenCost(tool: ToolPromptShape): number {
   });
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
-  const n = countTokens(text);
+  const n = tokenize(text);
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, n);
   return n;
