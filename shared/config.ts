@@ -4,6 +4,9 @@ import { z } from 'zod';
 
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DEFAULT_TIMEOUT_SECONDS = 180;
+/** The cap on one message from a stdio server (issue 2: 4 MB); a server that returns big images may raise it. */
+export const DEFAULT_MAX_MESSAGE_MB = 4;
+export const MAX_MESSAGE_MB = 64;
 export const MAX_TIMEOUT_SECONDS = 600;
 
 export const TransportSchema = z.enum(['stdio', 'http', 'sse']);
@@ -41,6 +44,12 @@ export const ServerConfigSchema = z
       .min(1, 'must be at least 1 second')
       .max(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} seconds`)
       .default(DEFAULT_TIMEOUT_SECONDS),
+    /** Cap on one stdio message, in MB: a larger line is dropped and the call it answered fails clearly. */
+    maxMessageMB: z
+      .number()
+      .min(1, 'must be at least 1 MB')
+      .max(MAX_MESSAGE_MB, `must be at most ${MAX_MESSAGE_MB} MB`)
+      .default(DEFAULT_MAX_MESSAGE_MB),
     /** A trusted server may run a command outside the runtime allowlist (issue 4). */
     trust: z.boolean().default(false),
     policy: ServerPolicySchema.default('default'),

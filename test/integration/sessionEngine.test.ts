@@ -192,3 +192,14 @@ describe('session pool', () => {
     await waitFor(() => !isAlive(pidOne), 'all servers to exit');
   });
 });
+
+describe('message size cap', () => {
+  it('a server configured with a larger maxMessageMB may return a message over 4 MB', async () => {
+    const a = new SessionActor({
+      config: fixtureStdio('engineServer.ts', 'bigok', {}, { maxMessageMB: 16 }),
+    });
+    actors.push(a);
+    await a.start();
+    expect(text(await a.tool('big')!.call({ mb: 6 }))).toHaveLength(6 * 1024 * 1024);
+  });
+});

@@ -2,6 +2,7 @@
 // An invalid file is reported with file:line:column and never overwritten: every save first checks
 // that the file on disk is valid, so a hand edit in progress is not lost to a write from the app.
 import {
+  DEFAULT_MAX_MESSAGE_MB,
   DEFAULT_TIMEOUT_SECONDS,
   ServerConfigSchema,
   ServersFileSchema,
@@ -89,6 +90,7 @@ export async function loadServersFileWithText(
 const DEFAULT_VALUED: Partial<Record<keyof ServerConfig, unknown>> = {
   enabled: true,
   timeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
+  maxMessageMB: DEFAULT_MAX_MESSAGE_MB,
   trust: false,
   policy: 'default',
   allowPrivateNetwork: false,

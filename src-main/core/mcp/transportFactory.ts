@@ -28,6 +28,7 @@ export const createTransport: TransportFactory = async (config, hooks) => {
     case 'stdio': {
       if (!config.command) throw new MooringError('config_invalid', `Server "${config.name}" has no command`);
       return new StdioTransport({
+        maxLineBytes: config.maxMessageMB * 1024 * 1024,
         command: config.command,
         args: config.args,
         env: await childEnvironment(config.env),
