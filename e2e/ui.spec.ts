@@ -178,6 +178,9 @@ test('a destructive call asks; the edited arguments reach the server', async () 
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
   expect(readFileSync(file, 'utf8')).toBe('as the user edited');
+  await expect(page.getByTestId('call-card').first()).toContainText(
+    'Arguments (edited by you before approval)',
+  );
   await shot(page, '09-call-done');
 });
 
@@ -237,6 +240,9 @@ test('diagnostics, chat placeholder and the dark theme', async () => {
   const table = page.getByTestId('diagnostics');
   await expect(table.getByRole('row', { name: /everything/ })).toBeVisible();
   await expect(table.getByRole('row', { name: /fs/ })).toContainText('ready');
+  const everything = table.getByRole('row', { name: /everything/ });
+  await everything.getByText('history').click();
+  await expect(everything).toContainText(/reconnecting 1\/5/);
   await shot(page, '12-diagnostics');
   await page.getByRole('button', { name: 'Chat' }).click();
   await expect(page.getByTestId('chat-placeholder')).toBeVisible();

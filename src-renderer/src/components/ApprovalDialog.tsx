@@ -41,7 +41,7 @@ function ApprovalBody({ request }: { request: ApprovalRequest }) {
       <Dialog.Title className="modal-title">Allow “{request.friendlyName}”?</Dialog.Title>
       <Dialog.Description className="muted">
         <strong>{request.server}</strong> / <code>{request.tool}</code>
-        {request.client ? ` · asked by ${request.client}` : ''}. {request.reason}
+        {request.client ? ` · asked by ${request.client}` : ''}. Why you are asked: {request.reason}.
       </Dialog.Description>
       <p>
         <AnnotationBadges flags={flags} />

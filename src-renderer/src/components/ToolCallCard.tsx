@@ -57,7 +57,7 @@ export function ToolCallCard({ card }: { card: CallCard }) {
       )}
       {card.arguments && (
         <details>
-          <summary>Arguments</summary>
+          <summary>{card.edited ? 'Arguments (edited by you before approval)' : 'Arguments'}</summary>
           <pre>{JSON.stringify(card.arguments, null, 2)}</pre>
         </details>
       )}

@@ -18,6 +18,8 @@ export interface ServerDraft {
   url: string;
   headers: KeyValueRow[];
   timeoutSeconds: string;
+  /** Run a command outside the runtime allowlist (issue 4); the user's explicit choice. */
+  trust: boolean;
   /** Everything else of the entry, carried through unchanged. */
   rest: Partial<ServerConfigInput>;
 }
@@ -31,6 +33,7 @@ export const emptyDraft = (): ServerDraft => ({
   url: '',
   headers: [],
   timeoutSeconds: '',
+  trust: false,
   rest: {},
 });
 
@@ -53,6 +56,7 @@ export function draftFrom(input: ServerConfigInput | ServerConfig): ServerDraft 
     secretEnv,
     secretHeaders,
     timeoutSeconds,
+    trust,
     ...rest
   } = input as ServerConfigInput;
   return {
@@ -64,6 +68,7 @@ export function draftFrom(input: ServerConfigInput | ServerConfig): ServerDraft 
     url: url ?? '',
     headers: rows(headers, secretHeaders),
     timeoutSeconds: timeoutSeconds === undefined ? '' : String(timeoutSeconds),
+    trust: trust ?? false,
     rest,
   };
 }
@@ -92,5 +97,6 @@ export function inputFrom(d: ServerDraft): ServerConfigInput {
     }
   }
   if (d.timeoutSeconds.trim()) out.timeoutSeconds = Number(d.timeoutSeconds);
+  if (d.trust) out.trust = true;
   return out;
 }

@@ -20,7 +20,8 @@ export function PlaygroundScreen() {
   const [argError, setArgError] = useState<string | null>(null);
   const cards = useCalls((s) => s.cards);
   const started = useCalls((s) => s.started);
-  const call = useMutation(trpc.tools.run.mutationOptions());
+  const finished = useCalls((s) => s.finished);
+  const call = useMutation(trpc.tools.run.mutationOptions({ onSuccess: (o) => finished(o.id, o.arguments) }));
   const tool = enabled.find((t) => t.modelName === name);
 
   const run = () => {

@@ -11,6 +11,8 @@ export interface CallCard {
   /** Every phase seen, in order; the last is the current one. */
   events: WireToolCallEvent[];
   arguments?: Record<string, unknown>;
+  /** True when the user edited the arguments in the approval dialog. */
+  edited?: boolean;
 }
 
 export const MAX_CARDS = 50;
@@ -23,6 +25,8 @@ export interface CallState {
     info: { server: string; tool: string; friendlyName: string; arguments: Record<string, unknown> },
   ): void;
   apply(e: WireToolCallEvent): void;
+  /** After the call: the arguments the server actually got (the user may have edited them). */
+  finished(id: string, args: Record<string, unknown>): void;
   clear(): void;
 }
 
@@ -52,6 +56,18 @@ export const useCalls = create<CallState>((set) => ({
       cards[at] = { ...c, friendlyName: e.friendlyName, events: [...c.events, e] };
       return { cards };
     }),
+  finished: (id, args) =>
+    set((s) => ({
+      cards: s.cards.map((c) =>
+        c.id === id
+          ? {
+              ...c,
+              arguments: args,
+              edited: c.arguments !== undefined && JSON.stringify(c.arguments) !== JSON.stringify(args),
+            }
+          : c,
+      ),
+    })),
   clear: () => set({ cards: [] }),
 }));
 

@@ -1,0 +1,112 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionStatus } from '@shared/session';
+import type { CallCard } from '../stores/callStore';
+import { StateBadge, stateText } from './StateBadge';
+import { ToolCallCard } from './ToolCallCard';
+
+// A 1×1 PNG.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+beforeAll(() => {
+  // happy-dom has no object URLs; the gallery only needs distinct strings.
+  let n = 0;
+  URL.createObjectURL = () => `blob:test/${n++}`;
+  URL.revokeObjectURL = () => undefined;
+});
+afterEach(cleanup);
+
+const status = (extra: Partial<SessionStatus>): SessionStatus => ({
+  name: 's',
+  state: 'ready',
+  toolCount: 3,
+  metrics: { calls: 0, errors: 0, p50Ms: null, p95Ms: null, reconnects: 0 },
+  ...extra,
+});
+
+describe('StateBadge', () => {
+  it('says what the session is doing in words', () => {
+    expect(stateText(status({ state: 'reconnecting', attempt: 2, maxAttempts: 5 }), true)).toBe(
+      'reconnecting 2/5',
+    );
+    expect(
+      stateText(
+        status({ state: 'failed', error: { code: 'connect_failed', message: 'spawn ENOENT' } }),
+        true,
+      ),
+    ).toBe('failed: spawn ENOENT');
+    expect(stateText(status({}), false)).toBe('disabled');
+    render(<StateBadge status={status({ state: 'connecting' })} enabled />);
+    expect(screen.getByRole('status').textContent).toBe('connecting…');
+  });
+});
+
+describe('ToolCallCard', () => {
+  const card = (events: CallCard['events']): CallCard => ({
+    id: '1',
+    server: 'everything',
+    tool: 'get-tiny-image',
+    friendlyName: 'Get Tiny Image',
+    events,
+    arguments: {},
+  });
+  const base = {
+    id: '1',
+    server: 'everything',
+    tool: 'get-tiny-image',
+    modelName: 'm',
+    friendlyName: 'Get Tiny Image',
+    at: 1,
+  };
+
+  it('shows progress while running and the error with its hint when refused', () => {
+    const { rerender } = render(
+      <ToolCallCard
+        card={card([{ ...base, phase: 'running', progress: { progress: 1, total: 4, message: 'step 1' } }])}
+      />,
+    );
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('25');
+    expect(screen.getByTestId('call-phase').textContent).toBe('running');
+    rerender(
+      <ToolCallCard
+        card={card([
+          {
+            ...base,
+            phase: 'refused',
+            error: { code: 'refused', message: 'You denied it.', hint: 'Ask again.' },
+          },
+        ])}
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('You denied it.');
+    expect(screen.getByRole('alert').textContent).toContain('Ask again.');
+  });
+
+  it('renders a result natively: text, structured JSON, and images in a gallery with a keyboard lightbox', async () => {
+    const result = {
+      isError: false,
+      parts: [
+        { kind: 'text' as const, text: 'two images' },
+        { kind: 'image' as const, mimeType: 'image/png', base64: PNG, size: 70 },
+        { kind: 'image' as const, mimeType: 'image/png', base64: PNG, size: 70 },
+      ],
+      structured: { count: 2 },
+    };
+    render(<ToolCallCard card={card([{ ...base, phase: 'done', result }])} />);
+    expect(screen.getByText('two images')).toBeTruthy();
+    expect(screen.getByText(/"count": 2/)).toBeTruthy();
+    const thumbs = screen.getAllByRole('listitem');
+    expect(thumbs).toHaveLength(2);
+    await act(async () => fireEvent.click(thumbs[0]!));
+    const box = await screen.findByTestId('lightbox');
+    expect(screen.getByTestId('lightbox-position').textContent).toMatch(/^1 \/ 2/);
+    await act(async () => fireEvent.keyDown(box, { key: 'ArrowRight' }));
+    expect(screen.getByTestId('lightbox-position').textContent).toMatch(/^2 \/ 2/);
+    await act(async () => fireEvent.keyDown(box, { key: 'ArrowRight' }));
+    expect(screen.getByTestId('lightbox-position').textContent).toMatch(/^1 \/ 2/);
+    expect(screen.getByRole('link', { name: 'Save to file' }).getAttribute('download')).toBe(
+      'get-tiny-image-1.png',
+    );
+  });
+});
