@@ -27,6 +27,12 @@ export async function startMooringWeb(home: string): Promise<RunningWeb> {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  // If the test run dies before afterAll, still ask the command to close its sessions.
+  const onExit = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', onExit);
+  child.once('exit', () => process.off('exit', onExit));
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((res, rej) => {
