@@ -26,6 +26,8 @@ export interface ServerSpec {
   name: string;
   script: string;
   args?: string[];
+  /** Raises the stdio message cap for servers that return big results. */
+  maxMessageMB?: number;
 }
 
 export const everything = (name = 'everything'): ServerSpec => ({
@@ -33,13 +35,18 @@ export const everything = (name = 'everything'): ServerSpec => ({
   script: EVERYTHING,
   args: ['stdio'],
 });
-export const benchEcho = (name = 'benchecho'): ServerSpec => ({ name, script: BENCH_ECHO });
+export const benchEcho = (name = 'benchecho', extra: Partial<ServerSpec> = {}): ServerSpec => ({
+  name,
+  script: BENCH_ECHO,
+  ...extra,
+});
 
 function configOf(s: ServerSpec): ServerConfig {
   return ServerConfigSchema.parse({
     name: s.name,
     command: process.execPath,
     args: [s.script, ...(s.args ?? [])],
+    ...(s.maxMessageMB ? { maxMessageMB: s.maxMessageMB } : {}),
   });
 }
 

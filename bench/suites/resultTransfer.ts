@@ -1,7 +1,8 @@
 // 5. Result transfer (issue 9): an image result from a fixture server over stdio, through Mooring's
 // full path vs the raw SDK client, and what of it reaches a non-vision model (toModelContent). Two
-// sizes: the issue's 10 MiB, and 2.5 MiB, which fits under Mooring's 4 MB stdio line cap
-// (src-main/core/mcp/stdioTransport.ts) so there is a like-for-like ratio either way.
+// sizes: the issue's 10 MiB, and 2.5 MiB, which fits under Mooring's default 4 MB stdio line cap.
+// The image server is configured with maxMessageMB 32, as a user would for a server that returns big
+// images; both contenders then get the same room.
 // The browser-mode leg (to the renderer over HTTP) is not measured here yet: see the suite's raw note.
 import type { Client } from '@modelcontextprotocol/client';
 import { normalizeResult, toModelContent } from '../../src-main/core/catalog/normalizeResult';
@@ -17,7 +18,7 @@ const BASE64_RUN = /[A-Za-z0-9+/]{256,}/;
 
 export async function resultTransferSuite(ctx: SuiteContext): Promise<SuiteResult> {
   const trials = ctx.quick ? 2 : 6;
-  const { core, dispose } = await openCore([benchEcho()]);
+  const { core, dispose } = await openCore([benchEcho('benchecho', { maxMessageMB: 32 })]);
   let raw: Client | undefined;
   const rows: Row[] = [];
   const out: Record<string, unknown> = {};

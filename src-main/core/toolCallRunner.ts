@@ -174,10 +174,12 @@ export async function runToolCall(
         onRetry: (err) => emit('running', { retry: { attempt: 2, error: err.toData() } }),
       },
     );
+    await gate.audited;
     const result = normalizeResult(raw, { outputSchema: entry.outputSchema });
     emit(result.isError ? 'failed' : 'done', { result, fixes: prepared.fixes });
     return { id, entry, result, fixes: prepared.fixes, decision, arguments: args };
   } catch (err) {
+    await gate.audited?.catch(() => undefined);
     emit('failed', { error: toErrorData(err) });
     throw err;
   }

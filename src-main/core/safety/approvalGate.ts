@@ -39,6 +39,12 @@ export interface GateCall {
 }
 
 export interface GateResult {
+  /**
+   * The audit line of an automatic decision, still being written: the caller runs the tool meanwhile
+   * and awaits this before it reports the call done (the append was issued before the call was sent).
+   * Writing it first cost more than the tool call itself (bench, issue 9).
+   */
+  audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
   arguments: Record<string, unknown>;
   decision: AuditDecision;
@@ -93,8 +99,9 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
     );
   }
   if (verdict.decision === 'auto') {
-    await audit('auto', 'policy');
-    return done('auto', 'policy');
+    const audited = audit('auto', 'policy');
+    audited.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+    return { ...done('auto', 'policy'), audited };
   }
   if (call.preApprovedBy) {
     await audit('approve', call.preApprovedBy);
