@@ -4,7 +4,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
@@ -18,15 +17,11 @@ export interface RunningWeb {
 }
 
 export async function startMooringWeb(home: string): Promise<RunningWeb> {
-  const child = spawn(
-    process.execPath,
-    [TSX, join(ROOT, 'e2e/mooringWeb.ts'), 'web', '--json', '--no-open'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, MOORING_HOME: home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), 'web', '--json', '--no-open'], {
+    cwd: ROOT,
+    env: { ...process.env, MOORING_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // If the test run dies before afterAll, still ask the command to close its sessions.
   const onExit = () => {
     if (child.exitCode === null) child.kill('SIGTERM');

@@ -1,7 +1,7 @@
 // `npm start` (issue 5): build when out/ is missing or stale, then run the Electron app if its runtime
 // is installed; otherwise say so in one line and start browser mode (`mooring web`) instead.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIsStale } from './rendererFreshness.mjs';
@@ -35,18 +35,10 @@ function electronBinary() {
   }
 }
 
-/** `mooring web` through the CLI once it registers the command; until then the same command standalone. */
-function webEntry() {
-  const cli = join(root, 'src-main/cli/index.ts');
-  return existsSync(cli) && readFileSync(cli, 'utf8').includes('registerWebCommand')
-    ? cli
-    : join(root, 'e2e/mooringWeb.ts');
-}
-
 const electron = electronBinary();
 const [cmd, args] = electron
   ? [electron, [root, ...process.argv.slice(2)]]
-  : [process.execPath, [bin('tsx/dist/cli.mjs'), webEntry(), 'web', ...process.argv.slice(2)]];
+  : [process.execPath, [join(root, 'bin/mooring.mjs'), 'web', ...process.argv.slice(2)]];
 if (!electron)
   console.log(
     'The Electron runtime is not installed on this machine (its download is blocked here); starting browser mode instead.',

@@ -8,6 +8,7 @@ import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
 import { registerServeCommand } from './serveCommand';
+import { registerWebCommand } from './webCommand';
 import { reportError, EXIT } from './output';
 
 const program = new Command('mooring')
@@ -56,6 +57,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
 registerAuthCommands(registerMcpCommands(program, withCore), withCore);
 registerChatCommand(program, withCore);
 registerServeCommand(program, withCore);
+registerWebCommand(program);
 
 try {
   await program.parseAsync(process.argv);
