@@ -94,6 +94,8 @@ test('add server-filesystem through the raw JSON view', async () => {
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
   await expect(row('fs').getByTestId('server-state')).toHaveText('ready');
+  // Added in the app: the default safe set turned its destructive tools off, and says so.
+  await expect(page.getByTestId('notice')).toContainText('fs: 3 destructive tools disabled by default');
   await shot(page, '04-servers-ready');
 });
 
@@ -132,23 +134,28 @@ test('logs show live, and a server can be disabled and removed with confirmation
   await expect(row('memory')).toHaveCount(0);
 });
 
-test('tool selection: badges, search, and a toggle that writes excludeTools', async () => {
+test('tool selection: the default safe set, badges, search, and a toggle that writes excludeTools', async () => {
   await row('everything').getByRole('button', { name: 'Tools' }).click();
   await expect(page.getByRole('heading', { name: 'Tool selection' })).toBeVisible();
   await page.getByRole('tab', { name: 'fs' }).click();
   await expect(page.getByTestId('tool-write_file')).toContainText('destructive');
   await expect(page.getByTestId('tool-read_text_file')).toContainText('read-only');
+  await expect(page.getByTestId('tool-read_text_file').getByRole('checkbox')).toBeChecked();
+  await expect(page.getByTestId('tool-write_file').getByRole('checkbox')).not.toBeChecked();
+  await expect(page.getByTestId('destructive-banner')).toContainText('3 destructive tools disabled');
   await page.getByLabel('Search tools').fill('directory');
   await expect(page.getByTestId('tool-write_file')).toHaveCount(0);
   await expect(page.getByTestId('tool-list_directory')).toBeVisible();
   await page.getByLabel('Search tools').fill('');
-  await page.getByTestId('tool-move_file').getByRole('checkbox').click();
-  await expect(page.getByTestId('tool-move_file').getByRole('checkbox')).not.toBeChecked();
+  // Turn write_file on: the model may now use it, and each call still asks first.
+  await page.getByTestId('tool-write_file').getByRole('checkbox').click();
+  await expect(page.getByTestId('tool-write_file').getByRole('checkbox')).toBeChecked();
   const fs = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers.find(
     (s: { name: string }) => s.name === 'fs',
   );
-  expect(fs.excludeTools).toContain('move_file');
-  await expect(page.getByTestId('destructive-banner')).toContainText('1 destructive tool disabled');
+  expect(fs.excludeTools).not.toContain('write_file');
+  expect(fs.excludeTools).toEqual(expect.arrayContaining(['edit_file', 'move_file']));
+  await expect(page.getByTestId('destructive-banner')).toContainText('2 destructive tools disabled');
   await shot(page, '07-tool-selection');
 });
 

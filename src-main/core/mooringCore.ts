@@ -10,6 +10,7 @@ import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { Settings } from '@shared/settings';
 import { buildCatalog, type ToolCatalog } from './catalog/catalog';
+import { defaultExcludeTools } from './catalog/filters';
 import { loadSettings } from './config/settings';
 import { ServersStore } from './config/serversStore';
 import { MooringError } from './errors';
@@ -354,6 +355,26 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await this.oauth.signOut(name).catch(() => undefined);
     await this.manager.remove(name);
     await this.sync();
+  }
+
+  /**
+   * The default safe set for a server just enabled in the app (issue 3): read-only tools on; destructive
+   * and unannotated tools (possibly destructive, per the spec) off, written to its excludeTools.
+   * Returns what it did, e.g. "3 destructive tools disabled by default".
+   */
+  async applySafeDefaults(name: string): Promise<{ disabledCount: number; message?: string }> {
+    const actor = this.pool.get(name);
+    if (!actor || actor.status().state !== 'ready') return { disabledCount: 0 };
+    const safe = defaultExcludeTools(actor.tools().map((t) => t.definition));
+    if (!safe.disabledCount) return { disabledCount: 0 };
+    const c = await this.servers.get(name);
+    await this.servers.update(name, {
+      ...c,
+      excludeTools: [...new Set([...c.excludeTools, ...safe.excludeTools])],
+    });
+    this.cachedCatalog = undefined;
+    await this.sync();
+    return { disabledCount: safe.disabledCount, ...(safe.message ? { message: safe.message } : {}) };
   }
 
   /** The tool toggle: writes the server's excludeTools (and includeTools when set), releases a quarantine. */

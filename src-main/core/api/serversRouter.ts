@@ -46,7 +46,12 @@ export const serversRouter = router({
     }));
   }),
 
-  add: publicProcedure.input(ServerInput).mutation(({ ctx, input }) => ctx.core.addServer(input)),
+  // A server added in the app starts with the default safe set (read-only tools on, the rest off).
+  add: publicProcedure.input(ServerInput).mutation(async ({ ctx, input }) => {
+    const server = await ctx.core.addServer(input);
+    const safeDefaults = await ctx.core.applySafeDefaults(server.name);
+    return { ...server, safeDefaults };
+  }),
 
   update: publicProcedure
     .input(z.object({ name: ServerNameSchema, config: ServerInput }))

@@ -48,7 +48,8 @@ export interface SessionActorOptions {
 
 export class SessionActor extends EventEmitter {
   readonly name: string;
-  readonly config: ServerConfig;
+  /** The server's config; filter and policy edits replace it in place (reconfigure), nothing else does. */
+  config: ServerConfig;
   private state: SessionState = 'idle';
   private client?: Client;
   private transport?: Transport;
@@ -97,6 +98,12 @@ export class SessionActor extends EventEmitter {
     const pv = this.client?.getNegotiatedProtocolVersion();
     if (pv) s.protocolVersion = pv;
     return s;
+  }
+
+  /** Takes a new tool filter or policy without touching the session (the pool checks nothing else changed). */
+  reconfigure(config: ServerConfig): void {
+    this.config = config;
+    this.emit('status', this.status());
   }
 
   /** The handles of the tools the server lists now; the same objects across reconnects. */

@@ -35,6 +35,8 @@ export class SessionPool extends EventEmitter {
     const closes: Promise<void>[] = [];
     for (const [name, { hash, actor }] of this.actors) {
       const c = wanted.get(name);
+      if (c && configHash(c) === hash && JSON.stringify(c) !== JSON.stringify(actor.config))
+        actor.reconfigure(c);
       if (!c || configHash(c) !== hash) {
         this.actors.delete(name);
         closes.push(actor.close());

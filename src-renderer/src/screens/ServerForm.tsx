@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ServerConfig } from '@shared/config';
 import { useTRPC } from '../api/trpc';
+import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';
 import { draftFrom, emptyDraft, inputFrom, type ServerDraft } from '../lib/serverDraft';
@@ -23,7 +24,18 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
     void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
     props.onClose();
   };
-  const add = useMutation(trpc.servers.add.mutationOptions({ onSuccess: onSaved }));
+  const notify = useUi((u) => u.notify);
+  const add = useMutation(
+    trpc.servers.add.mutationOptions({
+      onSuccess: (saved) => {
+        if (saved.safeDefaults.message)
+          notify(
+            `${saved.name}: ${saved.safeDefaults.message}. Turn them on in Tool selection if you want the model to use them.`,
+          );
+        onSaved();
+      },
+    }),
+  );
   const update = useMutation(trpc.servers.update.mutationOptions({ onSuccess: onSaved }));
   const save = props.existing ? update : add;
   const set = (patch: Partial<ServerDraft>) => setDraft((d) => ({ ...d, ...patch }));

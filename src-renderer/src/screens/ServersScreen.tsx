@@ -153,6 +153,14 @@ export function ServersScreen() {
           </div>
         </div>
       )}
+      {ui.notice && (
+        <div className="banner" role="status" data-testid="notice">
+          {ui.notice}{' '}
+          <button type="button" className="link" onClick={() => ui.notify(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
       <ul className="plain servers">
         {rows.map((r) => (
           <ServerRowView key={r.config.name} row={r} />

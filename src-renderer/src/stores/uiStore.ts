@@ -14,12 +14,15 @@ export interface UiState {
   importOpen: boolean;
   logsFor: string | null;
   removing: string | null;
+  /** One line for the server list after an action, e.g. "3 destructive tools disabled by default". */
+  notice: string | null;
   navigate(route: Route): void;
   selectServer(name: string | null): void;
   edit(editing: Editing): void;
   openImport(open: boolean): void;
   showLogs(name: string | null): void;
   confirmRemove(name: string | null): void;
+  notify(notice: string | null): void;
 }
 
 const routeFromHash = (): Route => {
@@ -34,6 +37,7 @@ export const useUi = create<UiState>((set) => ({
   importOpen: false,
   logsFor: null,
   removing: null,
+  notice: null,
   navigate: (route) => {
     if (typeof history !== 'undefined') history.replaceState(null, '', `#/${route}`);
     set({ route });
@@ -43,4 +47,5 @@ export const useUi = create<UiState>((set) => ({
   openImport: (importOpen) => set({ importOpen }),
   showLogs: (logsFor) => set({ logsFor }),
   confirmRemove: (removing) => set({ removing }),
+  notify: (notice) => set({ notice }),
 }));
