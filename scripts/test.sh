@@ -15,6 +15,9 @@ npx tsc -p tsconfig.json --noEmit
 step build
 npx electron-vite build --logLevel warn
 
+step "electronegativity (built app vs security/electronegativity-findings.json)"
+bash scripts/electronegativity.sh --no-build
+
 step "unit and integration tests"
 bash scripts/with-keyring.sh npx vitest run
 

@@ -108,6 +108,9 @@ function createWindow(): void {
       webSecurity: true,
       webviewTag: false,
       spellcheck: false,
+      // Middle-click (auxclick) on a link would ask for a new window; the open handler denies it
+      // anyway, this removes the path altogether (Electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   windows.add(win.webContents.id);
