@@ -19,7 +19,7 @@ import {
 import { normalizeResult } from './normalizeResult';
 import { resolveToolName, type Resolution } from './resolveName';
 import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
-import { processToolSchema } from './schemaPipeline';
+import { processToolSchema, schemaExclusion, type ProcessedSchema } from './schemaPipeline';
 import type { JsonSchema } from './schemaWalk';
 import { tokenCostByServer, toolTokenCost } from './tokenCost';
 
@@ -45,10 +45,10 @@ export interface CatalogEntry {
   friendlyName: string;
   title: string | undefined;
   description: string;
-  /** Model-facing schema (refs inlined, maybe flattened, adapted to the provider). */
-  inputSchema: JsonSchema;
-  /** The server's own schema with refs inlined: arguments are coerced against this. */
-  serverSchema: unknown;
+  /** Model-facing schema (refs inlined, maybe flattened, adapted to the provider). Computed on first read. */
+  readonly inputSchema: JsonSchema;
+  /** The server's own schema with refs inlined: arguments are coerced against this. Computed on first read. */
+  readonly serverSchema: unknown;
   outputSchema: unknown;
   annotations: ToolAnnotations | undefined;
   readOnly: boolean;
@@ -57,8 +57,10 @@ export interface CatalogEntry {
   openWorld: boolean;
   enabled: boolean;
   excludedReason: string | undefined;
-  flattened: boolean;
-  schemaNotes: string[];
+  /** Computed on first read, with `inputSchema`. */
+  readonly flattened: boolean;
+  /** What schema repair changed (computed on first read, with `inputSchema`). */
+  readonly schemaNotes: string[];
   /** Prompt tokens of this tool's definition (computed on first read, then cached). */
   readonly tokenCost: number;
   handle: ToolHandle;
@@ -86,8 +88,14 @@ export interface CatalogCallResult {
   fixes: ArgFix[];
 }
 
-/** An entry with a lazy token cost: tokenizing 5,000 schemas costs far more than building the
- * catalog, and only the deferred-loading budget and the UI need it. */
+/**
+ * An entry whose processed schema and token cost are computed on first read (issue 9): tokenizing
+ * or fully processing 5,000 schemas costs far more than the rest of a build, and in deferred mode
+ * only the tools the model loads are ever read. Whether the schema excludes the tool is decided
+ * at build time (`schemaExclusion`, cheap when provable), so `enabled` is exact from the start.
+ * The definition is captured now: a later list_changed replaces `handle.definition`, and this
+ * entry must keep describing the tool it was built from.
+ */
 class Entry implements CatalogEntry {
   modelName: string;
   server: string;
@@ -95,44 +103,69 @@ class Entry implements CatalogEntry {
   friendlyName: string;
   title: string | undefined;
   description: string;
-  inputSchema: JsonSchema;
-  serverSchema: unknown;
   outputSchema: unknown;
   annotations: ToolAnnotations | undefined;
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
   openWorld: boolean;
-  enabled: boolean;
-  excludedReason: string | undefined;
-  flattened: boolean;
-  schemaNotes: string[];
+  enabled = true;
+  excludedReason: string | undefined = undefined;
   handle: ToolHandle;
+  private readonly def: Tool;
+  private readonly provider: Provider;
+  private readonly flatten: FlattenOptions | undefined;
+  private processedSchema: ProcessedSchema | undefined;
+  private modelSchema: JsonSchema | undefined;
   private cost: number | undefined;
 
   constructor(server: string, modelName: string, handle: ToolHandle, opts: CatalogOptions) {
     const def: Tool = handle.definition;
-    const processed = processToolSchema(def, opts.provider ?? 'anthropic', opts.flatten);
     const flags = annotationFlags(def);
+    this.def = def;
+    this.provider = opts.provider ?? 'anthropic';
+    this.flatten = opts.flatten;
     this.modelName = modelName;
     this.server = server;
     this.tool = handle.name;
     this.title = def.title ?? def.annotations?.title;
     this.friendlyName = friendlyName(server, handle.name, this.title);
     this.description = def.description ?? '';
-    this.inputSchema = processed.modelSchema ?? { type: 'object', properties: {} };
-    this.serverSchema = processed.serverSchema;
     this.outputSchema = def.outputSchema;
     this.annotations = def.annotations;
     this.readOnly = flags.readOnly;
     this.destructive = flags.destructive;
     this.idempotent = flags.idempotent;
     this.openWorld = flags.openWorld;
-    this.enabled = processed.excludedReason === undefined;
-    this.excludedReason = processed.excludedReason;
-    this.flattened = processed.flattened;
-    this.schemaNotes = processed.notes;
     this.handle = handle;
+  }
+
+  /** Why the schema keeps this tool out, without processing it when that is provably not so. */
+  schemaExclusion(): string | undefined {
+    return this.processedSchema
+      ? this.processedSchema.excludedReason
+      : schemaExclusion(this.def, this.provider, this.flatten);
+  }
+
+  private get processed(): ProcessedSchema {
+    return (this.processedSchema ??= processToolSchema(this.def, this.provider, this.flatten));
+  }
+
+  get inputSchema(): JsonSchema {
+    // An excluded tool's schema stands in as an empty object (what the UI shows), one per entry.
+    return (this.modelSchema ??= this.processed.modelSchema ?? { type: 'object', properties: {} });
+  }
+
+  get serverSchema(): unknown {
+    return this.processed.serverSchema;
+  }
+
+  get flattened(): boolean {
+    return this.processed.flattened;
+  }
+
+  get schemaNotes(): string[] {
+    return this.processed.notes;
   }
 
   get tokenCost(): number {
@@ -162,10 +195,11 @@ export class ToolCatalog {
         if (handle.removed) continue;
         const modelName = registry.add(input.server, handle.name);
         const entry = new Entry(input.server, modelName, handle, options);
+        // A tool the server's config already turns off needs no schema check at all.
         const reason =
           (filter.enabled === false ? 'the server is disabled' : undefined) ??
           serverFilterReason(handle.name, filter) ??
-          entry.excludedReason ??
+          entry.schemaExclusion() ??
           toolSetReason(modelName, options.toolSet);
         if (reason) {
           entry.enabled = false;

@@ -5,6 +5,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { adaptSchemaForProvider, type Provider } from './adaptSchema';
 import { flattenSchema, type FlattenOptions } from './schemaFlatten';
+import { schemaSurelyAdapts } from './schemaPrecheck';
 import { resolveRefs } from './schemaRefs';
 import type { JsonSchema } from './schemaWalk';
 
@@ -21,12 +22,16 @@ export interface ProcessedSchema {
 
 const cache = new WeakMap<object, Map<string, ProcessedSchema>>();
 
+function cacheKey(provider: Provider, flatten: FlattenOptions): string {
+  return `${provider}:${flatten.maxDepth ?? ''}:${flatten.maxLeaves ?? ''}`;
+}
+
 export function processToolSchema(
   def: Tool,
   provider: Provider,
   flatten: FlattenOptions = {},
 ): ProcessedSchema {
-  const key = `${provider}:${flatten.maxDepth ?? ''}:${flatten.maxLeaves ?? ''}`;
+  const key = cacheKey(provider, flatten);
   let perDef = cache.get(def);
   const hit = perDef?.get(key);
   if (hit) return hit;
@@ -34,6 +39,23 @@ export function processToolSchema(
   if (!perDef) cache.set(def, (perDef = new Map()));
   perDef.set(key, out);
   return out;
+}
+
+/**
+ * Why the tool's schema keeps it out of the catalog, or undefined — the same answer as
+ * `processToolSchema(…).excludedReason`, but without processing the schema when a cheap check
+ * proves it adapts (schemaPrecheck.ts). A catalog build needs this for every tool, the processed
+ * schema only for the tools whose schemas are read (issue 9).
+ */
+export function schemaExclusion(
+  def: Tool,
+  provider: Provider,
+  flatten: FlattenOptions = {},
+): string | undefined {
+  const hit = cache.get(def)?.get(cacheKey(provider, flatten));
+  if (hit) return hit.excludedReason;
+  if (schemaSurelyAdapts(def.inputSchema, provider)) return undefined;
+  return processToolSchema(def, provider, flatten).excludedReason;
 }
 
 export function computeSchema(
