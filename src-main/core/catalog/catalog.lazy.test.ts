@@ -23,7 +23,7 @@ class FixedHandle implements ToolHandle {
 
 /** A leaf subschema that counts how often its `description` is read: the full pipeline copies
  * every keyword of every node, the build-time check reads only `properties` and `$ref`. */
-function watchedLeaf(): { schema: object; reads: () => number } {
+function watchedLeaf(): { schema: { type: string; description: string }; reads: () => number } {
   let n = 0;
   const schema = new Proxy(
     { type: 'integer', description: 'how many' },
