@@ -3,10 +3,13 @@
 // six HTTP/1.1 connections per host, and five SSE streams plus a call waiting for approval plus the
 // approval's answer would be seven, a deadlock.
 import type { ApprovalRequest } from '@shared/approval';
+import type { ChatEvent } from '@shared/chat';
+import type { Interaction, InteractionResolved } from '@shared/interactions';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { MooringCore } from '../mooringCore';
 import type { ToolsChange } from '../mcp/types';
 import type { ApprovalResolved } from '../safety/approvalBroker';
+import { chatServiceFor, type TurnState } from './chatService';
 import { toWireEvent, type WireToolCallEvent } from './wire';
 
 export type UiEvent =
@@ -17,7 +20,13 @@ export type UiEvent =
   | { type: 'toolCall'; event: WireToolCallEvent }
   | { type: 'log'; line: LogLine }
   | { type: 'approval'; request: ApprovalRequest }
-  | { type: 'approvalResolved'; id: string; outcome?: string; error?: string };
+  | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
+  /** A server asks the user: sampling approval, a form, a link (issue 6). */
+  | { type: 'interaction'; request: Interaction }
+  | { type: 'interactionResolved'; id: string; error?: string }
+  /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */
+  | { type: 'chat'; event: ChatEvent }
+  | { type: 'turn'; turn: TurnState };
 
 /** Yields every core event as a UiEvent until `signal` aborts. Buffers while the consumer is busy. */
 export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncGenerator<UiEvent> {
@@ -39,7 +48,17 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
       ...(r.decision ? { outcome: r.decision.outcome } : {}),
       ...(r.error ? { error: r.error.message } : {}),
     });
+  const onInteraction = (request: Interaction) => push({ type: 'interaction', request });
+  const onInteractionResolved = (r: InteractionResolved) =>
+    push({ type: 'interactionResolved', id: r.request.id, ...(r.error ? { error: r.error.message } : {}) });
+  const chat = chatServiceFor(core);
+  const onChat = (event: ChatEvent) => push({ type: 'chat', event });
+  const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
   core.on('status', onStatus);
+  core.on('interaction', onInteraction);
+  core.features.broker.on('resolved', onInteractionResolved);
+  chat.on('chat', onChat);
+  chat.on('turn', onTurn);
   core.on('tools', onTools);
   core.on('toolCall', onCall);
   core.on('log', onLog);
@@ -63,6 +82,10 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   } finally {
     signal?.removeEventListener('abort', onAbort);
     core.off('status', onStatus);
+    core.off('interaction', onInteraction);
+    core.features.broker.off('resolved', onInteractionResolved);
+    chat.off('chat', onChat);
+    chat.off('turn', onTurn);
     core.off('tools', onTools);
     core.off('toolCall', onCall);
     core.off('log', onLog);

@@ -2,8 +2,11 @@
 // process (over IPC, src-main/electron) and browser mode (HTTP + SSE, ./web). The renderer imports
 // only the `AppRouter` type.
 import { approvalsRouter } from './approvalsRouter';
+import { chatRouter } from './chatRouter';
 import { uiEvents } from './eventStream';
+import { interactionsRouter } from './interactionsRouter';
 import { serversRouter } from './serversRouter';
+import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
 import { publicProcedure, router } from './trpc';
 
@@ -11,6 +14,10 @@ export const appRouter = router({
   servers: serversRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
+  chat: chatRouter,
+  interactions: interactionsRouter,
+  /** Settings > Models (the root `settings` query is the whole settings.json). */
+  models: settingsRouter,
 
   /** Diagnostics: per-server metrics now, state transitions and metric samples since the host started. */
   diagnostics: publicProcedure.query(({ ctx }) =>
