@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { ApprovalRequest } from '@shared/approval';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
+import { relayApprovalsToApp } from '../core/server/approvalRelayClient';
 import { describeScope, type ClientScope } from '../core/server/clientScope';
 import { startMcpHttpServer } from '../core/server/httpServer';
 import { generateToken, readTokenFile, type ServerToken } from '../core/server/serverTokens';
@@ -68,6 +69,20 @@ const untilSignal = () =>
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
   });
 
+/**
+ * With nobody to ask here (stdio, or HTTP without a terminal), approvals go to the running app's dialog over
+ * the local relay; with no app running they wait here and are refused when the wait ends (issue 8).
+ */
+function relayApprovals(core: MooringCore, via: string): () => void {
+  const relay = relayApprovalsToApp({
+    broker: core.broker,
+    home: core.paths.home,
+    via,
+    onNotice: (t) => process.stderr.write(`mooring serve: ${t}\n`),
+  });
+  return () => relay.stop();
+}
+
 /** With a terminal free (HTTP mode), approvals from external clients are answered here, one at a time. */
 function answerApprovalsOnTerminal(core: MooringCore): () => void {
   let queue = Promise.resolve();
@@ -113,10 +128,12 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
 
   if (o.stdio) {
     await startServers(core);
+    const stopRelay = relayApprovals(core, 'mooring serve --stdio');
     const handle = await serveMooringStdio({ ...deps, scope });
     process.stderr.write(`mooring serve: MCP on stdio (scope: ${describeScope(scope)})\n`);
     await Promise.race([handle.closed, untilSignal()]);
     await handle.close();
+    stopRelay();
     return;
   }
 
@@ -156,7 +173,9 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
     else process.stdout.write(`Tokens from ${o.tokenFile}: ${tokens.map((t) => t.label).join(', ')}\n`);
   }
   await startServers(core);
-  const stopPrompt = interactive() ? answerApprovalsOnTerminal(core) : () => undefined;
+  const stopPrompt = interactive()
+    ? answerApprovalsOnTerminal(core)
+    : relayApprovals(core, 'mooring serve --http');
   await untilSignal();
   stopPrompt();
   await http.close();

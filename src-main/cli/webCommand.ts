@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { MooringError, toErrorData } from '../core/errors';
 import { MooringCore } from '../core/mooringCore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
+import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
 import { startWebServer } from '../core/web/webServer';
 
 export interface WebCommandOptions {
@@ -51,6 +52,15 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     port,
     staticDir: opts.staticDir ?? resolve(import.meta.dirname ?? process.cwd(), '../../out/renderer'),
   });
+  // Approvals from `mooring serve` on this home show in this window's dialog (issue 8, approval relay).
+  const relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch(
+    (err: unknown) => {
+      process.stderr.write(
+        `mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`,
+      );
+      return undefined;
+    },
+  );
   // Print the URL before connecting servers: a slow server must not hold up the UI.
   if (opts.json) process.stdout.write(`${JSON.stringify({ url: web.url })}\n`);
   else
@@ -65,6 +75,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (!opts.json) process.stdout.write(`\n${signal}: closing every server session…\n`);
+    await relay?.close();
     await web.close();
     await core.close();
     process.exit(0);

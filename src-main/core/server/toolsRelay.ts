@@ -97,7 +97,7 @@ export async function callThroughCore(
       throw new MooringError(
         'refused',
         `Nobody answered the approval for "${modelName}" within ${Math.round(opts.approvalTimeoutMs / 1000)} s, so Mooring refused the call.`,
-        'Ask the user to approve it in the Mooring window (or the terminal running `mooring serve`), then call it again.',
+        'Ask the user to open Mooring (the app, or `mooring web`) and approve it there, or in the terminal running `mooring serve --http`, then call it again; or give this client a read-only scope (`mooring serve --read-only`) so it uses only tools that need no approval.',
         { cause: err },
       );
     throw err;
