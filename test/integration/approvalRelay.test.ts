@@ -1,0 +1,394 @@
+// The local approval relay (issue 8, "Approval relay"): `mooring serve` forwards its approvals to the
+// running app over <home>/run/approvals.sock. First the socket itself (permissions, the token check, a
+// stale or live socket), then both ends in process with two real brokers (the app's answer, timeouts and
+// cancellation both ways), then real processes: `mooring web` and `mooring serve --stdio` on one home, an
+// SDK client calling write_file, answered through the web app's router.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApprovalRequestInput } from '../../shared/approval';
+import type { AppRouter } from '../../src-main/core/api/router';
+import { ApprovalBroker, type ApprovalResolved } from '../../src-main/core/safety/approvalBroker';
+import {
+  relayApprovalsToApp,
+  type ApprovalRelayClient,
+} from '../../src-main/core/server/approvalRelayClient';
+import {
+  startApprovalRelayListener,
+  type ApprovalRelayListener,
+} from '../../src-main/core/server/approvalRelayListener';
+import { approvalRelayPaths } from '../../src-main/core/server/approvalRelayProtocol';
+import { FILESYSTEM, ROOT, tempDir } from '../helpers/servers';
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+const input = (client: string, args: Record<string, unknown> = { path: '/tmp/x' }): ApprovalRequestInput => ({
+  server: 'files',
+  tool: 'write_file',
+  friendlyName: 'Write file',
+  annotations: { destructiveHint: true },
+  arguments: args,
+  fingerprint: 'fp-1',
+  reason: 'the tool may be destructive',
+  client,
+});
+
+/** Sends raw lines on the socket and collects every line the app sends back until it closes the connection. */
+async function rawExchange(endpoint: string, lines: string[]): Promise<unknown[]> {
+  const socket = connect(endpoint);
+  await once(socket, 'connect');
+  for (const l of lines) socket.write(`${l}\n`);
+  const got: unknown[] = [];
+  for await (const line of createInterface({ input: socket })) got.push(JSON.parse(line));
+  return got;
+}
+
+describe('the app side: socket, token, permissions', () => {
+  let home: string;
+  let app: ApprovalBroker;
+  let listener: ApprovalRelayListener;
+  beforeEach(async () => {
+    home = tempDir('mooring-relay-');
+    app = new ApprovalBroker();
+    listener = await startApprovalRelayListener({ broker: app, home, helloTimeoutMs: 1_000 });
+  });
+  afterEach(async () => {
+    await listener.close();
+    app.dispose();
+  });
+
+  it('keeps the run dir 0700 and the socket and the token 0600', () => {
+    const paths = approvalRelayPaths(home);
+    expect(listener.endpoint).toBe(paths.endpoint);
+    expect(mode(paths.dir)).toBe(0o700);
+    expect(statSync(paths.endpoint).isSocket()).toBe(true);
+    expect(mode(paths.endpoint)).toBe(0o600);
+    expect(mode(paths.tokenFile)).toBe(0o600);
+    expect(readFileSync(paths.tokenFile, 'utf8').trim()).toMatch(/^[\w-]{43}$/);
+  });
+
+  it('rejects a wrong token, a request before hello, and a silent peer; parks nothing', async () => {
+    const request = JSON.stringify({
+      type: 'request',
+      id: 'r1',
+      input: input('intruder'),
+      timeoutMs: 60_000,
+    });
+    const wrong = await rawExchange(listener.endpoint, [
+      JSON.stringify({ type: 'hello', token: 'x'.repeat(43) }),
+      request,
+    ]);
+    expect(wrong).toEqual([
+      {
+        type: 'rejected',
+        error: expect.objectContaining({ code: 'refused', message: 'The approval relay token is wrong.' }),
+      },
+    ]);
+    expect(await rawExchange(listener.endpoint, [request])).toEqual([
+      { type: 'rejected', error: expect.objectContaining({ code: 'refused' }) },
+    ]);
+    expect(await rawExchange(listener.endpoint, ['not json'])).toEqual([
+      { type: 'rejected', error: expect.objectContaining({ message: expect.stringMatching(/not JSON/) }) },
+    ]);
+    expect(await rawExchange(listener.endpoint, [])).toEqual([
+      { type: 'rejected', error: expect.objectContaining({ message: 'No hello in time.' }) },
+    ]);
+    expect(app.pending()).toEqual([]);
+  });
+
+  it('accepts the token from the file and parks the request on the app broker', async () => {
+    const token = readFileSync(listener.tokenFile, 'utf8').trim();
+    const socket = connect(listener.endpoint);
+    const lines = createInterface({ input: socket })[Symbol.asyncIterator]();
+    socket.write(`${JSON.stringify({ type: 'hello', token, via: 'raw test' })}\n`);
+    expect(JSON.parse((await lines.next()).value as string)).toEqual({ type: 'welcome' });
+    socket.write(
+      `${JSON.stringify({ type: 'request', id: 'r1', input: input('raw-client'), timeoutMs: 60_000 })}\n`,
+    );
+    const [req] = (await once(app, 'requested')) as [{ id: string; client: string }];
+    expect(req.client).toBe('raw-client (via raw test)');
+    app.answer(req.id, { outcome: 'deny', decidedBy: 'user:ui' });
+    expect(JSON.parse((await lines.next()).value as string)).toEqual({
+      type: 'decision',
+      id: 'r1',
+      decision: { outcome: 'deny', decidedBy: 'user:ui' },
+    });
+    socket.destroy();
+  });
+
+  it('refuses a second app on a live socket, replaces a stale one, and cleans up on close', async () => {
+    await expect(startApprovalRelayListener({ broker: app, home })).rejects.toMatchObject({ code: 'usage' });
+    await listener.close();
+    const { endpoint, tokenFile } = approvalRelayPaths(home);
+    expect(existsSync(endpoint)).toBe(false);
+    expect(existsSync(tokenFile)).toBe(false);
+    // A socket file nobody listens on (the app crashed): a plain file stands in for it.
+    writeFileSync(endpoint, '');
+    listener = await startApprovalRelayListener({ broker: app, home });
+    expect(statSync(endpoint).isSocket()).toBe(true);
+  });
+});
+
+describe('serving broker → app broker (in process)', () => {
+  let home: string;
+  let app: ApprovalBroker;
+  let serving: ApprovalBroker;
+  let listener: ApprovalRelayListener | undefined;
+  let relay: ApprovalRelayClient;
+  let notices: string[];
+  beforeEach(async () => {
+    home = tempDir('mooring-relay-');
+    app = new ApprovalBroker();
+    serving = new ApprovalBroker();
+    notices = [];
+    listener = await startApprovalRelayListener({ broker: app, home });
+    relay = relayApprovalsToApp({
+      broker: serving,
+      home,
+      via: 'test serve',
+      onNotice: (n) => notices.push(n),
+    });
+  });
+  afterEach(async () => {
+    relay.stop();
+    await listener?.close();
+    app.dispose();
+    serving.dispose();
+  });
+
+  it("answers the serving request with the app's decision, edited arguments included", async () => {
+    const waiting = serving.request(input('stdio-client'), { timeoutMs: 60_000 });
+    const [req] = (await once(app, 'requested')) as [{ id: string; client: string; arguments: unknown }];
+    expect(req).toMatchObject({ client: 'stdio-client (via test serve)', arguments: { path: '/tmp/x' } });
+    expect(relay.connected()).toBe(true);
+    app.answer(req.id, { outcome: 'approve', decidedBy: 'user:ui', arguments: { path: '/tmp/y' } });
+    await expect(waiting).resolves.toEqual({
+      outcome: 'approve',
+      decidedBy: 'user:ui',
+      arguments: { path: '/tmp/y' },
+    });
+    expect(serving.pending()).toEqual([]);
+  });
+
+  it("the serving side's timeout or abort cancels the app's copy", async () => {
+    // The assertions are attached at once: the rejection may come while the test awaits the app's events.
+    const refused = expect(serving.request(input('slow-user'), { timeoutMs: 2_000 })).rejects.toMatchObject({
+      code: 'refused',
+    });
+    await once(app, 'requested');
+    const [ended] = (await once(app, 'resolved')) as [ApprovalResolved];
+    expect(ended.error?.code).toBe('cancelled');
+    await refused;
+    expect(app.pending()).toEqual([]);
+
+    const abort = new AbortController();
+    const cancelled = expect(
+      serving.request(input('gone-client'), { signal: abort.signal, timeoutMs: 60_000 }),
+    ).rejects.toMatchObject({ code: 'cancelled' });
+    await once(app, 'requested');
+    const appEnded = once(app, 'resolved');
+    abort.abort(new Error('the client cancelled'));
+    await cancelled;
+    const [dropped] = (await appEnded) as [ApprovalResolved];
+    expect(dropped.error?.message).toMatch(/the client cancelled/);
+  });
+
+  it('when the app closes, the request waits locally until its end, and says so', async () => {
+    const waiting = serving.request(input('orphan'), { timeoutMs: 1_500 });
+    await once(app, 'requested');
+    await listener!.close();
+    listener = undefined;
+    await expect(waiting).rejects.toMatchObject({ code: 'refused' });
+    expect(notices.join('\n')).toMatch(/the Mooring app closed; 1 approval\(s\) now wait here/);
+  });
+
+  it('with no app running, the request stays local and the notice says to open Mooring', async () => {
+    await listener!.close();
+    listener = undefined;
+    const waiting = serving.request(input('lonely'), { timeoutMs: 800 });
+    await expect(waiting).rejects.toMatchObject({ code: 'refused' });
+    expect(notices.join('\n')).toMatch(
+      /no Mooring app is running for this home, so nobody can approve "Write file" for lonely/,
+    );
+    expect(relay.connected()).toBe(false);
+  });
+});
+
+// ---- Real processes: `mooring web` (the app) and `mooring serve --stdio` on one MOORING_HOME ----
+
+const BIN = join(ROOT, 'bin/mooring.mjs');
+const text = (r: { content?: unknown }) =>
+  ((r.content ?? []) as { type: string; text?: string }[])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+
+/** A home whose only server is server-filesystem, written directly (so write_file is enabled). */
+function fsHome(fsRoot: string): string {
+  const home = tempDir('mooring-relay-home-');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(
+    join(home, 'mcp_servers.json'),
+    JSON.stringify({
+      servers: [{ name: 'files', transport: 'stdio', command: 'node', args: [FILESYSTEM, fsRoot] }],
+    }),
+  );
+  return home;
+}
+
+const childEnv = (home: string) => ({
+  ...(process.env as Record<string, string>),
+  MOORING_HOME: home,
+  MOORING_NO_SHELL_PATH: '1',
+});
+
+/** Starts `mooring web --json --no-open`, signs in with its one-time link, returns a router client. */
+async function startWeb(home: string) {
+  const child = spawn(process.execPath, [BIN, 'web', '--json', '--no-open'], {
+    env: childEnv(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done) throw new Error(`mooring web printed nothing: ${stderr}`);
+  const url = new URL((JSON.parse(first.value as string) as { url: string }).url);
+  const setCookie = await new Promise<string>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        headers: { host: url.host },
+      },
+      (res) => {
+        res.resume();
+        resolve(String(res.headers['set-cookie']));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+  const trpc = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${url.origin}/trpc`, headers: { cookie: setCookie.split(';')[0]! } })],
+  });
+  return { child, trpc, stderr: () => stderr };
+}
+
+async function startServe(home: string, name: string, timeoutSeconds: number) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--stdio', '--approval-timeout', String(timeoutSeconds)],
+    env: childEnv(home),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+type Web = Awaited<ReturnType<typeof startWeb>>;
+
+/** Waits until the app shows an approval for write_file (a poll of the dialog's own query, not a sleep). */
+async function appApproval(web: Web) {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const found = (await web.trpc.approvals.pending.query()).find((r) => r.tool === 'write_file');
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`no approval reached the app; its stderr: ${web.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('mooring serve --stdio relays approvals to a running mooring web (real processes)', () => {
+  let fsRoot: string;
+  let home: string;
+  let web: Web;
+  let serve: Awaited<ReturnType<typeof startServe>>;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    fsRoot = tempDir('mooring-relay-fs-');
+    home = fsHome(fsRoot);
+    web = await startWeb(home);
+    children.push(web.child);
+    serve = await startServe(home, 'relay-acceptance-client', 60);
+  }, 90_000);
+
+  afterAll(async () => {
+    await serve?.client.close();
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  });
+
+  it('shows the call in the app with the client name; approve writes the file', async () => {
+    const target = join(fsRoot, 'approved.txt');
+    const call = serve.client.callTool({
+      name: 'mcp__files__write_file',
+      arguments: { path: target, content: 'approved in the app' },
+    });
+    const req = await appApproval(web);
+    expect(req).toMatchObject({
+      server: 'files',
+      tool: 'write_file',
+      client: 'relay-acceptance-client (via mooring serve --stdio)',
+      arguments: { path: target, content: 'approved in the app' },
+    });
+    await web.trpc.approvals.answer.mutate({ id: req.id, outcome: 'approve' });
+    const r = await call;
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(readFileSync(target, 'utf8')).toBe('approved in the app');
+    expect(await web.trpc.approvals.pending.query()).toEqual([]);
+    // The serving process's audit log records who decided, for which client.
+    const audit = readFileSync(join(home, 'logs', 'audit.jsonl'), 'utf8');
+    expect(audit).toMatch(/"client":"relay-acceptance-client"/);
+    expect(audit).toMatch(/"decidedBy":"user:ui"/);
+  });
+
+  it('deny in the app refuses the call and writes nothing', async () => {
+    const target = join(fsRoot, 'denied.txt');
+    const call = serve.client.callTool({
+      name: 'mcp__files__write_file',
+      arguments: { path: target, content: 'no' },
+    });
+    const req = await appApproval(web);
+    await web.trpc.approvals.answer.mutate({ id: req.id, outcome: 'deny' });
+    const r = await call;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/You denied the call/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('with no app running, the call is refused after the bounded wait with a clear error', async () => {
+    web.child.kill('SIGTERM');
+    await once(web.child, 'exit');
+    const { endpoint, tokenFile } = approvalRelayPaths(home);
+    expect(existsSync(endpoint) || existsSync(tokenFile)).toBe(false);
+    const target = join(fsRoot, 'unanswered.txt');
+    const lonely = await startServe(home, 'lonely-client', 2);
+    try {
+      const r = await lonely.client.callTool({
+        name: 'mcp__files__write_file',
+        arguments: { path: target, content: 'nobody approves' },
+      });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/Nobody answered the approval for "mcp__files__write_file" within 2 s/);
+      expect(text(r)).toMatch(/open Mooring/);
+      expect(text(r)).toMatch(/read-only scope/);
+      expect(existsSync(target)).toBe(false);
+      expect(lonely.stderr()).toMatch(/no Mooring app is running for this home, so nobody can approve/);
+    } finally {
+      await lonely.client.close();
+    }
+  });
+});
