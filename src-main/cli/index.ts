@@ -43,7 +43,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
       extraServers: quickConfig(),
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
     });
-    stopSignals = closeOnSignals(core);
+    if (!opts.handlesSignals) stopSignals = closeOnSignals(core);
     code = (await fn(core)) ?? EXIT.ok;
   } catch (err) {
     code = reportError(err, opts);

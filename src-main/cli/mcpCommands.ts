@@ -19,7 +19,11 @@ import { ask, confirm, interactive } from './prompt';
 import { formatWorkspaceScan } from '../core/workspace';
 
 type Run = (core: MooringCore) => Promise<number | void>;
-export type CoreRunner = (fn: Run, opts?: { json?: boolean; workspace?: string }) => Promise<void>;
+export type CoreRunner = (
+  fn: Run,
+  /** handlesSignals: a long-running service stops itself on SIGINT/SIGTERM and returns (exit 0). */
+  opts?: { json?: boolean; workspace?: string; handlesSignals?: boolean },
+) => Promise<void>;
 
 export function registerMcpCommands(program: Command, withCore: CoreRunner): Command {
   const mcp = program.command('mcp').description('manage MCP servers and call their tools');

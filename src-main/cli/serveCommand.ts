@@ -63,7 +63,7 @@ function scopeFromFlags(o: ServeOptions): ClientScope {
   return { ...(o.readOnly ? { readOnly: true } : {}), ...(tools?.length ? { tools } : {}) };
 }
 
-/** Resolves on SIGINT/SIGTERM (index.ts only records the exit code; the core closes through withCore). */
+/** Resolves on SIGINT/SIGTERM: a server stopped that way ends cleanly (exit 0); withCore closes the core. */
 const untilSignal = () =>
   new Promise<void>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
@@ -204,5 +204,7 @@ export function registerServeCommand(program: Command, withCore: CoreRunner): vo
     .option('--approval-timeout <seconds>', 'refuse a call nobody approved within this time (default 120)')
     .option('--model <provider:model>', 'the model start_session uses when the client names none')
     .option('--json', 'with --http: print {"url","token","label"} as one JSON line')
-    .action(async (o: ServeOptions) => withCore((core) => serve(core, o), { json: o.json }));
+    .action(async (o: ServeOptions) =>
+      withCore((core) => serve(core, o), { json: o.json, handlesSignals: true }),
+    );
 }
