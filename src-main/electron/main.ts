@@ -10,6 +10,7 @@ import { IPC_CHANNEL } from '../core/api/ipcProtocol';
 import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';
 import { MooringCore } from '../core/mooringCore';
+import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { SECURITY_HEADERS } from '../core/web/contentSecurity';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAllowedExternalLink, isTrustedSender } from './senderCheck';
@@ -138,8 +139,13 @@ app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   protocol.handle(APP_SCHEME, serveRenderer);
-  core = await MooringCore.open({ home });
+  core = await MooringCore.open({ home, openExternal: (url) => shell.openExternal(url) });
   api = createApiContext(core);
+  // `mooring serve` processes relay their approvals here, so this window's dialog answers them.
+  relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch((err: Error) => {
+    console.warn(`approval relay not started: ${err.message}`);
+    return undefined;
+  });
   createWindow();
   void core.start({ watch: true });
   app.on('activate', () => {
@@ -152,6 +158,7 @@ app.on('window-all-closed', () => {
 });
 
 let closing = false;
+let relay: { close(): Promise<void> } | undefined;
 app.on('before-quit', (event) => {
   if (closing || !core) return;
   // Close every session (staged shutdown of each server's process group) before the app exits.
@@ -159,5 +166,7 @@ app.on('before-quit', (event) => {
   closing = true;
   for (const d of dispatchers.values()) d.dispose();
   api?.dispose();
-  void core.close().finally(() => app.quit());
+  void Promise.resolve(relay?.close())
+    .then(() => core!.close())
+    .finally(() => app.quit());
 });
