@@ -29,7 +29,7 @@ function stage(outDir) {
       throw new Error(`${join(outDir, part)} is missing: run \`npx electron-vite build\` first.`);
     }
   }
-  const dir = mkdtempSync(join(tmpdir(), 'mooring-eneg-'));
+  const dir = mkdtempSync(join(tmpdir(), 'electronegativity-stage-'));
   cpSync(outDir, dir, { recursive: true });
   // Global checks (navigation limits, permission handler, CSP) need to see the whole app at once.
   for (const f of readdirSync(join(dir, 'preload'))) {

@@ -27,6 +27,9 @@ bash scripts/conformance.sh
 step "end-to-end (browser mode in Chromium)"
 npx playwright test --config e2e/playwright.config.ts
 
+step "no test secret on disk (every mooring-* temp home and its logs)"
+node scripts/scanSecrets.mjs
+
 # Timings are reported, never judged here (noisy shared machines): the smoke run only proves the
 # benchmark suite still runs end to end (it exits non-zero when a contender crashes).
 step "benchmark smoke run"
