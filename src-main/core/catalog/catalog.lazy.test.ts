@@ -134,6 +134,25 @@ describe('catalog with lazy schemas', () => {
     expect(off.excluded().every((x) => x.reason === 'the server is disabled')).toBe(true);
   });
 
+  it('rebuilds reusing what it knew about unchanged definitions, and re-decides changed ones', () => {
+    const handles = tools().map((d) => new FixedHandle('srv', d));
+    const first = new ToolCatalog([{ server: 'srv', tools: handles }]);
+    const fine = first.get('mcp__srv__fine')!;
+    const schema = fine.inputSchema;
+    // `fine` becomes unadaptable, `not_an_object` becomes fine.
+    handles[0]!.definition = { name: 'fine', inputSchema: { type: 'object', properties: { 'a b': {} } } };
+    handles[2]!.definition = { name: 'not_an_object', inputSchema: { type: 'object' } };
+    const second = first.rebuild();
+    expect(second.get('mcp__srv__fine')!.excludedReason).toMatch(/"a b" not accepted by Anthropic/);
+    expect(second.active().map((e) => e.tool)).toEqual(['not_an_object']);
+    expect(second.get('mcp__srv__long_path')!.excludedReason).toBe(
+      first.get('mcp__srv__long_path')!.excludedReason,
+    );
+    expect(first.get('mcp__srv__fine')!.inputSchema).toBe(schema); // the old catalog is untouched
+    const openai = second.rebuild(undefined, { provider: 'openai' });
+    expect(openai.get('mcp__srv__fine')!.enabled).toBe(true);
+  });
+
   it('describes the definition it was built from, even if the handle changes before the first read', () => {
     const handle = new FixedHandle('srv', {
       name: 'count',

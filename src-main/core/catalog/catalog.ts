@@ -116,6 +116,8 @@ class Entry implements CatalogEntry {
   private readonly provider: Provider;
   private readonly flatten: FlattenOptions | undefined;
   private processedSchema: ProcessedSchema | undefined;
+  /** The schema is known not to exclude the tool (proved by the precheck or processed). */
+  private schemaFine = false;
   private modelSchema: JsonSchema | undefined;
   private cost: number | undefined;
 
@@ -142,9 +144,26 @@ class Entry implements CatalogEntry {
 
   /** Why the schema keeps this tool out, without processing it when that is provably not so. */
   schemaExclusion(): string | undefined {
-    return this.processedSchema
-      ? this.processedSchema.excludedReason
-      : schemaExclusion(this.def, this.provider, this.flatten);
+    if (this.processedSchema) return this.processedSchema.excludedReason;
+    if (this.schemaFine) return undefined;
+    const reason = schemaExclusion(this.def, this.provider, this.flatten);
+    this.schemaFine = reason === undefined;
+    return reason;
+  }
+
+  /** Take over what an entry of the previous catalog knew about the same definition, so a
+   * rebuild over unchanged tools neither reprocesses nor re-checks their schemas. */
+  inheritSchema(prev: CatalogEntry | undefined): void {
+    if (
+      !(prev instanceof Entry) ||
+      prev.def !== this.def ||
+      prev.provider !== this.provider ||
+      prev.flatten?.maxDepth !== this.flatten?.maxDepth ||
+      prev.flatten?.maxLeaves !== this.flatten?.maxLeaves
+    )
+      return;
+    this.processedSchema = prev.processedSchema;
+    this.schemaFine = prev.schemaFine;
   }
 
   private get processed(): ProcessedSchema {
@@ -182,9 +201,11 @@ export class ToolCatalog {
   readonly entries: readonly CatalogEntry[];
   private readonly byName = new Map<string, CatalogEntry>();
 
+  /** @param previous a catalog whose entries' schema work this one may reuse (see `rebuild`). */
   constructor(
     readonly inputs: readonly CatalogServerInput[],
     readonly options: CatalogOptions = {},
+    previous?: ToolCatalog,
   ) {
     this.provider = options.provider ?? 'anthropic';
     const registry = new ToolNameRegistry();
@@ -195,6 +216,7 @@ export class ToolCatalog {
         if (handle.removed) continue;
         const modelName = registry.add(input.server, handle.name);
         const entry = new Entry(input.server, modelName, handle, options);
+        if (previous) entry.inheritSchema(previous.byName.get(modelName));
         // A tool the server's config already turns off needs no schema check at all.
         const reason =
           (filter.enabled === false ? 'the server is disabled' : undefined) ??
@@ -217,7 +239,7 @@ export class ToolCatalog {
     inputs: readonly CatalogServerInput[] = this.inputs,
     options: CatalogOptions = this.options,
   ): ToolCatalog {
-    return new ToolCatalog(inputs, options);
+    return new ToolCatalog(inputs, options, this);
   }
 
   /** Tools the model may call now: enabled, and still listed by their server. */
