@@ -111,3 +111,30 @@ describe('ApprovalBroker', () => {
     await expect(q).rejects.toMatchObject({ code: 'cancelled' });
   });
 });
+
+describe('ApprovalBroker.cancel', () => {
+  it('ends one pending request as cancelled and leaves the others', async () => {
+    const b = new ApprovalBroker();
+    const input = {
+      server: 's',
+      tool: 't',
+      friendlyName: 'T',
+      annotations: {},
+      arguments: {},
+      fingerprint: 'sha256:x',
+      reason: 'r',
+    };
+    const one = b.request(input);
+    const two = b.request(input);
+    const [first] = b.pending();
+    expect(b.cancel(first!.id, 'the app closed')).toBe(true);
+    await expect(one).rejects.toMatchObject({
+      code: 'cancelled',
+      message: expect.stringContaining('the app closed'),
+    });
+    expect(b.pending()).toHaveLength(1);
+    expect(b.cancel(first!.id)).toBe(false);
+    b.answer(b.pending()[0]!.id, { outcome: 'deny', decidedBy: 'test' });
+    await expect(two).resolves.toMatchObject({ outcome: 'deny' });
+  });
+});

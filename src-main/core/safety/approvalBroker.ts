@@ -107,6 +107,14 @@ export class ApprovalBroker extends EventEmitter<ApprovalBrokerEvents> {
     return [...this.waiting.values()].map((p) => p.request);
   }
 
+  /** Ends one pending request as cancelled (e.g. the app it was relayed to gave up on it). */
+  cancel(id: string, reason?: string): boolean {
+    const pending = this.waiting.get(id);
+    if (!pending) return false;
+    pending.settle({ error: cancelledError(`"${pending.request.friendlyName}"`, reason) });
+    return true;
+  }
+
   /** Answers one pending request. Throws `not_found` when it was already answered, timed out or cancelled. */
   answer(id: string, decision: unknown): void {
     const pending = this.waiting.get(id);

@@ -20,7 +20,7 @@ import {
 
 export interface ApprovalRelayClientOptions {
   /** The serving process's own broker (the gate parks its calls there). */
-  broker: Pick<ApprovalBroker, 'on' | 'off' | 'answer' | 'pending'>;
+  broker: Pick<ApprovalBroker, 'on' | 'off' | 'answer' | 'pending' | 'cancel'>;
   home: string;
   /** Which process forwards, shown in the app's dialog after the client's name, e.g. "mooring serve --stdio". */
   via: string;
@@ -65,8 +65,12 @@ export function relayApprovalsToApp(opts: ApprovalRelayClientOptions): ApprovalR
       } catch {
         // The local wait ended at the same moment; its own error stands.
       }
-    } else if (m.type === 'failed' && forwarded.delete(m.id) && m.error.code !== 'cancelled')
-      notice(`the Mooring app did not answer the approval: ${m.error.message}`);
+    } else if (m.type === 'failed' && forwarded.delete(m.id)) {
+      // The app gave up on it (closed, or its own wait ended): end the local wait now, not at its timeout.
+      if (m.error.code !== 'cancelled')
+        notice(`the Mooring app did not answer the approval: ${m.error.message}`);
+      broker.cancel(m.id, m.error.message);
+    }
   };
 
   const open = async (): Promise<Attempt> => {
