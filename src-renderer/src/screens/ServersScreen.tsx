@@ -10,6 +10,7 @@ import { useUi } from '../stores/uiStore';
 import { ImportDialog } from './ImportDialog';
 import { LogsDialog } from './LogsDialog';
 import { ServerForm } from './ServerForm';
+import { SignIn } from './SignIn';
 
 function ServerRowView({ row }: { row: ServerRow }) {
   const trpc = useTRPC();
@@ -35,6 +36,9 @@ function ServerRowView({ row }: { row: ServerRow }) {
           {status?.serverInfo ? ` · ${status.serverInfo.name} ${status.serverInfo.version}` : ''}
         </span>
         {status?.state === 'failed' && status.error?.hint && <p className="hint">{status.error.hint}</p>}
+        {config.transport !== 'stdio' && (
+          <SignIn server={config.name} needsAuth={status?.error?.code === 'auth_required'} />
+        )}
         <ErrorNote error={setEnabled.error ?? refresh.error} />
       </div>
       <div className="server-actions">
