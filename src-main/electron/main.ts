@@ -57,6 +57,15 @@ async function serveRenderer(request: Request): Promise<Response> {
   }
 }
 
+/** The one way out to the system browser: https links that pass isSafeExternalUrl, checked here whoever
+ * asks (the window, or the core after the user's consent), since a server-supplied URL once gave RCE
+ * (CVE-2025-6514; issue 4: only https/http URLs ever reach the system browser). */
+async function openExternalLink(url: string): Promise<void> {
+  if (!isAllowedExternalLink(url, isSafeExternalUrl))
+    throw new Error(`Mooring opens only https links, not ${url}`);
+  await shell.openExternal(url);
+}
+
 function lockDown(contents: WebContents): void {
   // Navigation away from the app and new windows are denied; an allow-listed external link goes to
   // the system browser, checked first (a server-supplied URL once gave RCE: CVE-2025-6514).
@@ -64,7 +73,7 @@ function lockDown(contents: WebContents): void {
     if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
-    if (isAllowedExternalLink(url, isSafeExternalUrl)) void shell.openExternal(url);
+    if (isAllowedExternalLink(url, isSafeExternalUrl)) void openExternalLink(url).catch(() => undefined);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
@@ -139,13 +148,15 @@ app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   protocol.handle(APP_SCHEME, serveRenderer);
-  core = await MooringCore.open({ home, openExternal: (url) => shell.openExternal(url) });
+  core = await MooringCore.open({ home, openExternal: openExternalLink });
   api = createApiContext(core);
   // `mooring serve` processes relay their approvals here, so this window's dialog answers them.
-  relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch((err: Error) => {
-    console.warn(`approval relay not started: ${err.message}`);
-    return undefined;
-  });
+  relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch(
+    (err: Error) => {
+      console.warn(`approval relay not started: ${err.message}`);
+      return undefined;
+    },
+  );
   createWindow();
   void core.start({ watch: true });
   app.on('activate', () => {

@@ -87,6 +87,18 @@ describe('Electron main process (src-main/electron/main.ts)', () => {
     ],
     ['app:// responses lose the CSP', '...SECURITY_HEADERS', "'x-any': '1'", /SECURITY_HEADERS/],
     [
+      'the core opens links unchecked',
+      'openExternal: openExternalLink',
+      'openExternal: (url) => shell.openExternal(url)',
+      /shell\.openExternal without/,
+    ],
+    [
+      'the link check is dropped',
+      'if (!isAllowedExternalLink(url, isSafeExternalUrl))',
+      'if (!url)',
+      /shell\.openExternal without/,
+    ],
+    [
       'IPC skips the sender check',
       'const trusted = isTrustedSender({',
       'const trusted = Boolean({',

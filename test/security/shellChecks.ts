@@ -256,6 +256,21 @@ function boundaryProblems(sf: ts.SourceFile): string[] {
     const target = (c.expression as ts.PropertyAccessExpression).expression;
     return ts.isIdentifier(target) && target.text === 'ipcMain';
   });
+  // Every path to the system browser checks the URL first, in the same function (CVE-2025-6514).
+  for (const c of calls(sf, 'openExternal')) {
+    const target = (c.expression as ts.PropertyAccessExpression).expression;
+    if (!ts.isIdentifier(target) || target.text !== 'shell') continue;
+    let fn: ts.Node | undefined = c.parent;
+    while (fn && !isFn(fn)) fn = fn.parent;
+    const guarded =
+      !!fn &&
+      all(fn, ts.isCallExpression).some(
+        (x) =>
+          ts.isIdentifier(x.expression) && x.expression.text === 'isAllowedExternalLink' && x.pos < c.pos,
+      );
+    if (!guarded)
+      problems.push(`shell.openExternal without an isAllowedExternalLink check first: ${c.getText()}`);
+  }
   if (ipc.length === 0) problems.push('no ipcMain handler found');
   for (const c of ipc) {
     const h = c.arguments[1];
