@@ -5,6 +5,7 @@ import { approvalsRouter } from './approvalsRouter';
 import { chatRouter } from './chatRouter';
 import { uiEvents } from './eventStream';
 import { interactionsRouter } from './interactionsRouter';
+import { authRouter } from './authRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
@@ -12,6 +13,7 @@ import { publicProcedure, router } from './trpc';
 
 export const appRouter = router({
   servers: serversRouter,
+  auth: authRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
   chat: chatRouter,
