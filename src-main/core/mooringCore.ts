@@ -10,6 +10,7 @@ import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { Settings } from '@shared/settings';
 import { buildCatalog, type ToolCatalog } from './catalog/catalog';
+import type { Provider } from './catalog/adaptSchema';
 import { defaultExcludeTools } from './catalog/filters';
 import { loadSettings } from './config/settings';
 import { ServersStore } from './config/serversStore';
@@ -82,7 +83,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly features: ClientFeatures;
   /** OAuth for remote servers (issue 7): tokens in the keychain, sign-in and sign-out. */
   readonly oauth: OAuthManager;
-  private cachedCatalog?: ToolCatalog;
+  /** One catalog per provider whose schema rules it follows; cleared when any session changes. */
+  private catalogs = new Map<Provider, ToolCatalog>();
   private packageChecks = new Map<string, Promise<void>>();
   private fetches = new Map<string, GuardedFetch>();
   private stopWatch?: () => void;
@@ -124,7 +126,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       fetchFor: (config) => this.guardedFetch(config),
     });
     this.pool.on('status', (s) => {
-      this.cachedCatalog = undefined;
+      this.catalogs.clear();
       if (s.state === 'ready') {
         const actor = this.pool.get(s.name);
         if (actor) void this.features.onSessionReady(actor).catch(() => undefined);
@@ -133,7 +135,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.features.broker.on('requested', (r) => this.emit('interaction', r));
     this.pool.on('tools', (t) => {
-      this.cachedCatalog = undefined;
+      this.catalogs.clear();
       const actor = this.pool.get(t.server);
       if (actor) {
         const held = this.quarantine.observe(
@@ -298,9 +300,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await actor.refreshTools();
   }
 
-  /** The catalog over every live session, rebuilt only when a session's tools or state changed. */
-  catalog(): ToolCatalog {
-    this.cachedCatalog ??= buildCatalog(
+  /**
+   * The catalog over every live session, with model-facing schemas adapted to one provider's rules
+   * (default anthropic), rebuilt only when a session's tools or state changed.
+   */
+  catalog(provider: Provider = 'anthropic'): ToolCatalog {
+    const cached = this.catalogs.get(provider);
+    if (cached) return cached;
+    const built = buildCatalog(
       this.pool.list().map((a) => {
         const held = this.quarantine.quarantined(a.name);
         const config = held.length
@@ -308,8 +315,10 @@ export class MooringCore extends EventEmitter<CoreEvents> {
           : a.config;
         return { server: a.name, config, tools: a.tools() };
       }),
+      { provider },
     );
-    return this.cachedCatalog;
+    this.catalogs.set(provider, built);
+    return built;
   }
 
   // ---- servers -------------------------------------------------------------------------------
@@ -372,7 +381,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...c,
       excludeTools: [...new Set([...c.excludeTools, ...safe.excludeTools])],
     });
-    this.cachedCatalog = undefined;
+    this.catalogs.clear();
     await this.sync();
     return { disabledCount: safe.disabledCount, ...(safe.message ? { message: safe.message } : {}) };
   }
@@ -388,7 +397,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         : c.includeTools.filter((t) => t !== tool)
       : undefined;
     if (enabled) this.quarantine.release(server, tool);
-    this.cachedCatalog = undefined;
+    this.catalogs.clear();
     await this.servers.update(server, {
       ...c,
       excludeTools: exclude,

@@ -5,12 +5,15 @@ import { Buffer } from 'node:buffer';
 import type { Settings } from '@shared/settings';
 import { toModelContent } from '../catalog/normalizeResult';
 import { ConversationTools } from '../catalog/conversationTools';
+import type { Provider } from '../catalog/adaptSchema';
 import { toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import type { ToolCallEvent } from '../toolCallRunner';
 import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
 
 export interface CoreToolRuntimeOptions {
+  /** Whose schema rules the model-facing tools follow (ollama, openai, anthropic). */
+  provider?: string;
   /** The model takes native image blocks. */
   vision: boolean;
   /** Cap on what one result may put into the prompt. */
@@ -34,15 +37,20 @@ export class CoreToolRuntime implements AgentToolRuntime {
     private readonly opts: CoreToolRuntimeOptions,
   ) {}
 
+  private provider(): Provider {
+    const p = this.opts.provider;
+    return p === 'ollama' || p === 'openai' || p === 'anthropic' ? p : 'anthropic';
+  }
+
   private toolsOf(conversationId: string): ConversationTools {
     let ct = this.conversations.get(conversationId);
     if (!ct) {
       const t = (this.core.settings() as Settings).deferredToolThreshold;
-      ct = new ConversationTools(this.core.catalog(), {
+      ct = new ConversationTools(this.core.catalog(this.provider()), {
         thresholds: { maxTools: t.tools, maxTokens: t.tokens },
       });
       this.conversations.set(conversationId, ct);
-    } else ct.updateCatalog(this.core.catalog());
+    } else ct.updateCatalog(this.core.catalog(this.provider()));
     return ct;
   }
 
