@@ -3,9 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useLiveEvents } from './api/useLiveEvents';
 import { useTRPC } from './api/trpc';
 import { ApprovalDialog } from './components/ApprovalDialog';
-import { ChatScreen } from './screens/ChatScreen';
+import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
+import { ChatScreen } from './screens/chat/ChatScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
 import { PlaygroundScreen } from './screens/PlaygroundScreen';
+import { ModelsScreen } from './screens/settings/ModelsScreen';
 import { ServersScreen } from './screens/ServersScreen';
 import { ToolsScreen } from './screens/ToolsScreen';
 import { useUi, type Route } from './stores/uiStore';
@@ -16,6 +18,7 @@ const NAV: { route: Route; label: string }[] = [
   { route: 'tools', label: 'Tool selection' },
   { route: 'playground', label: 'Tools playground' },
   { route: 'diagnostics', label: 'Diagnostics' },
+  { route: 'models', label: 'Settings › Models' },
 ];
 
 export function App() {
@@ -53,8 +56,10 @@ export function App() {
         {route === 'playground' && <PlaygroundScreen />}
         {route === 'diagnostics' && <DiagnosticsScreen />}
         {route === 'chat' && <ChatScreen />}
+        {route === 'models' && <ModelsScreen />}
       </main>
       <ApprovalDialog />
+      <InteractionDialogs />
     </div>
   );
 }

@@ -6,7 +6,14 @@ import { ProviderIdSchema, type ProviderId } from '@shared/settings';
 import { parseModelSpec } from '../agent';
 import { SettingsStore } from '../config/settings';
 import { chatServiceFor } from './chatService';
-import { apiKeyAccount, checkProvider, storedApiKey, SUGGESTED_MODELS } from './providerAccess';
+import { toErrorData } from '../errors';
+import {
+  apiKeyAccount,
+  checkProvider,
+  storedApiKey,
+  SUGGESTED_MODELS,
+  type ProviderCheck,
+} from './providerAccess';
 import { publicProcedure, router } from './trpc';
 
 const ENV_URL: Record<ProviderId, string> = {
@@ -105,6 +112,18 @@ export const settingsRouter = router({
       else await ctx.core.secrets.delete(account);
       return { keyStored: Boolean(key) };
     }),
+
+  /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
+  status: publicProcedure.query(async ({ ctx }) => {
+    const model = await chatServiceFor(ctx.core).defaultModel();
+    let provider: ProviderId;
+    try {
+      provider = parseModelSpec(model).provider;
+    } catch (err) {
+      return { model, check: { ok: false, error: toErrorData(err) } as ProviderCheck };
+    }
+    return { model, check: await checkProvider(ctx.core, provider, 4_000) };
+  }),
 
   /** Reaches the provider with the saved settings and lists its models. */
   check: publicProcedure

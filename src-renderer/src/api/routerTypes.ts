@@ -7,3 +7,6 @@ export type { ServerRow } from '../../../src-main/core/api/serversRouter';
 export type { WirePart, WireTool, WireToolCallEvent, WireToolResult } from '../../../src-main/core/api/wire';
 export type { IpcRequest, IpcResponse, MooringBridge } from '../../../src-main/core/api/ipcProtocol';
 export type { MetricsSample, StateTransition } from '../../../src-main/core/api/statusHistory';
+export type { SlashCommandView } from '../../../src-main/core/api/chatRouter';
+export type { TurnState } from '../../../src-main/core/api/chatService';
+export type { ProviderView } from '../../../src-main/core/api/settingsRouter';

@@ -5,6 +5,7 @@ import { useSubscription } from '@trpc/tanstack-react-query';
 import { useRef } from 'react';
 import type { ApprovalRequest } from '@shared/approval';
 import type { LogLine } from '@shared/session';
+import { applyChatUiEvent } from '../screens/chat/liveChat';
 import { useCalls } from '../stores/callStore';
 import type { ServerRow, UiEvent } from './routerTypes';
 import { useTRPC } from './trpc';
@@ -61,6 +62,9 @@ export function useLiveEvents(): { connected: boolean } {
           list?.filter((r) => r.id !== e.id),
         );
         break;
+      default:
+        // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.
+        applyChatUiEvent(e, qc, trpc);
     }
   };
 

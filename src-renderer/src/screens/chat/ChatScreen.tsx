@@ -1,0 +1,142 @@
+// The Chat (issue 5 "Chat", issue 6): conversations on the left; the open conversation's messages as
+// they stream in, each tool call inline as its card; the model (provider:model) and the project folder
+// (the MCP root) per conversation; the composer with prompts as slash commands. When no model is
+// reachable, the chat says so and points to Settings > Models.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { errorOf } from '../../api/errors';
+import { useTRPC } from '../../api/trpc';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useUi } from '../../stores/uiStore';
+import { useChat } from './chatStore';
+import { Composer } from './Composer';
+import { ConversationList } from './ConversationList';
+import { MessageList } from './MessageList';
+import './chat.css';
+
+export function ChatScreen() {
+  const selected = useChat((s) => s.selected);
+  return (
+    <section className="chat" aria-labelledby="chat-title">
+      <ConversationList />
+      <Conversation key={selected ?? 'new'} id={selected} />
+    </section>
+  );
+}
+
+function Conversation({ id }: { id: string | null }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const navigate = useUi((s) => s.navigate);
+  const select = useChat((s) => s.select);
+  const running = useChat((s) => (id ? s.running[id] === true : false));
+  const turnError = useChat((s) => (id ? s.errors[id] : undefined));
+  const setRunning = useChat((s) => s.setRunning);
+  const loaded = useQuery({ ...trpc.chat.load.queryOptions({ id: id ?? '' }), enabled: !!id });
+  const defaultModel = useQuery(trpc.models.status.queryOptions());
+  const [model, setModel] = useState<string | null>(null);
+  const [folder, setFolder] = useState<string | null>(null);
+  const shownModel = model ?? loaded.data?.model ?? defaultModel.data?.model ?? '';
+  const shownFolder = folder ?? loaded.data?.summary.workspace ?? '';
+
+  useEffect(() => {
+    if (id && loaded.data) setRunning(id, loaded.data.running);
+  }, [id, loaded.data, setRunning]);
+
+  const send = useMutation(
+    trpc.chat.send.mutationOptions({
+      onSuccess: (r) => {
+        setRunning(r.conversationId, true);
+        if (!id) select(r.conversationId);
+        void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
+      },
+    }),
+  );
+  const cancel = useMutation(trpc.chat.cancel.mutationOptions());
+  const saveModel = useMutation(trpc.chat.setModel.mutationOptions());
+  const saveFolder = useMutation(
+    trpc.chat.setWorkspace.mutationOptions({
+      onSuccess: () => id && void qc.invalidateQueries({ queryKey: trpc.chat.load.queryKey({ id }) }),
+    }),
+  );
+  const noModel = defaultModel.data && !defaultModel.data.check.ok ? defaultModel.data : null;
+  const modelError = turnError && ['connect_failed', 'auth_required'].includes(turnError.code);
+
+  return (
+    <div className="chat-main">
+      <header className="chat-head">
+        <h1 id="chat-title" className="chat-title">
+          {id ? (loaded.data?.summary.title ?? '…') : 'New conversation'}
+        </h1>
+        <label className="inline">
+          Model
+          <input
+            aria-label="Model (provider:model)"
+            className="model-input"
+            value={shownModel}
+            placeholder="ollama:llama3.2"
+            onChange={(e) => setModel(e.target.value)}
+            onBlur={() => id && model && saveModel.mutate({ conversationId: id, model })}
+          />
+        </label>
+        <label className="inline">
+          Project folder
+          <input
+            aria-label="Project folder"
+            className="folder-input"
+            value={shownFolder}
+            placeholder="/path/to/project (optional)"
+            onChange={(e) => setFolder(e.target.value)}
+            onBlur={() =>
+              id && folder !== null && saveFolder.mutate({ conversationId: id, workspace: folder || null })
+            }
+          />
+        </label>
+      </header>
+      <ErrorNote error={saveModel.error ?? saveFolder.error} />
+      {(noModel && !id) || modelError ? (
+        <div className="banner warn" role="alert" data-testid="chat-no-model">
+          <strong>No model is reachable{noModel ? ` (${noModel.model})` : ''}.</strong>{' '}
+          {noModel && !noModel.check.ok ? noModel.check.error.message : turnError?.message} Set a provider and
+          model in Settings &gt; Models — Ollama at http://127.0.0.1:11434 works with no key.{' '}
+          <button type="button" onClick={() => navigate('models')}>
+            Open Settings &gt; Models
+          </button>
+        </div>
+      ) : null}
+      {id && loaded.data ? (
+        <MessageList conversationId={id} messages={loaded.data.messages} />
+      ) : id ? (
+        <div className="chat-messages">{loaded.error ? <ErrorNote error={loaded.error} /> : null}</div>
+      ) : (
+        <div className="chat-messages empty-chat" data-testid="chat-empty">
+          <p className="muted">
+            Ask a question; the model can use the tools of your servers. Every tool call shows up here as a
+            card, and the ones that change things ask you first.
+          </p>
+        </div>
+      )}
+      {turnError && !modelError && (
+        <div className="error-note" role="alert" data-testid="turn-error">
+          <strong>{turnError.message}</strong>
+          {turnError.hint && <p className="hint">{turnError.hint}</p>}
+        </div>
+      )}
+      {send.error && <ErrorNote error={send.error} testId="send-error" />}
+      <Composer
+        running={running}
+        sending={send.isPending}
+        onCancel={() => id && cancel.mutate({ conversationId: id })}
+        onSend={(text) =>
+          send.mutate({
+            text,
+            ...(id ? { conversationId: id } : {}),
+            ...(model ? { model } : {}),
+            ...(!id && folder ? { workspace: folder } : {}),
+          })
+        }
+      />
+      {errorOf(cancel.error) && <ErrorNote error={cancel.error} />}
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+// The conversations (issue 6: rename, delete, search titles), newest first; the open one is marked.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTRPC } from '../../api/trpc';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Modal } from '../../components/Modal';
+import { useChat } from './chatStore';
+
+export function ConversationList() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [query, setQuery] = useState('');
+  const { selected, select } = useChat();
+  const list = useQuery(
+    query.trim()
+      ? trpc.chat.search.queryOptions({ query: query.trim() })
+      : trpc.chat.conversations.queryOptions(),
+  );
+  const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
+  const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
+    void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
+  };
+  const rename = useMutation(
+    trpc.chat.rename.mutationOptions({
+      onSuccess: (r) => {
+        setRenaming(null);
+        refresh();
+        void qc.invalidateQueries({ queryKey: trpc.chat.load.queryKey({ id: r.id }) });
+      },
+    }),
+  );
+  const remove = useMutation(
+    trpc.chat.delete.mutationOptions({
+      onSuccess: (r) => {
+        setDeleting(null);
+        if (selected === r.deleted) select(null);
+        refresh();
+      },
+    }),
+  );
+
+  return (
+    <aside className="chat-list" aria-label="Conversations">
+      <button type="button" className="primary wide-button" onClick={() => select(null)}>
+        New conversation
+      </button>
+      <input
+        type="search"
+        className="search"
+        placeholder="Search titles"
+        aria-label="Search conversations"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <ul className="plain" data-testid="conversation-list">
+        {list.data?.length === 0 && (
+          <li className="muted small">{query ? 'No title matches.' : 'No conversations yet.'}</li>
+        )}
+        {list.data?.map((c) => (
+          <li key={c.id} className={`conv${c.id === selected ? ' active' : ''}`} data-testid="conversation">
+            <button
+              type="button"
+              className="conv-title"
+              aria-current={c.id === selected ? 'true' : undefined}
+              onClick={() => select(c.id)}
+              title={c.title}
+            >
+              {c.running && <span className="dot" aria-label="answering" />}
+              {c.title}
+            </button>
+            <span className="conv-actions">
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Rename ${c.title}`}
+                onClick={() => setRenaming({ id: c.id, title: c.title })}
+              >
+                ✎
+              </button>
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Delete ${c.title}`}
+                onClick={() => setDeleting({ id: c.id, title: c.title })}
+              >
+                🗑
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <Modal
+        open={!!renaming}
+        onOpenChange={(o) => !o && setRenaming(null)}
+        title="Rename conversation"
+        testId="rename-dialog"
+      >
+        {renaming && (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              rename.mutate(renaming);
+            }}
+          >
+            <label className="stack">
+              Title
+              <input
+                autoFocus
+                value={renaming.title}
+                onChange={(e) => setRenaming({ ...renaming, title: e.target.value })}
+              />
+            </label>
+            <ErrorNote error={rename.error} />
+            <div className="actions">
+              <span className="spacer" />
+              <button type="submit" className="primary" disabled={rename.isPending}>
+                Rename
+              </button>
+            </div>
+          </form>
+        )}
+      </Modal>
+      <Modal
+        open={!!deleting}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete conversation?"
+        testId="delete-dialog"
+      >
+        {deleting && (
+          <>
+            <p>
+              “{deleting.title}” and every message in it will be deleted from this computer. This cannot be
+              undone.
+            </p>
+            <ErrorNote error={remove.error} />
+            <div className="actions">
+              <button type="button" onClick={() => setDeleting(null)}>
+                Keep it
+              </button>
+              <span className="spacer" />
+              <button
+                type="button"
+                className="danger"
+                onClick={() => remove.mutate({ id: deleting.id })}
+                disabled={remove.isPending}
+              >
+                Delete
+              </button>
+            </div>
+          </>
+        )}
+      </Modal>
+    </aside>
+  );
+}
