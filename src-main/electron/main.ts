@@ -11,6 +11,7 @@ import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';
 import { MooringCore } from '../core/mooringCore';
 import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
+import { MCP_SERVER_FLAG, runMcpServer } from './mcpServerMode';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { SECURITY_HEADERS } from '../core/web/contentSecurity';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAllowedExternalLink, isTrustedSender } from './senderCheck';
@@ -144,6 +145,7 @@ ipcMain.on(IPC_CHANNEL, (event, message: unknown) => {
 app.on('web-contents-created', (_event, contents) => lockDown(contents));
 
 app.whenReady().then(async () => {
+  if (process.argv.includes(MCP_SERVER_FLAG)) return runMcpServer(home);
   // Deny every permission (camera, notifications, geolocation, …) unless a feature asks for one.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
@@ -165,7 +167,7 @@ app.whenReady().then(async () => {
 });
 
 app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
+  if (process.platform !== 'darwin' && !process.argv.includes(MCP_SERVER_FLAG)) app.quit();
 });
 
 let closing = false;

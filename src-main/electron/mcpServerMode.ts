@@ -1,0 +1,28 @@
+// The packaged app as an MCP server (issue 8): `Mooring --mcp-server` in a client's config (Claude Desktop,
+// Cursor, VS Code) runs Mooring's server on stdio with no window. Approvals its clients need go to the
+// running Mooring app's dialog through the approval relay; with no app running they wait, bounded, then
+// are refused with a clear error.
+import { app } from 'electron';
+import { MooringCore } from '../core/mooringCore';
+import { relayApprovalsToApp } from '../core/server/approvalRelayClient';
+import { serveMooringStdio } from '../core/server/stdioServer';
+
+export const MCP_SERVER_FLAG = '--mcp-server';
+
+export async function runMcpServer(home: string): Promise<void> {
+  const core = await MooringCore.open({ home });
+  const log = (text: string) => process.stderr.write(`Mooring --mcp-server: ${text}\n`);
+  await core.start({ watch: true });
+  const relay = relayApprovalsToApp({
+    broker: core.broker,
+    home,
+    via: 'Mooring --mcp-server',
+    onNotice: log,
+  });
+  const handle = await serveMooringStdio({ core });
+  log('serving MCP on stdio');
+  await handle.closed;
+  relay.stop();
+  await core.close();
+  app.quit();
+}
