@@ -97,8 +97,8 @@ function Conversation({ id }: { id: string | null }) {
       {(noModel && !id) || modelError ? (
         <div className="banner warn" role="alert" data-testid="chat-no-model">
           <strong>No model is reachable{noModel ? ` (${noModel.model})` : ''}.</strong>{' '}
-          {noModel && !noModel.check.ok ? noModel.check.error.message : turnError?.message} Set a provider and
-          model in Settings &gt; Models — Ollama at http://127.0.0.1:11434 works with no key.{' '}
+          {noModel && !noModel.check.ok ? noModel.check.error.message : turnError?.message}. Start Ollama (no
+          key needed), or pick another provider and model in Settings &gt; Models.{' '}
           <button type="button" onClick={() => navigate('models')}>
             Open Settings &gt; Models
           </button>

@@ -85,7 +85,7 @@ export function ConversationList() {
                 aria-label={`Delete ${c.title}`}
                 onClick={() => setDeleting({ id: c.id, title: c.title })}
               >
-                🗑
+                ✕
               </button>
             </span>
           </li>
