@@ -6,6 +6,7 @@ import { chatRouter } from './chatRouter';
 import { uiEvents } from './eventStream';
 import { interactionsRouter } from './interactionsRouter';
 import { authRouter } from './authRouter';
+import { workspaceRouter } from './workspaceRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
@@ -14,6 +15,7 @@ import { publicProcedure, router } from './trpc';
 export const appRouter = router({
   servers: serversRouter,
   auth: authRouter,
+  workspace: workspaceRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
   chat: chatRouter,

@@ -1,0 +1,50 @@
+// Project folders in the app (issue 10): what a folder's .mooring, .vscode, .cursor and .mcp.json files
+// offer, each with its full command line, and approval (pinned to the entry's content; VS Code inputs are
+// asked here and kept in the keychain). Nothing from a workspace file runs until it is approved.
+import { z } from 'zod';
+import { MooringError } from '../errors';
+import { describeWorkspaceErrors } from '../workspace';
+import { publicProcedure, router } from './trpc';
+
+export const workspaceRouter = router({
+  scan: publicProcedure.input(z.object({ dir: z.string().min(1) })).query(async ({ ctx, input }) => {
+    const scan = await ctx.core.scanWorkspace(input.dir);
+    return {
+      workspace: scan.workspace,
+      servers: scan.servers.map((s) => ({
+        name: s.name,
+        source: s.source,
+        file: s.file,
+        status: s.status,
+        commandLine: s.commandLine,
+        approvedCommandLine: s.approvedCommandLine,
+        inputs: s.inputs.map((i) => ({ id: i.id, description: i.description, password: i.password })),
+        warnings: s.warnings,
+      })),
+      shadowed: scan.shadowed,
+      errors: describeWorkspaceErrors(scan.errors),
+    };
+  }),
+
+  approve: publicProcedure
+    .input(
+      z.object({
+        dir: z.string().min(1),
+        name: z.string(),
+        inputs: z.record(z.string(), z.string()).default({}),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      await ctx.core.approveWorkspaceServer(input.dir, input.name, async (asked) => {
+        const value = input.inputs[asked.id];
+        if (value === undefined || value === '')
+          throw new MooringError(
+            'usage',
+            `"${input.name}" needs a value for ${asked.description ?? asked.id}`,
+            'Fill in every field, then approve again.',
+          );
+        return value;
+      });
+      return { approved: input.name };
+    }),
+});

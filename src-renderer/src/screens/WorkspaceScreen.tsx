@@ -1,0 +1,116 @@
+// Project folders (issue 10): what a folder's .mooring/.vscode/.cursor/.mcp.json files offer, each with the
+// full command line it would run. Nothing runs until approved here; an edited file asks again.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTRPC } from '../api/trpc';
+import { ErrorNote } from '../components/ErrorNote';
+
+const STATUS: Record<string, string> = {
+  approved: 'approved',
+  pending: 'not approved',
+  changed: 'changed since you approved it',
+};
+
+export function WorkspaceScreen() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [path, setPath] = useState('');
+  const [dir, setDir] = useState<string | null>(null);
+  const [values, setValues] = useState<Record<string, Record<string, string>>>({});
+  const scan = useQuery({ ...trpc.workspace.scan.queryOptions({ dir: dir ?? '' }), enabled: dir !== null });
+  const approve = useMutation(
+    trpc.workspace.approve.mutationOptions({
+      onSuccess: () =>
+        void qc.invalidateQueries({ queryKey: trpc.workspace.scan.queryKey({ dir: dir ?? '' }) }),
+    }),
+  );
+  return (
+    <section aria-labelledby="workspace-title">
+      <header className="screen-head">
+        <div>
+          <p className="crumbs">Settings › Tools › MCP</p>
+          <h1 id="workspace-title">Project folders</h1>
+        </div>
+      </header>
+      <p className="muted">
+        Projects often carry MCP servers in <code>.vscode/mcp.json</code>, <code>.cursor/mcp.json</code>,{' '}
+        <code>.mcp.json</code> or <code>.mooring/mcp_servers.json</code>. Mooring shows what they would run
+        and starts nothing until you approve it.
+      </p>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setDir(path.trim() || null);
+        }}
+      >
+        <input
+          aria-label="Project folder"
+          placeholder="/path/to/project"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+        />
+        <button type="submit">Look</button>
+      </form>
+      <ErrorNote error={scan.error ?? approve.error} />
+      {scan.data && (
+        <div data-testid="workspace-scan">
+          {scan.data.errors.map((e) => (
+            <p key={e} className="error-note" role="alert">
+              {e}
+            </p>
+          ))}
+          {scan.data.servers.length === 0 && <p className="muted">This folder offers no MCP servers.</p>}
+          <ul className="plain servers">
+            {scan.data.servers.map((s) => (
+              <li key={s.name} className="server-row" data-testid={`offered-${s.name}`}>
+                <div className="server-main">
+                  <div className="server-title">
+                    <strong>{s.name}</strong> <span className="badge">{STATUS[s.status] ?? s.status}</span>
+                    <span className="muted"> from {s.source}</span>
+                  </div>
+                  <code className="command-line">{s.commandLine}</code>
+                  {s.approvedCommandLine && (
+                    <p className="hint">
+                      You approved: <code>{s.approvedCommandLine}</code>
+                    </p>
+                  )}
+                  {s.warnings.map((w) => (
+                    <p key={w} className="hint">
+                      {w}
+                    </p>
+                  ))}
+                  {s.status !== 'approved' &&
+                    s.inputs.map((i) => (
+                      <label key={i.id} className="field">
+                        {i.description ?? i.id}
+                        <input
+                          type={i.password ? 'password' : 'text'}
+                          value={values[s.name]?.[i.id] ?? ''}
+                          onChange={(e) =>
+                            setValues((v) => ({ ...v, [s.name]: { ...v[s.name], [i.id]: e.target.value } }))
+                          }
+                        />
+                      </label>
+                    ))}
+                </div>
+                {s.status !== 'approved' && dir && (
+                  <div className="server-actions">
+                    <button
+                      type="button"
+                      className="primary"
+                      disabled={approve.isPending}
+                      onClick={() => approve.mutate({ dir, name: s.name, inputs: values[s.name] ?? {} })}
+                    >
+                      Approve: run this command
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
