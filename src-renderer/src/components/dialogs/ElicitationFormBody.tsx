@@ -29,7 +29,13 @@ export function ElicitationFormBody(props: {
   const set = (name: string, v: FieldValue) => setValues({ ...values, [name]: v });
   const submit = () => {
     const checked = validateForm(schema, values);
-    if (!checked.ok) return setErrors(checked.errors);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      // The first bad field may be scrolled out of a long form: take the user there.
+      const first = Object.keys(schema.properties).find((n) => n in checked.errors);
+      if (first) document.getElementById(`elicit-${first}`)?.focus();
+      return;
+    }
     setErrors({});
     props.send({ kind: 'elicitation-form', action: 'accept', content: checked.content });
   };

@@ -17,6 +17,7 @@ export function MessageList({
   messages: ChatMessage[];
 }) {
   const draft = useChat((s) => s.drafts[conversationId]);
+  const running = useChat((s) => s.running[conversationId] === true);
   const steps = new Map<string, ToolChatMessage>();
   for (const m of messages) if (m.role === 'tool') steps.set(m.toolCallId, m);
   const items: Item[] = messages.flatMap((m): Item[] =>
@@ -30,7 +31,9 @@ export function MessageList({
     <Virtuoso
       className="chat-messages"
       data={items}
-      followOutput="smooth"
+      // While a turn runs, follow every new step even when a tall tool card pushed the view off the
+      // bottom; otherwise follow only when the user is already at the bottom (they may be reading).
+      followOutput={(atBottom) => (running || atBottom ? 'auto' : false)}
       initialTopMostItemIndex={Math.max(0, items.length - 1)}
       computeItemKey={(i, item) => (item.kind === 'draft' ? 'draft' : item.message.id) + i}
       itemContent={(_, item) => (
