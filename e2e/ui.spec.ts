@@ -280,3 +280,26 @@ test('keyboard: the approval dialog is reachable and answerable without a mouse'
   expect(readFileSync(join(root, 'keyboard.txt'), 'utf8')).toBe('typed');
   writeFileSync(join(root, 'keyboard.txt'), '');
 });
+
+test('project folders: a .vscode/mcp.json server is shown with its command line and runs only once approved', async () => {
+  const project = mkdtempSync(join(tmpdir(), 'mooring-e2e-project-'));
+  mkdirSync(join(project, '.vscode'));
+  writeFileSync(
+    join(project, '.vscode', 'mcp.json'),
+    JSON.stringify({
+      servers: { projecty: { type: 'stdio', command: 'node', args: [EVERYTHING, 'stdio'] } },
+    }),
+  );
+  await page.getByRole('button', { name: 'Project folders' }).click();
+  await page.getByRole('textbox', { name: 'Project folder path' }).fill(project);
+  await page.getByRole('button', { name: 'Look' }).click();
+  const offered = page.getByTestId('offered-projecty');
+  await expect(offered).toContainText('not approved');
+  await expect(offered).toContainText(`node ${EVERYTHING} stdio`);
+  await shot(page, '16-project-folders');
+  await offered.getByRole('button', { name: /Approve/ }).click();
+  await expect(offered).toContainText('approved');
+  await expect(offered.getByRole('button', { name: /Approve/ })).toHaveCount(0);
+  const approvals = JSON.parse(readFileSync(join(home, 'workspace-approvals.json'), 'utf8'));
+  expect(JSON.stringify(approvals)).toContain('projecty');
+});

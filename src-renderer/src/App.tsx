@@ -8,6 +8,7 @@ import { ChatScreen } from './screens/chat/ChatScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
 import { PlaygroundScreen } from './screens/PlaygroundScreen';
 import { ModelsScreen } from './screens/settings/ModelsScreen';
+import { WorkspaceScreen } from './screens/WorkspaceScreen';
 import { ServersScreen } from './screens/ServersScreen';
 import { ToolsScreen } from './screens/ToolsScreen';
 import { useUi, type Route } from './stores/uiStore';
@@ -15,6 +16,7 @@ import { useUi, type Route } from './stores/uiStore';
 const NAV: { route: Route; label: string }[] = [
   { route: 'chat', label: 'Chat' },
   { route: 'servers', label: 'MCP servers' },
+  { route: 'workspace', label: 'Project folders' },
   { route: 'tools', label: 'Tool selection' },
   { route: 'playground', label: 'Tools playground' },
   { route: 'diagnostics', label: 'Diagnostics' },
@@ -57,6 +59,7 @@ export function App() {
         {route === 'diagnostics' && <DiagnosticsScreen />}
         {route === 'chat' && <ChatScreen />}
         {route === 'models' && <ModelsScreen />}
+        {route === 'workspace' && <WorkspaceScreen />}
       </main>
       <ApprovalDialog />
       <InteractionDialogs />

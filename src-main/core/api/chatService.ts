@@ -36,7 +36,10 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
   readonly store: ConversationStore;
   readonly prefs: ChatPreferencesFile;
   private readonly turns = new Map<string, AbortController>();
-  private readonly runtimes = new Map<string, { vision: boolean; runtime: CoreToolRuntime }>();
+  private readonly runtimes = new Map<
+    string,
+    { vision: boolean; provider: string; runtime: CoreToolRuntime }
+  >();
   /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
   private samplingSpec?: string;
 
@@ -103,7 +106,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const { provider, model } = await providerFor(this.core, spec);
     this.samplingSpec = spec;
     const caps = provider.capabilities(model);
-    const runtime = this.runtimeFor(cid, caps.vision);
+    const runtime = this.runtimeFor(cid, caps.vision, provider.id);
     const ac = new AbortController();
     this.turns.set(cid, ac);
     const conversationId = cid;
@@ -169,11 +172,12 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     for (const ac of this.turns.values()) ac.abort(new MooringError('cancelled', 'Mooring is closing'));
   }
 
-  private runtimeFor(conversationId: string, vision: boolean): CoreToolRuntime {
+  /** One runtime per conversation and model kind: the tool schemas follow the provider's rules. */
+  private runtimeFor(conversationId: string, vision: boolean, provider: string): CoreToolRuntime {
     const held = this.runtimes.get(conversationId);
-    if (held && held.vision === vision) return held.runtime;
-    const runtime = new CoreToolRuntime(this.core, { vision, interactive: true });
-    this.runtimes.set(conversationId, { vision, runtime });
+    if (held && held.vision === vision && held.provider === provider) return held.runtime;
+    const runtime = new CoreToolRuntime(this.core, { vision, provider, interactive: true });
+    this.runtimes.set(conversationId, { vision, provider, runtime });
     return runtime;
   }
 }

@@ -45,7 +45,7 @@ export function WorkspaceScreen() {
         }}
       >
         <input
-          aria-label="Project folder"
+          aria-label="Project folder path"
           placeholder="/path/to/project"
           value={path}
           onChange={(e) => setPath(e.target.value)}

@@ -2,7 +2,15 @@
 // lives in TanStack Query; this store never holds data that came from the core.
 import { create } from 'zustand';
 
-export const ROUTES = ['servers', 'tools', 'playground', 'diagnostics', 'chat', 'models'] as const;
+export const ROUTES = [
+  'servers',
+  'tools',
+  'playground',
+  'diagnostics',
+  'chat',
+  'models',
+  'workspace',
+] as const;
 export type Route = (typeof ROUTES)[number];
 
 export type Editing = { mode: 'new' } | { mode: 'edit'; name: string } | null;
