@@ -68,7 +68,9 @@ export function sha256Hex(text: string): string {
 export function toolFingerprint(identity: ServerIdentity, tool: FingerprintedTool): string {
   // Hashing the canonical schema costs more than a whole tool call; the same tool object under the
   // same identity always has the same fingerprint, so it is computed once per object.
-  const idKey = canonicalJson(normaliseIdentity(identity));
+  // The identity is a small object built in one fixed key order (serverIdentity): plain JSON is a
+  // cheap, sufficient cache key; the fingerprint itself still hashes the canonical form.
+  const idKey = JSON.stringify(identity);
   const cached = fingerprintCache.get(tool);
   if (cached?.idKey === idKey) return cached.fingerprint;
   const body = { v: 1, server: normaliseIdentity(identity), tool: snapshotTool(tool) };
