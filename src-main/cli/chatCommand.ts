@@ -7,22 +7,12 @@ import { CoreToolRuntime } from '../core/agent/coreToolRuntime';
 import { ConversationStore } from '../core/agent/conversationStore';
 import { runChatTurn } from '../core/agent/chatTurn';
 import { providerCompletion } from '../core/agent/samplingCompletion';
-import { DEFAULT_MODEL_SPEC, resolveProvider, type AgentProviderSettings } from '../core/agent';
+import { DEFAULT_MODEL_SPEC } from '../core/agent';
+import { providerFor } from '../core/agent/providerAccess';
 import { MooringError } from '../core/errors';
-import type { MooringCore } from '../core/mooringCore';
 import type { CoreRunner } from './mcpCommands';
 import { EXIT } from './output';
 import { confirm, interactive } from './prompt';
-
-/** Settings endpoints that differ from the defaults; environment variables fill the rest (resolveProvider). */
-function providerSettings(core: MooringCore): AgentProviderSettings {
-  const p = core.settings().providers;
-  return {
-    ...(p.ollama.baseUrl !== 'http://127.0.0.1:11434' ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
-    ...(p.openai.baseUrl ? { openai: { baseUrl: p.openai.baseUrl } } : {}),
-    ...(p.anthropic.baseUrl ? { anthropic: { baseUrl: p.anthropic.baseUrl } } : {}),
-  };
-}
 
 function printEvent(e: ChatEvent): void {
   switch (e.type) {
@@ -67,7 +57,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
     .action(async (words: string[], o) =>
       withCore(
         async (core) => {
-          const { provider, model } = resolveProvider(o.model ?? DEFAULT_MODEL_SPEC, providerSettings(core));
+          const { provider, model } = await providerFor(core, o.model ?? DEFAULT_MODEL_SPEC);
           core.setSamplingModel(providerCompletion(provider, model));
           await core.start();
           for (const s of core.statuses())

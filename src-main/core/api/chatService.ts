@@ -11,7 +11,7 @@ import { providerCompletion } from '../agent/samplingCompletion';
 import { MooringError, toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { ChatPreferencesFile } from './chatPreferences';
-import { providerFor, SUGGESTED_MODELS } from './providerAccess';
+import { providerFor, SUGGESTED_MODELS } from '../agent/providerAccess';
 
 export interface TurnState {
   conversationId: string;

@@ -13,7 +13,7 @@ import {
   storedApiKey,
   SUGGESTED_MODELS,
   type ProviderCheck,
-} from './providerAccess';
+} from '../agent/providerAccess';
 import { publicProcedure, router } from './trpc';
 
 const ENV_URL: Record<ProviderId, string> = {

@@ -6,11 +6,8 @@ import type { ChatMessage } from '@shared/chat';
 import { z } from 'zod';
 import { runChatTurn } from '../agent/chatTurn';
 import type { ConversationStore } from '../agent/conversationStore';
-import {
-  DEFAULT_MODEL_SPEC,
-  resolveProvider,
-  type AgentProviderSettings,
-} from '../agent/providers/resolveProvider';
+import { DEFAULT_MODEL_SPEC, resolveProvider } from '../agent/providers/resolveProvider';
+import { agentProviderSettings } from '../agent/providerAccess';
 import { MooringError, toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { scopeAllows, type ClientIdentity } from './clientScope';
@@ -43,16 +40,6 @@ function renderMessage(m: ChatMessage): string {
     case 'note':
       return `[${m.level}] ${m.text}`;
   }
-}
-
-/** Endpoints from settings.json that differ from the defaults; resolveProvider reads the environment for the rest. */
-function providerSettings(core: MooringCore): AgentProviderSettings {
-  const p = core.settings().providers;
-  return {
-    ...(p.ollama.baseUrl !== 'http://127.0.0.1:11434' ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
-    ...(p.openai.baseUrl ? { openai: { baseUrl: p.openai.baseUrl } } : {}),
-    ...(p.anthropic.baseUrl ? { anthropic: { baseUrl: p.anthropic.baseUrl } } : {}),
-  };
 }
 
 export function registerSessionsCapability(mcp: McpServer, opts: SessionsCapabilityOptions): void {
@@ -152,7 +139,7 @@ export function registerSessionsCapability(mcp: McpServer, opts: SessionsCapabil
         const env = opts.env ?? process.env;
         const { provider, model } = resolveProvider(
           spec ?? opts.defaultModel ?? env.MOORING_MODEL ?? DEFAULT_MODEL_SPEC,
-          providerSettings(opts.core),
+          await agentProviderSettings(opts.core),
           env,
         );
         const who = opts.identity();

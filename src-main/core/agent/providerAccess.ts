@@ -8,7 +8,7 @@ import {
   resolveProvider,
   type AgentProviderSettings,
   type ChatProvider,
-} from '../agent';
+} from './index';
 import { MooringError, toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import type { ErrorData } from '@shared/errors';
