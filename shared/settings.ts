@@ -47,6 +47,28 @@ export const SettingsSchema = z
     /** Loopback port of the OAuth redirect listener. */
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),
+    /**
+     * Named tool sets ("agents", e.g. "Code Reviewer", issue 3): a selection of tools across servers, by
+     * model name. A conversation or `mooring chat --tool-set NAME` offers the model only those.
+     */
+    toolSets: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+            tools: z.array(z.string().regex(/^mcp__/, 'must be a model tool name like mcp__server__tool')),
+          })
+          .strict(),
+      )
+      .default([])
+      .superRefine((sets, ctx) => {
+        const seen = new Set<string>();
+        sets.forEach((s, i) => {
+          if (seen.has(s.name))
+            ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate tool set "${s.name}"` });
+          seen.add(s.name);
+        });
+      }),
   })
   .strict();
 

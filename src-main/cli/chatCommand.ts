@@ -50,6 +50,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
     .option('--conversation <id>', 'continue a conversation')
     .option('--yes', 'approve every tool call that needs approval')
     .option('--json', 'one JSON event per line')
+    .option('--tool-set <name>', 'offer the model only this named tool set (mooring toolset list)')
     .option(
       '--workspace <dir>',
       'the project folder: its approved servers, and the MCP root offered to servers',
@@ -57,6 +58,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
     .action(async (words: string[], o) =>
       withCore(
         async (core) => {
+          const toolSet = o.toolSet ? core.toolSet(o.toolSet).name : undefined; // a typo fails first, clearly
           const { provider, model } = await providerFor(core, o.model ?? DEFAULT_MODEL_SPEC);
           core.setSamplingModel(providerCompletion(provider, model));
           await core.start();
@@ -67,6 +69,8 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
               );
           const caps = provider.capabilities(model);
           const runtime = new CoreToolRuntime(core, {
+            provider: provider.id,
+            ...(toolSet ? { toolSet } : {}),
             vision: caps.vision,
             preApproved: Boolean(o.yes),
             interactive: interactive(),

@@ -8,6 +8,7 @@ import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
 import { registerServeCommand } from './serveCommand';
+import { registerToolsetCommands } from './toolsetCommands';
 import { registerWebCommand } from './webCommand';
 import { reportError, EXIT } from './output';
 
@@ -58,6 +59,7 @@ registerAuthCommands(registerMcpCommands(program, withCore), withCore);
 registerChatCommand(program, withCore);
 registerServeCommand(program, withCore);
 registerWebCommand(program);
+registerToolsetCommands(program, withCore);
 
 try {
   await program.parseAsync(process.argv);

@@ -84,7 +84,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** OAuth for remote servers (issue 7): tokens in the keychain, sign-in and sign-out. */
   readonly oauth: OAuthManager;
   /** One catalog per provider whose schema rules it follows; cleared when any session changes. */
-  private catalogs = new Map<Provider, ToolCatalog>();
+  private catalogs = new Map<string, ToolCatalog>();
   private packageChecks = new Map<string, Promise<void>>();
   private fetches = new Map<string, GuardedFetch>();
   private stopWatch?: () => void;
@@ -185,6 +185,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
 
   async reloadSettings(): Promise<Settings> {
     this.currentSettings = await loadSettings(this.paths.settings);
+    this.catalogs.clear();
     await this.features.setLogLevel(this.currentSettings.logLevel, this.pool.list());
     return this.currentSettings;
   }
@@ -304,9 +305,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
    * The catalog over every live session, with model-facing schemas adapted to one provider's rules
    * (default anthropic), rebuilt only when a session's tools or state changed.
    */
-  catalog(provider: Provider = 'anthropic'): ToolCatalog {
-    const cached = this.catalogs.get(provider);
+  catalog(provider: Provider = 'anthropic', toolSetName?: string): ToolCatalog {
+    const key = `${provider}|${toolSetName ?? ''}`;
+    const cached = this.catalogs.get(key);
     if (cached) return cached;
+    const toolSet = toolSetName ? this.toolSet(toolSetName) : undefined;
     const built = buildCatalog(
       this.pool.list().map((a) => {
         const held = this.quarantine.quarantined(a.name);
@@ -315,10 +318,24 @@ export class MooringCore extends EventEmitter<CoreEvents> {
           : a.config;
         return { server: a.name, config, tools: a.tools() };
       }),
-      { provider },
+      { provider, ...(toolSet ? { toolSet } : {}) },
     );
-    this.catalogs.set(provider, built);
+    this.catalogs.set(key, built);
     return built;
+  }
+
+  /** A named tool set from the settings; an unknown name is a clear error listing the ones there are. */
+  toolSet(name: string): { name: string; tools: string[] } {
+    const set = this.currentSettings.toolSets.find((t) => t.name === name);
+    if (!set) {
+      const names = this.currentSettings.toolSets.map((t) => `"${t.name}"`).join(', ');
+      throw new MooringError(
+        'not_found',
+        `There is no tool set named "${name}"`,
+        names ? `Tool sets: ${names}.` : 'Create one: mooring toolset add NAME mcp__server__tool …',
+      );
+    }
+    return set;
   }
 
   // ---- servers -------------------------------------------------------------------------------

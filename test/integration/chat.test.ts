@@ -91,3 +91,30 @@ describe('mooring chat', () => {
     expect(readFileSync(join(home, 'logs', 'audit.jsonl'), 'utf8')).toContain('"decision":"refuse"');
   });
 });
+
+describe('mooring chat --tool-set', () => {
+  it('offers the model only the tools of the named set', async () => {
+    const bin = join(ROOT, 'bin/mooring.mjs');
+    const run = (args: string[]) =>
+      new Promise<number>((res) =>
+        spawn(process.execPath, [bin, ...args], {
+          env: { ...process.env, MOORING_HOME: home },
+          stdio: 'ignore',
+        }).on('close', (c) => res(c ?? -1)),
+      );
+    expect(
+      await run(['toolset', 'add', 'Reader', 'mcp__files__read_text_file', 'mcp__files__list_directory']),
+    ).toBe(0);
+    fake = await startOpenAIServer([{ text: 'ok' }]);
+    const res = await chat(['--model', 'openai:gpt-4o', '--tool-set', 'Reader', '--json', 'hello'], {
+      MOORING_OPENAI_BASE_URL: `${fake.url}/v1`,
+      OPENAI_API_KEY: 'test-key',
+    });
+    expect(res.code, res.stderr + res.stdout).toBe(0);
+    const offered = fake.requests[0]?.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(new Set(offered)).toEqual(new Set(['mcp__files__read_text_file', 'mcp__files__list_directory']));
+    const unknown = await chat(['--model', 'openai:gpt-4o', '--tool-set', 'Nope', 'hello'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no tool set named "Nope".*Reader/s);
+  });
+});

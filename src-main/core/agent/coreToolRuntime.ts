@@ -14,6 +14,8 @@ import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolO
 export interface CoreToolRuntimeOptions {
   /** Whose schema rules the model-facing tools follow (ollama, openai, anthropic). */
   provider?: string;
+  /** A named tool set (settings.toolSets): the model is offered only those tools. */
+  toolSet?: string;
   /** The model takes native image blocks. */
   vision: boolean;
   /** Cap on what one result may put into the prompt. */
@@ -46,11 +48,11 @@ export class CoreToolRuntime implements AgentToolRuntime {
     let ct = this.conversations.get(conversationId);
     if (!ct) {
       const t = (this.core.settings() as Settings).deferredToolThreshold;
-      ct = new ConversationTools(this.core.catalog(this.provider()), {
+      ct = new ConversationTools(this.core.catalog(this.provider(), this.opts.toolSet), {
         thresholds: { maxTools: t.tools, maxTokens: t.tokens },
       });
       this.conversations.set(conversationId, ct);
-    } else ct.updateCatalog(this.core.catalog(this.provider()));
+    } else ct.updateCatalog(this.core.catalog(this.provider(), this.opts.toolSet));
     return ct;
   }
 

@@ -1,0 +1,66 @@
+// `mooring toolset …`: named tool sets ("agents", issue 3) — a selection of tools across servers that a
+// chat offers the model instead of every enabled tool. Kept in settings.json.
+import type { Command } from 'commander';
+import { SettingsStore } from '../core/config/settings';
+import { MooringError } from '../core/errors';
+import type { CoreRunner } from './mcpCommands';
+import { printJson } from './output';
+
+export function registerToolsetCommands(program: Command, withCore: CoreRunner): void {
+  const ts = program
+    .command('toolset')
+    .description('named tool sets ("agents") for chat: a selection of tools across servers');
+
+  ts.command('list')
+    .option('--json', 'machine-readable output')
+    .action(async (o) =>
+      withCore(
+        async (core) => {
+          const sets = core.settings().toolSets;
+          if (o.json) return void printJson(sets);
+          if (!sets.length)
+            process.stdout.write(
+              'No tool sets yet. Create one: mooring toolset add NAME mcp__server__tool …\n',
+            );
+          for (const s of sets) process.stdout.write(`${s.name}: ${s.tools.join(', ')}\n`);
+        },
+        { json: o.json },
+      ),
+    );
+
+  ts.command('add')
+    .description(
+      'create or replace a tool set: mooring toolset add "Code Reviewer" mcp__git__diff mcp__files__read_text_file',
+    )
+    .argument('<name>')
+    .argument('<tools...>', 'model tool names (see: mooring mcp tools)')
+    .action(async (name: string, tools: string[]) =>
+      withCore(async (core) => {
+        const bad = tools.filter((t) => !t.startsWith('mcp__'));
+        if (bad.length)
+          throw new MooringError(
+            'usage',
+            `Not model tool names: ${bad.join(', ')}`,
+            'Use the names `mooring mcp tools` prints, like mcp__files__read_text_file.',
+          );
+        await SettingsStore.forHome(core.paths.home).update((s) => ({
+          ...s,
+          toolSets: [...s.toolSets.filter((t) => t.name !== name), { name, tools }],
+        }));
+        process.stderr.write(`tool set "${name}": ${tools.length} tool(s)\n`);
+      }),
+    );
+
+  ts.command('remove')
+    .argument('<name>')
+    .action(async (name: string) =>
+      withCore(async (core) => {
+        core.toolSet(name); // not_found with the list when it does not exist
+        await SettingsStore.forHome(core.paths.home).update((s) => ({
+          ...s,
+          toolSets: s.toolSets.filter((t) => t.name !== name),
+        }));
+        process.stderr.write(`removed tool set "${name}"\n`);
+      }),
+    );
+}
