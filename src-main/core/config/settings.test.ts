@@ -29,7 +29,22 @@ describe('settings defaults', () => {
       },
       oauthRedirectPort: 33418,
       logLevel: 'info',
+      toolSets: [],
     });
+  });
+
+  it('a duplicate tool set name or a tool that is not a model tool name is refused with its path', async () => {
+    await writeFile(
+      file,
+      JSON.stringify({
+        toolSets: [
+          { name: 'A', tools: ['mcp__s__t'] },
+          { name: 'A', tools: ['read_file'] },
+        ],
+      }),
+    );
+    await expect(loadSettings(file)).rejects.toThrow(/toolSets\[1\]\.name: duplicate tool set "A"/);
+    await expect(loadSettings(file)).rejects.toThrow(/toolSets\[1\]\.tools\[0\]: must be a model tool name/);
   });
 
   it('a partial section keeps the defaults of its other keys', async () => {
