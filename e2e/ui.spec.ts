@@ -159,6 +159,20 @@ test('tool selection: the default safe set, badges, search, and a toggle that wr
   await shot(page, '07-tool-selection');
 });
 
+test('agents: a named tool set across servers is saved and listed', async () => {
+  const panel = page.getByTestId('toolsets');
+  await panel.getByLabel('Tool set name').fill('Reader');
+  await panel.getByLabel('Include mcp__fs__read_text_file').check();
+  await panel.getByLabel('Include mcp__everything__echo').check();
+  await panel.getByRole('button', { name: 'Save tool set' }).click();
+  await expect(panel.getByTestId('toolset-Reader')).toContainText('mcp__fs__read_text_file');
+  const settings = JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8'));
+  expect(settings.toolSets).toEqual([
+    { name: 'Reader', tools: ['mcp__fs__read_text_file', 'mcp__everything__echo'] },
+  ]);
+  await shot(page, '07b-tool-sets');
+});
+
 async function runTool(tool: string, args: object) {
   await page.getByRole('button', { name: 'Tools playground' }).click();
   await page.getByLabel('Tool', { exact: true }).selectOption({ label: tool });

@@ -52,11 +52,13 @@ export const chatRouter = router({
         text: z.string().max(200_000),
         model: ModelSpec.optional(),
         workspace: z.string().max(4096).nullable().optional(),
+        toolSet: z.string().max(64).optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
       chatServiceFor(ctx.core).send({
         text: input.text,
+        ...(input.toolSet ? { toolSet: input.toolSet } : {}),
         ...(input.conversationId ? { conversationId: input.conversationId } : {}),
         ...(input.model ? { model: input.model } : {}),
         ...(input.workspace !== undefined ? { workspace: input.workspace } : {}),

@@ -30,6 +30,8 @@ export interface SendInput {
   model?: string;
   /** For a new conversation: its project folder (the MCP root). */
   workspace?: string | null;
+  /** A named tool set (settings.toolSets): the model is offered only those tools. */
+  toolSet?: string;
 }
 
 export class ChatService extends EventEmitter<ChatServiceEvents> {
@@ -38,7 +40,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
   private readonly turns = new Map<string, AbortController>();
   private readonly runtimes = new Map<
     string,
-    { vision: boolean; provider: string; runtime: CoreToolRuntime }
+    { vision: boolean; provider: string; toolSet: string | undefined; runtime: CoreToolRuntime }
   >();
   /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
   private samplingSpec?: string;
@@ -84,6 +86,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     if (!input.text.trim()) throw new MooringError('usage', 'The message is empty', 'Type a message to send');
     const spec = input.model ?? (await this.modelOf(input.conversationId));
     parseModelSpec(spec); // a clear usage error before anything is written
+    if (input.toolSet) this.core.toolSet(input.toolSet); // not_found, naming the sets there are
     let cid = input.conversationId;
     if (cid && this.turns.has(cid))
       throw new MooringError(
@@ -106,7 +109,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const { provider, model } = await providerFor(this.core, spec);
     this.samplingSpec = spec;
     const caps = provider.capabilities(model);
-    const runtime = this.runtimeFor(cid, caps.vision, provider.id);
+    const runtime = this.runtimeFor(cid, caps.vision, provider.id, input.toolSet);
     const ac = new AbortController();
     this.turns.set(cid, ac);
     const conversationId = cid;
@@ -172,12 +175,23 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     for (const ac of this.turns.values()) ac.abort(new MooringError('cancelled', 'Mooring is closing'));
   }
 
-  /** One runtime per conversation and model kind: the tool schemas follow the provider's rules. */
-  private runtimeFor(conversationId: string, vision: boolean, provider: string): CoreToolRuntime {
+  /** One runtime per conversation, model kind and tool set: the tool schemas follow the provider's rules. */
+  private runtimeFor(
+    conversationId: string,
+    vision: boolean,
+    provider: string,
+    toolSet?: string,
+  ): CoreToolRuntime {
     const held = this.runtimes.get(conversationId);
-    if (held && held.vision === vision && held.provider === provider) return held.runtime;
-    const runtime = new CoreToolRuntime(this.core, { vision, provider, interactive: true });
-    this.runtimes.set(conversationId, { vision, provider, runtime });
+    if (held && held.vision === vision && held.provider === provider && held.toolSet === toolSet)
+      return held.runtime;
+    const runtime = new CoreToolRuntime(this.core, {
+      vision,
+      provider,
+      interactive: true,
+      ...(toolSet ? { toolSet } : {}),
+    });
+    this.runtimes.set(conversationId, { vision, provider, toolSet, runtime });
     return runtime;
   }
 }

@@ -7,6 +7,7 @@ import { uiEvents } from './eventStream';
 import { interactionsRouter } from './interactionsRouter';
 import { authRouter } from './authRouter';
 import { workspaceRouter } from './workspaceRouter';
+import { toolSetsRouter } from './toolSetsRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
@@ -16,6 +17,7 @@ export const appRouter = router({
   servers: serversRouter,
   auth: authRouter,
   workspace: workspaceRouter,
+  toolSets: toolSetsRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
   chat: chatRouter,

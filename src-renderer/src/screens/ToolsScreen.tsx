@@ -1,4 +1,4 @@
-// Tool selection per server (issue 5): friendly name, description, annotation badges, a banner for
+// Tool selection per server and per agent (issue 5): friendly name, description, annotation badges, a banner for
 // disabled destructive tools, include/exclude toggles (they write the server's excludeTools), search.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -6,6 +6,7 @@ import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
 import { useUi } from '../stores/uiStore';
+import { ToolSetsPanel } from './ToolSetsPanel';
 
 export function ToolsScreen() {
   const trpc = useTRPC();
@@ -118,6 +119,7 @@ export function ToolsScreen() {
             ))}
           </ul>
           {tools.isSuccess && shown.length === 0 && <p className="muted">No tool matches.</p>}
+          <ToolSetsPanel />
         </>
       )}
     </section>

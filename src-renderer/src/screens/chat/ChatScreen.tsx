@@ -36,6 +36,8 @@ function Conversation({ id }: { id: string | null }) {
   const defaultModel = useQuery(trpc.models.status.queryOptions());
   const [model, setModel] = useState<string | null>(null);
   const [folder, setFolder] = useState<string | null>(null);
+  const toolSets = useQuery(trpc.toolSets.list.queryOptions());
+  const [toolSet, setToolSet] = useState('');
   const shownModel = model ?? loaded.data?.model ?? defaultModel.data?.model ?? '';
   const shownFolder = folder ?? loaded.data?.summary.workspace ?? '';
 
@@ -79,6 +81,19 @@ function Conversation({ id }: { id: string | null }) {
             onBlur={() => id && model && saveModel.mutate({ conversationId: id, model })}
           />
         </label>
+        {(toolSets.data?.length ?? 0) > 0 && (
+          <label className="inline">
+            Tools
+            <select aria-label="Tool set" value={toolSet} onChange={(e) => setToolSet(e.target.value)}>
+              <option value="">every enabled tool</option>
+              {toolSets.data!.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="inline">
           Project folder
           <input
@@ -132,6 +147,7 @@ function Conversation({ id }: { id: string | null }) {
             text,
             ...(id ? { conversationId: id } : {}),
             ...(model ? { model } : {}),
+            ...(toolSet ? { toolSet } : {}),
             ...(!id && folder ? { workspace: folder } : {}),
           })
         }
