@@ -317,3 +317,22 @@ test('project folders: a .vscode/mcp.json server is shown with its command line 
   const approvals = JSON.parse(readFileSync(join(home, 'workspace-approvals.json'), 'utf8'));
   expect(JSON.stringify(approvals)).toContain('projecty');
 });
+
+test('share Mooring with other apps: start the MCP server, see the URL and token once, stop it', async () => {
+  await page.getByRole('button', { name: 'MCP servers' }).click();
+  const panel = page.getByTestId('mcp-server-panel');
+  await panel.getByRole('button', { name: 'Start' }).click();
+  await expect(panel.getByTestId('mcp-server-token')).toContainText('Authorization');
+  const snippet = await panel.getByTestId('mcp-server-token').locator('pre').textContent();
+  const { url, headers } = JSON.parse(snippet!);
+  const unauthorised = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(unauthorised.status).toBe(401);
+  expect(headers.Authorization).toMatch(/^Bearer .{20,}/);
+  await shot(page, '17-share-mcp-server');
+  await panel.getByRole('button', { name: 'Stop' }).click();
+  await expect(panel.getByRole('button', { name: 'Start' })).toBeVisible();
+});

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MooringError, toErrorData } from '../core/errors';
 import { chatServiceFor } from '../core/api/chatService';
+import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { MooringCore } from '../core/mooringCore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
@@ -79,6 +80,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     stopping = true;
     if (!opts.json) process.stdout.write(`\n${signal}: closing every server session…\n`);
     chatServiceFor(core).cancelAll();
+    await stopMcpServerFor(core);
     await relay?.close();
     await web.close();
     await core.close();

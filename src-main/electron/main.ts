@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, protocol, session, shell, type WebContents } from 'electron';
 import { createIpcDispatcher, type IpcDispatcher } from '../core/api/ipcDispatcher';
 import { IPC_CHANNEL } from '../core/api/ipcProtocol';
+import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';
 import { MooringCore } from '../core/mooringCore';
@@ -179,7 +180,7 @@ app.on('before-quit', (event) => {
   closing = true;
   for (const d of dispatchers.values()) d.dispose();
   api?.dispose();
-  void Promise.resolve(relay?.close())
+  void Promise.all([relay?.close(), stopMcpServerFor(core)])
     .then(() => core!.close())
     .finally(() => app.quit());
 });

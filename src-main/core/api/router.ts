@@ -8,6 +8,7 @@ import { interactionsRouter } from './interactionsRouter';
 import { authRouter } from './authRouter';
 import { workspaceRouter } from './workspaceRouter';
 import { toolSetsRouter } from './toolSetsRouter';
+import { mcpServerRouter } from './mcpServerRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
@@ -18,6 +19,7 @@ export const appRouter = router({
   auth: authRouter,
   workspace: workspaceRouter,
   toolSets: toolSetsRouter,
+  mcpServer: mcpServerRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
   chat: chatRouter,

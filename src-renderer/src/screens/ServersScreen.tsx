@@ -11,6 +11,7 @@ import { ImportDialog } from './ImportDialog';
 import { LogsDialog } from './LogsDialog';
 import { ServerForm } from './ServerForm';
 import { SignIn } from './SignIn';
+import { McpServerPanel } from './McpServerPanel';
 
 function ServerRowView({ row }: { row: ServerRow }) {
   const trpc = useTRPC();
@@ -170,6 +171,7 @@ export function ServersScreen() {
           <ServerRowView key={r.config.name} row={r} />
         ))}
       </ul>
+      <McpServerPanel />
       {ui.editing?.mode === 'new' && <ServerForm onClose={() => ui.edit(null)} />}
       {editing && <ServerForm existing={editing.config} onClose={() => ui.edit(null)} />}
       {ui.importOpen && <ImportDialog onClose={() => ui.openImport(false)} />}
