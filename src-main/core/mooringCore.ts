@@ -43,6 +43,7 @@ import {
   type OfferedServer,
   type WorkspaceScan,
 } from './workspace';
+import { WorkspaceSessions } from './workspaceSessions';
 import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
 
 export interface CoreEvents {
@@ -89,6 +90,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   private fetches = new Map<string, GuardedFetch>();
   private stopWatch?: () => void;
   private workspaceApprovals?: WorkspaceApprovals;
+  /** Per-folder pools for the approved workspace servers of conversations tied to a folder. */
+  readonly workspaces: WorkspaceSessions;
   private samplingComplete?: SamplingComplete;
 
   private constructor(
@@ -134,6 +137,19 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       this.emit('status', s);
     });
     this.features.broker.on('requested', (r) => this.emit('interaction', r));
+    this.workspaces = new WorkspaceSessions({
+      globalConfigs: () => this.serverConfigs(),
+      scan: (dir) => this.scanWorkspace(dir),
+      poolOptions: (workspace) => ({
+        ...opts.session,
+        authProviderFor: this.oauth.authFor,
+        capabilities: this.features.capabilities,
+        configureClient: this.features.configureClient,
+        prepare: (config, ctx) => this.prepareServer(config, ctx.warn, workspace),
+        fetchFor: (config) => this.guardedFetch(config),
+      }),
+      onChange: () => this.catalogs.clear(),
+    });
     this.pool.on('tools', (t) => {
       this.catalogs.clear();
       const actor = this.pool.get(t.server);
@@ -305,13 +321,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
    * The catalog over every live session, with model-facing schemas adapted to one provider's rules
    * (default anthropic), rebuilt only when a session's tools or state changed.
    */
-  catalog(provider: Provider = 'anthropic', toolSetName?: string): ToolCatalog {
-    const key = `${provider}|${toolSetName ?? ''}`;
+  catalog(provider: Provider = 'anthropic', toolSetName?: string, workspace?: string): ToolCatalog {
+    const key = `${provider}|${toolSetName ?? ''}|${workspace ?? ''}`;
     const cached = this.catalogs.get(key);
     if (cached) return cached;
     const toolSet = toolSetName ? this.toolSet(toolSetName) : undefined;
     const built = buildCatalog(
-      this.pool.list().map((a) => {
+      this.workspaces.actors(workspace, this.pool.list()).map((a) => {
         const held = this.quarantine.quarantined(a.name);
         const config = held.length
           ? { ...a.config, excludeTools: [...a.config.excludeTools, ...held] }
@@ -443,8 +459,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   callTool(name: string, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
     return runToolCall(
       {
-        catalog: () => this.catalog(),
-        actor: (s) => this.pool.get(s),
+        catalog: () => this.catalog('anthropic', undefined, ctx.workspace),
+        actor: (s) => this.workspaces.actor(ctx.workspace, s) ?? this.pool.get(s),
         gate: {
           store: this.approvals,
           broker: this.broker,
@@ -463,7 +479,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   async close(): Promise<void> {
     this.features.dispose();
     this.stopWatch?.();
-    await this.pool.closeAll();
+    await Promise.all([this.pool.closeAll(), this.workspaces.closeAll()]);
     await Promise.all([...this.fetches.values()].map((f) => f.close().catch(() => undefined)));
     await this.audit.close().catch(() => undefined);
   }
@@ -493,7 +509,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   // ---- internals -----------------------------------------------------------------------------
 
   /** Before every connect: the command allowlist, the package check (once per command), the secrets. */
-  private async prepareServer(config: ServerConfig, warn: (text: string) => void): Promise<ServerConfig> {
+  private async prepareServer(
+    config: ServerConfig,
+    warn: (text: string) => void,
+    workspace?: string,
+  ): Promise<ServerConfig> {
     checkCommandAllowed(config);
     if (config.transport === 'stdio') {
       const key = JSON.stringify([config.command, config.args]);
@@ -507,11 +527,10 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       }
       await check;
     }
-    const withInputs = this.opts.workspace
-      ? await resolveWorkspaceInputs(config, {
-          workspace: await canonicalWorkspace(this.opts.workspace),
-          secrets: this.secrets,
-        })
+    const folder =
+      workspace ?? (this.opts.workspace ? await canonicalWorkspace(this.opts.workspace) : undefined);
+    const withInputs = folder
+      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.secrets })
       : config;
     return resolveServerConfig(withInputs, this.secrets, this.opts.env ?? process.env);
   }

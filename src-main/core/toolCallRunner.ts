@@ -48,6 +48,8 @@ export interface CallContext {
   interactive?: boolean;
   /** How long an approval may wait before the call is refused (default: the broker's). */
   approvalTimeoutMs?: number;
+  /** The conversation's project folder (canonical, after core.workspaces.ensure): its servers take part. */
+  workspace?: string;
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
   id?: string;

@@ -16,6 +16,8 @@ export interface CoreToolRuntimeOptions {
   provider?: string;
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
+  /** The conversation's project folder, canonical, its sessions started (core.workspaces.ensure). */
+  workspace?: string;
   /** The model takes native image blocks. */
   vision: boolean;
   /** Cap on what one result may put into the prompt. */
@@ -48,11 +50,11 @@ export class CoreToolRuntime implements AgentToolRuntime {
     let ct = this.conversations.get(conversationId);
     if (!ct) {
       const t = (this.core.settings() as Settings).deferredToolThreshold;
-      ct = new ConversationTools(this.core.catalog(this.provider(), this.opts.toolSet), {
+      ct = new ConversationTools(this.core.catalog(this.provider(), this.opts.toolSet, this.opts.workspace), {
         thresholds: { maxTools: t.tools, maxTokens: t.tokens },
       });
       this.conversations.set(conversationId, ct);
-    } else ct.updateCatalog(this.core.catalog(this.provider(), this.opts.toolSet));
+    } else ct.updateCatalog(this.core.catalog(this.provider(), this.opts.toolSet, this.opts.workspace));
     return ct;
   }
 
@@ -90,6 +92,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
         id: call.id,
         client: this.opts.client ?? `conversation:${ctx.conversationId}`,
         ...(this.opts.approvalTimeoutMs ? { approvalTimeoutMs: this.opts.approvalTimeoutMs } : {}),
+        ...(this.opts.workspace ? { workspace: this.opts.workspace } : {}),
         signal: ctx.signal,
         ...(this.opts.preApproved ? { preApproved: true } : {}),
         ...(this.opts.interactive === false ? { interactive: false } : {}),

@@ -38,10 +38,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
   readonly store: ConversationStore;
   readonly prefs: ChatPreferencesFile;
   private readonly turns = new Map<string, AbortController>();
-  private readonly runtimes = new Map<
-    string,
-    { vision: boolean; provider: string; toolSet: string | undefined; runtime: CoreToolRuntime }
-  >();
+  private readonly runtimes = new Map<string, { key: string; runtime: CoreToolRuntime }>();
   /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
   private samplingSpec?: string;
 
@@ -109,7 +106,11 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const { provider, model } = await providerFor(this.core, spec);
     this.samplingSpec = spec;
     const caps = provider.capabilities(model);
-    const runtime = this.runtimeFor(cid, caps.vision, provider.id, input.toolSet);
+    // A project folder brings its approved servers (overriding globals of the same name, for this
+    // conversation only); a folder that is gone or unreadable leaves the global servers in use.
+    const folder = this.core.features.roots.folderOf(cid);
+    const workspace = folder ? await this.core.workspaces.ensure(folder).catch(() => undefined) : undefined;
+    const runtime = this.runtimeFor(cid, caps.vision, provider.id, input.toolSet, workspace);
     const ac = new AbortController();
     this.turns.set(cid, ac);
     const conversationId = cid;
@@ -175,23 +176,28 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     for (const ac of this.turns.values()) ac.abort(new MooringError('cancelled', 'Mooring is closing'));
   }
 
-  /** One runtime per conversation, model kind and tool set: the tool schemas follow the provider's rules. */
+  /**
+   * One runtime per conversation, model kind, tool set and project folder: the tool schemas follow the
+   * provider's rules, the tools the set and the folder's servers.
+   */
   private runtimeFor(
     conversationId: string,
     vision: boolean,
     provider: string,
     toolSet?: string,
+    workspace?: string,
   ): CoreToolRuntime {
+    const key = JSON.stringify([vision, provider, toolSet ?? null, workspace ?? null]);
     const held = this.runtimes.get(conversationId);
-    if (held && held.vision === vision && held.provider === provider && held.toolSet === toolSet)
-      return held.runtime;
+    if (held && held.key === key) return held.runtime;
     const runtime = new CoreToolRuntime(this.core, {
       vision,
       provider,
       interactive: true,
       ...(toolSet ? { toolSet } : {}),
+      ...(workspace ? { workspace } : {}),
     });
-    this.runtimes.set(conversationId, { vision, provider, toolSet, runtime });
+    this.runtimes.set(conversationId, { key, runtime });
     return runtime;
   }
 }
