@@ -5,6 +5,8 @@
 // images; both contenders then get the same room.
 // The browser-mode leg (to the renderer over HTTP) is not measured here yet: see the suite's raw note.
 import type { Client } from '@modelcontextprotocol/client';
+import type { MooringCore } from '../../src-main/core/mooringCore';
+import { startWebServer } from '../../src-main/core/web/webServer';
 import { normalizeResult, toModelContent } from '../../src-main/core/catalog/normalizeResult';
 import { benchEcho, openCore, openRawClient } from '../lib/contenders';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
@@ -94,6 +96,7 @@ export async function resultTransferSuite(ctx: SuiteContext): Promise<SuiteResul
       };
       ctx.log(`${label} done`);
     }
+    out.browserMode = await browserModeLeg(core, trials, rows);
   } finally {
     await Promise.all([dispose(), raw?.close()]);
   }
@@ -102,7 +105,53 @@ export async function resultTransferSuite(ctx: SuiteContext): Promise<SuiteResul
     raw: {
       ...out,
       rawSdkMaxBufferSize: RAW_BUFFER,
-      browserMode: 'not measured: the browser-mode server (src-main/core/web) is still being built',
     },
   };
+}
+
+/**
+ * The same 10 MiB image through browser mode: the tRPC `tools.run` mutation over HTTP on 127.0.0.1 with
+ * the session cookie, as the renderer calls it (the image crosses as base64 JSON). Against the core's
+ * direct call in the same round.
+ */
+async function browserModeLeg(core: MooringCore, trials: number, rows: Row[]) {
+  const web = await startWebServer({ core });
+  try {
+    const first = await fetch(web.url, { redirect: 'manual' });
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]!;
+    if (!cookie) throw new Error('browser mode gave no session cookie');
+    const bytes = SIZES[SIZES.length - 1]!;
+    const viaWeb: number[] = [];
+    const direct: number[] = [];
+    let wireBytes = 0;
+    for (let i = 0; i < trials; i++) {
+      let t = performance.now();
+      const res = await fetch(`http://127.0.0.1:${web.port}/trpc/tools.run`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'mcp__benchecho__image', arguments: { bytes } }),
+      });
+      const body = await res.text();
+      viaWeb.push(performance.now() - t);
+      if (res.status !== 200) throw new Error(`browser mode answered ${res.status}: ${body.slice(0, 200)}`);
+      wireBytes = Buffer.byteLength(body);
+      t = performance.now();
+      await core.callTool('mcp__benchecho__image', { bytes }, { client: 'bench' });
+      direct.push(performance.now() - t);
+    }
+    const w = summarize(viaWeb);
+    const d = summarize(direct);
+    rows.push({
+      suite: 'result transfer',
+      metric: `${(bytes / MiB).toFixed(1)} MiB image to the renderer, browser mode (p50)`,
+      value: Math.round(w.p50),
+      unit: 'ms',
+      baselineName: 'core, in process',
+      baseline: Math.round(d.p50),
+      ratio: ratio(w.p50, d.p50),
+    });
+    return { bytes, wireBytes, browserModeMs: w, directMs: d };
+  } finally {
+    await web.close();
+  }
 }
