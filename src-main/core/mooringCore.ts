@@ -23,12 +23,7 @@ import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { AuditLog } from './safety/auditLog';
-import { checkCommandAllowed } from './safety/commandAllowlist';
-import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
-import type { FetchLike } from '@modelcontextprotocol/client';
-import { checkServerPackages } from './safety/osvCheck';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
-import { resolveServerConfig } from './secrets/serverSecrets';
 import { ServerManager } from './secrets/serverManager';
 import { OAuthManager, type SignInOptions, type SignInResult } from './auth/oauthManager';
 import {
@@ -36,7 +31,6 @@ import {
   canonicalWorkspace,
   describeWorkspaceErrors,
   effectiveServers,
-  resolveWorkspaceInputs,
   scanWorkspace,
   WorkspaceApprovals,
   type AskInput,
@@ -44,6 +38,7 @@ import {
   type WorkspaceScan,
 } from './workspace';
 import { WorkspaceSessions } from './workspaceSessions';
+import { ServerPreparation } from './serverPreparation';
 import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
 
 export interface CoreEvents {
@@ -86,8 +81,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly oauth: OAuthManager;
   /** One catalog per provider whose schema rules it follows; cleared when any session changes. */
   private catalogs = new Map<string, ToolCatalog>();
-  private packageChecks = new Map<string, Promise<void>>();
-  private fetches = new Map<string, GuardedFetch>();
+  private readonly preparation: ServerPreparation;
   private stopWatch?: () => void;
   private workspaceApprovals?: WorkspaceApprovals;
   /** Per-folder pools for the approved workspace servers of conversations tied to a folder. */
@@ -108,6 +102,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.paths = paths;
     this.samplingComplete = opts.complete;
     this.manager = new ServerManager(servers, secrets);
+    this.preparation = new ServerPreparation({
+      secrets,
+      env: () => opts.env ?? process.env,
+      osvEndpoint: () => this.currentSettings.osvEndpoint,
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
+      log: (l) => this.emit('log', l),
+    });
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
       complete: (req, ctx) => (this.samplingComplete ?? this.defaultSampling())(req, ctx),
@@ -125,8 +126,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       authProviderFor: this.oauth.authFor,
       capabilities: this.features.capabilities,
       configureClient: this.features.configureClient,
-      prepare: (config, ctx) => this.prepareServer(config, ctx.warn),
-      fetchFor: (config) => this.guardedFetch(config),
+      prepare: (config, ctx) => this.preparation.prepare(config, ctx.warn),
+      fetchFor: (config) => this.preparation.fetchFor(config),
     });
     this.pool.on('status', (s) => {
       this.catalogs.clear();
@@ -145,8 +146,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         authProviderFor: this.oauth.authFor,
         capabilities: this.features.capabilities,
         configureClient: this.features.configureClient,
-        prepare: (config, ctx) => this.prepareServer(config, ctx.warn, workspace),
-        fetchFor: (config) => this.guardedFetch(config),
+        prepare: (config, ctx) => this.preparation.prepare(config, ctx.warn, workspace),
+        fetchFor: (config) => this.preparation.fetchFor(config),
       }),
       onChange: () => this.catalogs.clear(),
     });
@@ -383,7 +384,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** Signs in to a remote server (opens the browser through `opener`), then restarts its session. */
   async signIn(name: string, opts: SignInOptions): Promise<SignInResult> {
     const config = await this.servers.get(name);
-    const result = await this.oauth.signIn(await this.prepareServer(config, () => undefined), opts);
+    const result = await this.oauth.signIn(await this.preparation.prepare(config, () => undefined), opts);
     await this.pool.restart(name);
     return result;
   }
@@ -449,8 +450,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return testConnection(config, {
       ...this.opts.session,
       authProviderFor: this.oauth.authFor,
-      fetchFor: (c) => this.guardedFetch(c),
-      prepare: (c, ctx) => this.prepareServer(c, ctx.warn),
+      fetchFor: (c) => this.preparation.fetchFor(c),
+      prepare: (c, ctx) => this.preparation.prepare(c, ctx.warn),
     });
   }
 
@@ -480,58 +481,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.features.dispose();
     this.stopWatch?.();
     await Promise.all([this.pool.closeAll(), this.workspaces.closeAll()]);
-    await Promise.all([...this.fetches.values()].map((f) => f.close().catch(() => undefined)));
+    await this.preparation.close();
     await this.audit.close().catch(() => undefined);
-  }
-
-  /** One SSRF-guarded, DNS-pinned fetch per remote server config, closed with the core. */
-  private guardedFetch(config: ServerConfig): FetchLike {
-    const key = JSON.stringify([config.name, config.url, config.allowPrivateNetwork]);
-    let f = this.fetches.get(key);
-    if (!f) {
-      f = createGuardedFetch({
-        allowPrivateNetwork: config.allowPrivateNetwork,
-        ...(config.url ? { typedUrl: config.url } : {}),
-        onNote: (note) =>
-          this.emit('log', {
-            server: config.name,
-            at: Date.now(),
-            source: 'host',
-            level: 'notice',
-            text: note,
-          }),
-      });
-      this.fetches.set(key, f);
-    }
-    return f as unknown as FetchLike;
-  }
-
-  // ---- internals -----------------------------------------------------------------------------
-
-  /** Before every connect: the command allowlist, the package check (once per command), the secrets. */
-  private async prepareServer(
-    config: ServerConfig,
-    warn: (text: string) => void,
-    workspace?: string,
-  ): Promise<ServerConfig> {
-    checkCommandAllowed(config);
-    if (config.transport === 'stdio') {
-      const key = JSON.stringify([config.command, config.args]);
-      let check = this.packageChecks.get(key);
-      if (!check) {
-        check = checkServerPackages(config, { endpoint: this.currentSettings.osvEndpoint }).then((r) =>
-          r.warnings.forEach(warn),
-        );
-        this.packageChecks.set(key, check);
-        check.catch(() => this.packageChecks.delete(key));
-      }
-      await check;
-    }
-    const folder =
-      workspace ?? (this.opts.workspace ? await canonicalWorkspace(this.opts.workspace) : undefined);
-    const withInputs = folder
-      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.secrets })
-      : config;
-    return resolveServerConfig(withInputs, this.secrets, this.opts.env ?? process.env);
   }
 }

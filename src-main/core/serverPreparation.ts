@@ -1,0 +1,76 @@
+// What runs before every connect, for the core's pools alike (ARCHITECTURE.md, "The core as one object"):
+// the stdio allowlist, the OSV package check (once per command line per process), the secrets and VS Code
+// inputs; and the SSRF-guarded, DNS-pinned fetch each remote server uses.
+import type { FetchLike } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '@shared/config';
+import type { LogLine } from '@shared/session';
+import { checkCommandAllowed } from './safety/commandAllowlist';
+import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
+import { checkServerPackages } from './safety/osvCheck';
+import type { SecretStore } from './secrets/secretStore';
+import { resolveServerConfig } from './secrets/serverSecrets';
+import { canonicalWorkspace, resolveWorkspaceInputs } from './workspace';
+
+export interface ServerPreparationDeps {
+  secrets: SecretStore;
+  env: () => NodeJS.ProcessEnv;
+  osvEndpoint: () => string;
+  /** The process-wide project folder (CLI --workspace), if any. */
+  workspace?: string;
+  log: (line: LogLine) => void;
+}
+
+export class ServerPreparation {
+  private packageChecks = new Map<string, Promise<void>>();
+  private fetches = new Map<string, GuardedFetch>();
+
+  constructor(private readonly deps: ServerPreparationDeps) {}
+
+  /** Refuses (MooringError) or returns the config to start with: secrets, env references and inputs filled in. */
+  async prepare(
+    config: ServerConfig,
+    warn: (text: string) => void,
+    workspace?: string,
+  ): Promise<ServerConfig> {
+    checkCommandAllowed(config);
+    if (config.transport === 'stdio') {
+      const key = JSON.stringify([config.command, config.args]);
+      let check = this.packageChecks.get(key);
+      if (!check) {
+        check = checkServerPackages(config, { endpoint: this.deps.osvEndpoint() }).then((r) =>
+          r.warnings.forEach(warn),
+        );
+        this.packageChecks.set(key, check);
+        check.catch(() => this.packageChecks.delete(key));
+      }
+      await check;
+    }
+    const folder =
+      workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);
+    const withInputs = folder
+      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.deps.secrets })
+      : config;
+    return resolveServerConfig(withInputs, this.deps.secrets, this.deps.env());
+  }
+
+  /** One guarded fetch per remote server config, reused across reconnects and closed with the core. */
+  fetchFor(config: ServerConfig): FetchLike {
+    const key = JSON.stringify([config.name, config.url, config.allowPrivateNetwork]);
+    let f = this.fetches.get(key);
+    if (!f) {
+      f = createGuardedFetch({
+        allowPrivateNetwork: config.allowPrivateNetwork,
+        ...(config.url ? { typedUrl: config.url } : {}),
+        onNote: (note) =>
+          this.deps.log({ server: config.name, at: Date.now(), source: 'host', level: 'notice', text: note }),
+      });
+      this.fetches.set(key, f);
+    }
+    return f as unknown as FetchLike;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.fetches.values()].map((f) => f.close().catch(() => undefined)));
+    this.fetches.clear();
+  }
+}
