@@ -2,7 +2,6 @@
 // `request`; whichever UI is attached (the Electron window, browser mode, the CLI prompt) lists `pending()`
 // and answers by id. An unanswered request is refused after a timeout; an abort cancels it.
 import { EventEmitter } from 'node:events';
-import { randomUUID } from 'node:crypto';
 import {
   ApprovalDecisionSchema,
   type ApprovalDecision,
@@ -11,6 +10,7 @@ import {
 } from '@shared/approval';
 import type { ErrorData } from '@shared/errors';
 import { MooringError } from '../errors';
+import { PendingRequests } from '../pendingRequests';
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
 
@@ -33,22 +33,51 @@ export interface ApprovalBrokerOptions {
   newId?: () => string;
 }
 
-interface Pending {
-  request: ApprovalRequest;
-  settle: (r: { decision: ApprovalDecision } | { error: MooringError }) => void;
+/** The approval answer, or a clear `usage` error that keeps the request pending. */
+function parseDecision(_request: ApprovalRequest, decision: unknown): ApprovalDecision {
+  const parsed = ApprovalDecisionSchema.safeParse(decision);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new MooringError(
+    'usage',
+    `The approval answer is not valid (${issue?.path.join('.') || 'answer'}: ${issue?.message ?? 'invalid'}).`,
+    'Answer with {outcome: "approve" | "deny" | "always", decidedBy, arguments?} where arguments is an object.',
+  );
 }
 
+/** Tool approvals park in the shared PendingRequests; this keeps their wording and their event shape. */
 export class ApprovalBroker extends EventEmitter<ApprovalBrokerEvents> {
-  private readonly waiting = new Map<string, Pending>();
-  private readonly timeoutMs: number;
-  private readonly now: () => number;
-  private readonly newId: () => string;
+  private readonly parked: PendingRequests<ApprovalRequest, ApprovalDecision>;
 
   constructor(opts: ApprovalBrokerOptions = {}) {
     super();
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-    this.now = opts.now ?? Date.now;
-    this.newId = opts.newId ?? randomUUID;
+    this.parked = new PendingRequests<ApprovalRequest, ApprovalDecision>({
+      noun: 'approval',
+      timeoutMs: opts.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+      parse: parseDecision,
+      answerHint:
+        'Answer approval requests in the Mooring window or the CLI prompt, or pass --yes to the CLI for this call.',
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.newId ? { newId: opts.newId } : {}),
+      labelOf: (r) => `"${r.friendlyName}"`,
+      messages: {
+        timeout: (label, seconds) =>
+          `No answer to the approval for ${label} within ${seconds} s, so the call was refused.`,
+        cancelled: (label, why) => `The approval for ${label} was cancelled${why ? `: ${why}` : ''}.`,
+        notFound: (id) => ({
+          message: `There is no pending approval with id "${id}".`,
+          hint: 'It was already answered, timed out or cancelled; list the pending approvals again.',
+        }),
+      },
+    });
+    this.parked.on('requested', (r) => this.emit('requested', r));
+    this.parked.on('resolved', ({ request, answer, error }) =>
+      this.emit('resolved', {
+        request,
+        ...(answer ? { decision: answer } : {}),
+        ...(error ? { error } : {}),
+      }),
+    );
   }
 
   /**
@@ -59,91 +88,30 @@ export class ApprovalBroker extends EventEmitter<ApprovalBrokerEvents> {
     input: ApprovalRequestInput,
     opts: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<ApprovalDecision> {
-    const { signal } = opts;
-    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const at = this.now();
-    const request: ApprovalRequest = {
-      ...input,
-      id: this.newId(),
-      requestedAt: at,
-      expiresAt: at + timeoutMs,
-    };
-    const label = `"${input.friendlyName}" (${input.server}/${input.tool})`;
-    if (signal?.aborted) return Promise.reject(cancelledError(label, signal.reason));
-
-    return new Promise<ApprovalDecision>((resolve, reject) => {
-      const onAbort = () => settle({ error: cancelledError(label, signal?.reason) });
-      const timer = setTimeout(
-        () =>
-          settle({
-            error: new MooringError(
-              'refused',
-              `No answer to the approval for ${label} within ${Math.round(timeoutMs / 1000)} s, so the call was refused.`,
-              'Answer approval requests in the Mooring window or the CLI prompt, or pass --yes to the CLI for this call.',
-            ),
-          }),
-        timeoutMs,
-      );
-      const settle = (r: { decision: ApprovalDecision } | { error: MooringError }) => {
-        if (!this.waiting.delete(request.id)) return;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        if ('decision' in r) {
-          this.emit('resolved', { request, decision: r.decision });
-          resolve(r.decision);
-        } else {
-          this.emit('resolved', { request, error: r.error.toData() });
-          reject(r.error);
-        }
-      };
-      this.waiting.set(request.id, { request, settle });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.emit('requested', request);
+    return this.parked.ask(input, {
+      label: `"${input.friendlyName}" (${input.server}/${input.tool})`,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
     });
   }
 
   /** The requests waiting for an answer, oldest first. */
   pending(): ApprovalRequest[] {
-    return [...this.waiting.values()].map((p) => p.request);
+    return this.parked.pending();
   }
 
   /** Ends one pending request as cancelled (e.g. the app it was relayed to gave up on it). */
   cancel(id: string, reason?: string): boolean {
-    const pending = this.waiting.get(id);
-    if (!pending) return false;
-    pending.settle({ error: cancelledError(`"${pending.request.friendlyName}"`, reason) });
-    return true;
+    return this.parked.cancel(id, reason);
   }
 
   /** Answers one pending request. Throws `not_found` when it was already answered, timed out or cancelled. */
   answer(id: string, decision: unknown): void {
-    const pending = this.waiting.get(id);
-    if (!pending)
-      throw new MooringError(
-        'not_found',
-        `There is no pending approval with id "${id}".`,
-        'It was already answered, timed out or cancelled; list the pending approvals again.',
-      );
-    const parsed = ApprovalDecisionSchema.safeParse(decision);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new MooringError(
-        'usage',
-        `The approval answer is not valid (${issue?.path.join('.') || 'answer'}: ${issue?.message ?? 'invalid'}).`,
-        'Answer with {outcome: "approve" | "deny" | "always", decidedBy, arguments?} where arguments is an object.',
-      );
-    }
-    pending.settle({ decision: parsed.data });
+    this.parked.answer(id, decision);
   }
 
   /** Cancels every pending request (on shutdown), so no call waits forever. */
   dispose(): void {
-    for (const p of [...this.waiting.values()])
-      p.settle({ error: cancelledError(`"${p.request.friendlyName}"`, 'Mooring is shutting down') });
+    this.parked.dispose();
   }
-}
-
-function cancelledError(label: string, reason: unknown): MooringError {
-  const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
-  return new MooringError('cancelled', `The approval for ${label} was cancelled${why ? `: ${why}` : ''}.`);
 }

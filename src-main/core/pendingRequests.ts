@@ -1,11 +1,11 @@
-// Requests parked until a person answers (the pattern of the approval broker, safety/approvalBroker.ts,
-// made generic so sampling and elicitation share it — the approval broker could move onto it too):
+// Requests parked until a person answers — tool approvals (safety/approvalBroker.ts), sampling and
+// elicitation (clientFeatures/interactionBroker.ts) all park here:
 // pending requests are listed and answered by id, an unanswered one is refused after a timeout, an abort
 // cancels it, and every request emits `requested` then exactly one `resolved`.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { ErrorData } from '@shared/errors';
-import { MooringError } from '../errors';
+import { MooringError } from './errors';
 
 export interface Stamped {
   id: string;
@@ -34,6 +34,14 @@ export interface PendingRequestsOptions<Req, Ans> {
   answerHint: string;
   now?: () => number;
   newId?: () => string;
+  /** How a request is named in messages about it when no label was given (dispose, cancel). */
+  labelOf?: (request: Req) => string;
+  /** Wording of the errors, where the default ("… from X …, so it was declined.") does not fit. */
+  messages?: {
+    timeout?: (label: string, seconds: number) => string;
+    cancelled?: (label: string, why: string | undefined) => string;
+    notFound?: (id: string) => { message: string; hint: string };
+  };
 }
 
 interface Waiting<Req, Ans> {
@@ -70,7 +78,8 @@ export class PendingRequests<Req extends Stamped, Ans> extends EventEmitter<Pend
           settle({
             error: new MooringError(
               'refused',
-              `No answer to the ${this.opts.noun} from ${label} within ${Math.round(timeoutMs / 1000)} s, so it was declined.`,
+              this.opts.messages?.timeout?.(label, Math.round(timeoutMs / 1000)) ??
+                `No answer to the ${this.opts.noun} from ${label} within ${Math.round(timeoutMs / 1000)} s, so it was declined.`,
               this.opts.answerHint,
             ),
           }),
@@ -106,26 +115,40 @@ export class PendingRequests<Req extends Stamped, Ans> extends EventEmitter<Pend
   /** Answers one pending request. Throws `not_found` when it is gone, `usage` when the answer is invalid. */
   answer(id: string, answer: unknown): void {
     const waiting = this.waiting.get(id);
-    if (!waiting)
-      throw new MooringError(
-        'not_found',
-        `There is no pending ${this.opts.noun} with id "${id}".`,
-        'It was already answered, timed out or cancelled; list the pending requests again.',
-      );
+    if (!waiting) {
+      const nf = this.opts.messages?.notFound?.(id) ?? {
+        message: `There is no pending ${this.opts.noun} with id "${id}".`,
+        hint: 'It was already answered, timed out or cancelled; list the pending requests again.',
+      };
+      throw new MooringError('not_found', nf.message, nf.hint);
+    }
     waiting.settle({ answer: this.opts.parse(waiting.request, answer) });
   }
 
-  /** Cancels every pending request (on shutdown), so no server waits forever. */
+  /** Ends one pending request as cancelled (e.g. the app it was relayed to gave up on it). */
+  cancel(id: string, reason?: string): boolean {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return false;
+    waiting.settle({ error: this.cancelled(this.labelOf(waiting.request), reason) });
+    return true;
+  }
+
+  /** Cancels every pending request (on shutdown), so nothing waits forever. */
   dispose(): void {
     for (const w of [...this.waiting.values()])
-      w.settle({ error: this.cancelled(`"${w.request.id}"`, 'Mooring is shutting down') });
+      w.settle({ error: this.cancelled(this.labelOf(w.request), 'Mooring is shutting down') });
+  }
+
+  private labelOf(request: Req): string {
+    return this.opts.labelOf?.(request) ?? `"${request.id}"`;
   }
 
   private cancelled(label: string, reason: unknown): MooringError {
     const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
     return new MooringError(
       'cancelled',
-      `The ${this.opts.noun} from ${label} was cancelled${why ? `: ${why}` : ''}.`,
+      this.opts.messages?.cancelled?.(label, why) ??
+        `The ${this.opts.noun} from ${label} was cancelled${why ? `: ${why}` : ''}.`,
     );
   }
 }
