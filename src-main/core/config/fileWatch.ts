@@ -3,7 +3,8 @@
 // ends a watch on the old inode. Events come in bursts, so they are debounced.
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { readTextIfExists } from './atomicJson';
+import { MooringError } from '../errors';
+import { ensurePrivateDir, readTextIfExists } from './atomicJson';
 
 export interface FileWatchOptions {
   file: string;
@@ -57,4 +58,41 @@ export function watchFile(opts: FileWatchOptions): FileWatch {
       watcher.close();
     },
   };
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: MooringError };
+
+/**
+ * Watches a config file and parses every new content: `onChange` gets the parsed value, or the error
+ * (never a throw) when the file became invalid. Creates the directory first, so the watch can start
+ * before the file exists. The caller closes the returned watch.
+ */
+export async function watchParsedFile<T>(opts: {
+  file: string;
+  debounceMs?: number;
+  parse: (text: string | null) => T;
+  onChange: (change: Parsed<T>) => void;
+}): Promise<FileWatch> {
+  await ensurePrivateDir(dirname(opts.file));
+  const initialText = await readTextIfExists(opts.file).catch(() => null);
+  const asError = (err: unknown) =>
+    err instanceof MooringError
+      ? err
+      : new MooringError('internal', (err as Error).message, undefined, { cause: err });
+  return watchFile({
+    file: opts.file,
+    ...(opts.debounceMs !== undefined ? { debounceMs: opts.debounceMs } : {}),
+    initialText,
+    onText: (text) => {
+      let value: T;
+      try {
+        value = opts.parse(text);
+      } catch (err) {
+        opts.onChange({ ok: false, error: asError(err) });
+        return;
+      }
+      opts.onChange({ ok: true, value });
+    },
+    onError: (err) => opts.onChange({ ok: false, error: asError(err) }),
+  });
 }

@@ -1,12 +1,11 @@
 // The one way the core changes mcp_servers.json (issue 2). Every change is load → change → validate →
 // atomic write, run one at a time, so two concurrent adds never lose one and an edit made by hand
 // between two changes is kept. An invalid file on disk blocks every change (it is never overwritten).
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '@shared/config';
 import { MooringError } from '../errors';
 import { homePaths } from '../home';
-import { ensurePrivateDir, readTextIfExists } from './atomicJson';
-import { watchFile, type FileWatch } from './fileWatch';
+import { watchParsedFile, type FileWatch } from './fileWatch';
 import { ConfigInvalidError, issuesWithoutFile } from './jsonDiagnostics';
 import { loadServersFile, parseServersText, writeServersFile } from './serversFile';
 
@@ -123,26 +122,11 @@ export class ServersStore {
    * valid list, or with the validation error when the file became invalid. Returns an unsubscribe.
    */
   async watch(onChange: (change: ServersChange) => void): Promise<() => void> {
-    await ensurePrivateDir(dirname(this.file));
-    let initialText: string | null;
-    try {
-      initialText = await readTextIfExists(this.file);
-    } catch {
-      initialText = null;
-    }
-    const w = watchFile({
+    const w = await watchParsedFile({
       file: this.file,
       debounceMs: this.debounceMs,
-      initialText,
-      onText: (text) => {
-        try {
-          const servers = text === null ? [] : parseServersText(text, this.file).servers;
-          onChange({ ok: true, servers });
-        } catch (err) {
-          onChange({ ok: false, error: asMooringError(err) });
-        }
-      },
-      onError: (err) => onChange({ ok: false, error: asMooringError(err) }),
+      parse: (text) => (text === null ? [] : parseServersText(text, this.file).servers),
+      onChange: (c) => onChange(c.ok ? { ok: true, servers: c.value } : c),
     });
     this.watches.add(w);
     return () => {
@@ -191,9 +175,4 @@ export function parseServerInput(input: ServerConfigInput): ServerConfig {
 
 function notFound(name: string): MooringError {
   return new MooringError('not_found', `No server named "${name}".`, LIST_HINT);
-}
-
-function asMooringError(err: unknown): MooringError {
-  if (err instanceof MooringError) return err;
-  return new MooringError('internal', (err as Error).message ?? String(err), undefined, { cause: err });
 }

@@ -1,11 +1,10 @@
 // settings.json: app settings (issue 2 "Config and home"), with the same rules as mcp_servers.json:
 // validated with file:line:column on load, never overwritten while invalid, written atomically.
-import { dirname } from 'node:path';
 import { SettingsSchema, type Settings, type SettingsInput } from '@shared/settings';
 import { MooringError } from '../errors';
 import { homePaths } from '../home';
-import { ensurePrivateDir, readTextIfExists, writeJsonAtomic } from './atomicJson';
-import { watchFile, type FileWatch } from './fileWatch';
+import { readTextIfExists, writeJsonAtomic } from './atomicJson';
+import { watchParsedFile, type FileWatch } from './fileWatch';
 import { ConfigInvalidError, issuesWithoutFile, parseAndValidate } from './jsonDiagnostics';
 
 export const settingsFileHint = (file: string) =>
@@ -89,20 +88,11 @@ export class SettingsStore {
 
   /** Calls `onChange` whenever the file's content changes; returns an unsubscribe. */
   async watch(onChange: (change: SettingsChange) => void): Promise<() => void> {
-    await ensurePrivateDir(dirname(this.file));
-    const initialText = await readTextIfExists(this.file).catch(() => null);
-    const w = watchFile({
+    const w = await watchParsedFile({
       file: this.file,
       debounceMs: this.debounceMs,
-      initialText,
-      onText: (text) => {
-        try {
-          onChange({ ok: true, settings: parseSettingsText(text ?? '', this.file) });
-        } catch (err) {
-          onChange({ ok: false, error: toMooring(err) });
-        }
-      },
-      onError: (err) => onChange({ ok: false, error: toMooring(err) }),
+      parse: (text) => parseSettingsText(text ?? '', this.file),
+      onChange: (c) => onChange(c.ok ? { ok: true, settings: c.value } : c),
     });
     this.watches.add(w);
     return () => {
@@ -117,8 +107,3 @@ export class SettingsStore {
     await this.queue;
   }
 }
-
-const toMooring = (err: unknown) =>
-  err instanceof MooringError
-    ? err
-    : new MooringError('internal', (err as Error).message, undefined, { cause: err });
