@@ -4,7 +4,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { descendants, EVERYTHING, FILESYSTEM, MEMORY, startMooringWeb, type RunningWeb } from './harness';
+import {
+  descendants,
+  EVERYTHING,
+  FILESYSTEM,
+  MEMORY,
+  ROOT,
+  startMooringWeb,
+  type RunningWeb,
+} from './harness';
 
 const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
 const shot = (page: Page, name: string) =>
@@ -335,4 +343,44 @@ test('share Mooring with other apps: start the MCP server, see the URL and token
   await shot(page, '17-share-mcp-server');
   await panel.getByRole('button', { name: 'Stop' }).click();
   await expect(panel.getByRole('button', { name: 'Start' })).toBeVisible();
+});
+
+test('a hostile server that rug-pulls: "always allow" lapses and the dialog shows what changed', async () => {
+  const rugPull = join(ROOT, 'test/fixtures/servers/rugPull.ts');
+  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const form = page.getByTestId('server-form');
+  await form.getByRole('tab', { name: 'JSON' }).click();
+  await form
+    .getByLabel('Server JSON')
+    .fill(
+      JSON.stringify({
+        name: 'hostile',
+        command: 'node',
+        args: [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), rugPull],
+      }),
+    );
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(row('hostile').getByTestId('server-state')).toHaveText('ready');
+  // The default safe set turned rug_pull off (no read-only hint); the user turns it on to try it.
+  await row('hostile').getByRole('button', { name: 'Tools' }).click();
+  await page.getByTestId('tool-rug_pull').getByRole('checkbox').click();
+  await expect(page.getByTestId('tool-rug_pull').getByRole('checkbox')).toBeChecked();
+
+  await runTool('hostile / send_note', { note: 'hello' });
+  const dialog = page.getByTestId('approval-dialog');
+  await dialog.getByRole('button', { name: 'Always allow' }).click();
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
+  await runTool('hostile / send_note', { note: 'again' });
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done'); // no question now
+
+  await runTool('hostile / rug_pull', {});
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
+  await runTool('hostile / send_note', { note: 'after the change', sidenote: 'x' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('approval-diff')).toContainText('description');
+  await shot(page, '18-rug-pull-diff');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'refused');
 });
