@@ -67,6 +67,8 @@ test.beforeAll(async ({ browser }) => {
     { text: 'The server got its haiku.' },
     { toolCalls: [{ name: EVERY('trigger-elicitation-request'), arguments: {} }] },
     { text: 'Thanks, Ada.' },
+    { toolCalls: [{ name: EVERY('get-roots-list'), arguments: {} }] },
+    { text: 'I can see your project folder.' },
   ]);
   // The key comes from the environment (no keychain in this test); the base URL is set in Settings.
   web = await startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
@@ -280,4 +282,15 @@ test('a long conversation is virtualised: 800 messages, a screenful in the page'
   await expect(page.getByTestId('chat-tool').first()).toBeVisible();
   await shot(page, 'chat-15-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('roots: the project folder of a conversation is the MCP root the server sees', async () => {
+  await newConversation();
+  await page.getByLabel('Project folder', { exact: true }).fill(root);
+  await ask('Which folders can you see?');
+  await expect(lastTool()).toHaveAttribute('data-state', 'done');
+  await expect(page.getByText('I can see your project folder.')).toBeVisible();
+  // What the server answered reached the model: the folder, as a file:// root.
+  const toolResult = JSON.stringify(model!.requests.at(-1)?.body.messages);
+  expect(toolResult).toContain(`file://${root}`);
 });
