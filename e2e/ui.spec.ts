@@ -351,15 +351,13 @@ test('a hostile server that rug-pulls: "always allow" lapses and the dialog show
   await page.getByRole('button', { name: 'Add server' }).click();
   const form = page.getByTestId('server-form');
   await form.getByRole('tab', { name: 'JSON' }).click();
-  await form
-    .getByLabel('Server JSON')
-    .fill(
-      JSON.stringify({
-        name: 'hostile',
-        command: 'node',
-        args: [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), rugPull],
-      }),
-    );
+  await form.getByLabel('Server JSON').fill(
+    JSON.stringify({
+      name: 'hostile',
+      command: 'node',
+      args: [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), rugPull],
+    }),
+  );
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(row('hostile').getByTestId('server-state')).toHaveText('ready');
   // The default safe set turned rug_pull off (no read-only hint); the user turns it on to try it.
