@@ -289,7 +289,7 @@ test('roots: the project folder of a conversation is the MCP root the server see
   await page.getByLabel('Project folder', { exact: true }).fill(root);
   await ask('Which folders can you see?');
   await expect(lastTool()).toHaveAttribute('data-state', 'done');
-  await expect(page.getByText('I can see your project folder.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible(); // the turn ended
   // What the server answered reached the model: the folder, as a file:// root.
   const toolResult = JSON.stringify(model!.requests.at(-1)?.body.messages);
   expect(toolResult).toContain(`file://${root}`);

@@ -48,9 +48,9 @@ function openInBrowser(url: string): void {
 
 export async function runWeb(opts: WebCommandOptions): Promise<void> {
   const port = parsePort(opts.port);
-  // URL-mode elicitation is not declared in browser mode yet: declaring it (openExternal) made a chat
-  // tool card go missing in the e2e run; the dialog exists and is component-tested (see the issue note).
-  const core = await MooringCore.open({});
+  // In browser mode the tab itself opens a URL-elicitation link after the user's consent in the dialog;
+  // giving the core an opener is what declares the capability to servers.
+  const core = await MooringCore.open({ openExternal: async () => undefined });
   const web = await startWebServer({
     core,
     port,

@@ -32,7 +32,13 @@ function Conversation({ id }: { id: string | null }) {
   const running = useChat((s) => (id ? s.running[id] === true : false));
   const turnError = useChat((s) => (id ? s.errors[id] : undefined));
   const setRunning = useChat((s) => s.setRunning);
-  const loaded = useQuery({ ...trpc.chat.load.queryOptions({ id: id ?? '' }), enabled: !!id });
+  // While a turn runs the view also re-reads the conversation every second: the live events are fast,
+  // but one that races the first load (or is lost while the stream reconnects) must not hide a step.
+  const loaded = useQuery({
+    ...trpc.chat.load.queryOptions({ id: id ?? '' }),
+    enabled: !!id,
+    refetchInterval: running ? 1000 : false,
+  });
   const defaultModel = useQuery(trpc.models.status.queryOptions());
   const [model, setModel] = useState<string | null>(null);
   const [folder, setFolder] = useState<string | null>(null);

@@ -19,6 +19,18 @@ export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boole
     case 'chat': {
       const ev = e.event;
       useChat.getState().apply(ev);
+      if (ev.type === 'tool-call') {
+        // Self-healing: a call whose assistant message this view has not got (its message-complete raced
+        // the conversation's first load, or was missed while the stream reconnected) makes the view read
+        // the conversation again; the step is on disk before any of its events are sent.
+        const key = trpc.chat.load.queryKey({ id: ev.conversationId });
+        const data = qc.getQueryData<Loaded>(key);
+        const known = data?.messages.some(
+          (m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === ev.call.id),
+        );
+        if (data && !known && qc.getQueryState(key)?.fetchStatus !== 'fetching')
+          void qc.invalidateQueries({ queryKey: key, exact: true });
+      }
       if (ev.type === 'message-complete') {
         const key = trpc.chat.load.queryKey({ id: ev.conversationId });
         const cached = qc.setQueryData<Loaded>(key, (c) =>
