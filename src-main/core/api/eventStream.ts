@@ -54,16 +54,26 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   const chat = chatServiceFor(core);
   const onChat = (event: ChatEvent) => push({ type: 'chat', event });
   const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
-  core.on('status', onStatus);
-  core.on('interaction', onInteraction);
-  core.features.broker.on('resolved', onInteractionResolved);
-  chat.on('chat', onChat);
-  chat.on('turn', onTurn);
-  core.on('tools', onTools);
-  core.on('toolCall', onCall);
-  core.on('log', onLog);
-  core.on('approval', onApproval);
-  core.broker.on('resolved', onResolved);
+  // One list of subscriptions, so every `on` has its `off` (a forgotten one would leak a listener per UI).
+  const subscriptions: Array<[{ off(e: string, f: never): unknown }, string, never]> = [];
+  const listen = <E extends { on(e: string, f: never): unknown; off(e: string, f: never): unknown }>(
+    emitter: E,
+    event: string,
+    handler: unknown,
+  ) => {
+    emitter.on(event, handler as never);
+    subscriptions.push([emitter, event, handler as never]);
+  };
+  listen(core, 'status', onStatus);
+  listen(core, 'interaction', onInteraction);
+  listen(core.features.broker, 'resolved', onInteractionResolved);
+  listen(chat, 'chat', onChat);
+  listen(chat, 'turn', onTurn);
+  listen(core, 'tools', onTools);
+  listen(core, 'toolCall', onCall);
+  listen(core, 'log', onLog);
+  listen(core, 'approval', onApproval);
+  listen(core.broker, 'resolved', onResolved);
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {
@@ -81,15 +91,6 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    core.off('status', onStatus);
-    core.off('interaction', onInteraction);
-    core.features.broker.off('resolved', onInteractionResolved);
-    chat.off('chat', onChat);
-    chat.off('turn', onTurn);
-    core.off('tools', onTools);
-    core.off('toolCall', onCall);
-    core.off('log', onLog);
-    core.off('approval', onApproval);
-    core.broker.off('resolved', onResolved);
+    for (const [emitter, event, handler] of subscriptions) emitter.off(event, handler);
   }
 }
