@@ -5,12 +5,12 @@ import type { Command } from 'commander';
 import type { ApprovalRequest } from '@shared/approval';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
-import { relayApprovalsToApp } from '../core/server/approvalRelayClient';
-import { describeScope, type ClientScope } from '../core/server/clientScope';
-import { startMcpHttpServer } from '../core/server/httpServer';
-import { generateToken, readTokenFile, type ServerToken } from '../core/server/serverTokens';
-import { serveMooringStdio } from '../core/server/stdioServer';
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/server/toolsRelay';
+import { relayApprovalsToApp } from '../core/serve/approvalRelayClient';
+import { describeScope, type ClientScope } from '../core/serve/clientScope';
+import { startMcpHttpServer } from '../core/serve/httpServer';
+import { generateToken, readTokenFile, type ServerToken } from '../core/serve/serverTokens';
+import { serveMooringStdio } from '../core/serve/stdioServer';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/toolsRelay';
 import type { CoreRunner } from './mcpCommands';
 import { confirm, interactive } from './prompt';
 

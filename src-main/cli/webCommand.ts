@@ -5,11 +5,11 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MooringError, toErrorData } from '../core/errors';
-import { chatServiceFor } from '../core/api/chatService';
+import { chatServiceFor } from '../core/agent/chatService';
 import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { MooringCore } from '../core/mooringCore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
-import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
+import { startApprovalRelayListener } from '../core/serve/approvalRelayListener';
 import { startWebServer } from '../core/web/webServer';
 
 export interface WebCommandOptions {

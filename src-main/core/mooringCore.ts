@@ -24,7 +24,7 @@ import { ApprovalStore } from './safety/approvalStore';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { AuditLog } from './safety/auditLog';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
-import { ServerManager } from './secrets/serverManager';
+import { ServerManager } from './config/serverManager';
 import { OAuthManager, type SignInOptions, type SignInResult } from './auth/oauthManager';
 import {
   approveWorkspaceServer,
@@ -37,9 +37,14 @@ import {
   type OfferedServer,
   type WorkspaceScan,
 } from './workspace';
-import { WorkspaceSessions } from './workspaceSessions';
-import { ServerPreparation } from './serverPreparation';
-import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
+import { WorkspaceSessions } from './workspace/workspaceSessions';
+import { ServerPreparation } from './services/serverPreparation';
+import {
+  runToolCall,
+  type CallContext,
+  type ToolCallEvent,
+  type ToolCallOutcome,
+} from './calls/toolCallRunner';
 
 export interface CoreEvents {
   status: [SessionStatus];

@@ -11,7 +11,7 @@ import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';
 import { MooringCore } from '../core/mooringCore';
-import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
+import { startApprovalRelayListener } from '../core/serve/approvalRelayListener';
 import { MCP_SERVER_FLAG, runMcpServer } from './mcpServerMode';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { SECURITY_HEADERS } from '../core/web/contentSecurity';

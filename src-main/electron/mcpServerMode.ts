@@ -4,8 +4,8 @@
 // are refused with a clear error.
 import { app } from 'electron';
 import { MooringCore } from '../core/mooringCore';
-import { relayApprovalsToApp } from '../core/server/approvalRelayClient';
-import { serveMooringStdio } from '../core/server/stdioServer';
+import { relayApprovalsToApp } from '../core/serve/approvalRelayClient';
+import { serveMooringStdio } from '../core/serve/stdioServer';
 
 export const MCP_SERVER_FLAG = '--mcp-server';
 

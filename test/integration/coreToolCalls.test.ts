@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import { resultText } from '@shared/toolResult';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import type { ToolCallEvent } from '../../src-main/core/toolCallRunner';
+import type { ToolCallEvent } from '../../src-main/core/calls/toolCallRunner';
 import { FILESYSTEM, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const cores: MooringCore[] = [];

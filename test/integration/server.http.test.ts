@@ -11,8 +11,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../shared/approval';
 import { MooringCore } from '../../src-main/core/mooringCore';
-import { startMcpHttpServer, type McpHttpServer } from '../../src-main/core/server/httpServer';
-import { generateToken } from '../../src-main/core/server/serverTokens';
+import { startMcpHttpServer, type McpHttpServer } from '../../src-main/core/serve/httpServer';
+import { generateToken } from '../../src-main/core/serve/serverTokens';
 import { tempDir } from '../helpers/servers';
 import { serveCommandLine, writeHome } from './serverHelpers';
 

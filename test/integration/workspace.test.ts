@@ -19,10 +19,10 @@ import {
   logMasker,
   resolveWorkspaceInputs,
   scanWorkspace,
-  withSafeRetry,
   WorkspaceApprovals,
   type AskInput,
 } from '../../src-main/core/workspace';
+import { withSafeRetry } from '../../src-main/core/mcp/safeRetry';
 import { EVERYTHING, fixtureStdio, startEverythingHttp, tempDir, waitFor } from '../helpers/servers';
 
 const text = (r: CallToolResult) =>

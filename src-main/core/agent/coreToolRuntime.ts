@@ -8,7 +8,7 @@ import { ConversationTools } from '../catalog/conversationTools';
 import type { Provider } from '../catalog/adaptSchema';
 import { toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
-import type { ToolCallEvent } from '../toolCallRunner';
+import type { ToolCallEvent } from '../calls/toolCallRunner';
 import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
 
 export interface CoreToolRuntimeOptions {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { getPrompt, slashCommands } from '../clientFeatures';
 import { MooringError } from '../errors';
-import { chatServiceFor } from './chatService';
+import { chatServiceFor } from '../agent/chatService';
 import { publicProcedure, router } from './trpc';
 
 const Id = z.string().min(1).max(100);

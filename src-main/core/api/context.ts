@@ -1,6 +1,6 @@
 // What every procedure of the router gets: the core and the small views the UI needs on top of it.
 import type { MooringCore } from '../mooringCore';
-import type { ToolCallEvent } from '../toolCallRunner';
+import type { ToolCallEvent } from '../calls/toolCallRunner';
 import { StatusHistory } from './statusHistory';
 
 export interface ApiContext {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
-import { chatServiceFor } from './chatService';
+import { chatServiceFor } from '../agent/chatService';
 import { uiEvents } from './eventStream';
 
 let core: MooringCore | undefined;

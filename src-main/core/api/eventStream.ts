@@ -9,7 +9,7 @@ import type { LogLine, SessionStatus } from '@shared/session';
 import type { MooringCore } from '../mooringCore';
 import type { ToolsChange } from '../mcp/types';
 import type { ApprovalResolved } from '../safety/approvalBroker';
-import { chatServiceFor, type TurnState } from './chatService';
+import { chatServiceFor, type TurnState } from '../agent/chatService';
 import { toWireEvent, type WireToolCallEvent } from './wire';
 
 export type UiEvent =

@@ -2,9 +2,9 @@
 // token shown once, for another client (Claude Desktop, Cursor, VS Code, a script) to connect to.
 // Approvals its clients need appear in this app's dialog (the same core, the same broker).
 import { z } from 'zod';
-import { FULL_SCOPE } from '../server/clientScope';
-import { startMcpHttpServer, type McpHttpServer } from '../server/httpServer';
-import { generateToken } from '../server/serverTokens';
+import { FULL_SCOPE } from '../serve/clientScope';
+import { startMcpHttpServer, type McpHttpServer } from '../serve/httpServer';
+import { generateToken } from '../serve/serverTokens';
 import type { MooringCore } from '../mooringCore';
 import { publicProcedure, router } from './trpc';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ProviderIdSchema, type ProviderId } from '@shared/settings';
 import { parseModelSpec } from '../agent';
 import { SettingsStore } from '../config/settings';
-import { chatServiceFor } from './chatService';
+import { chatServiceFor } from '../agent/chatService';
 import { toErrorData } from '../errors';
 import {
   apiKeyAccount,

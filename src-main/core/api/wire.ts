@@ -3,7 +3,7 @@
 import type { ToolResult } from '@shared/toolResult';
 import { formatFix } from '../catalog/argRepair';
 import type { CatalogEntry } from '../catalog/catalog';
-import type { ToolCallEvent } from '../toolCallRunner';
+import type { ToolCallEvent } from '../calls/toolCallRunner';
 
 export type WirePart =
   | { kind: 'text'; text: string }

@@ -9,7 +9,7 @@ import { MooringError } from '../errors';
 import type { SessionPool } from '../mcp/sessionPool';
 import { ToolCatalog } from './catalog';
 import { toModelContent } from './normalizeResult';
-import { startServers } from './realServers.testutil';
+import { startServers } from '../../../test/helpers/realServers';
 
 const MODEL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 let pool: SessionPool;

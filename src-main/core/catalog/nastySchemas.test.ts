@@ -5,7 +5,7 @@ import { fixtureStdio } from '../../../test/helpers/servers';
 import type { SessionPool } from '../mcp/sessionPool';
 import { ToolCatalog } from './catalog';
 import { ConversationTools } from './conversationTools';
-import { startServers } from './realServers.testutil';
+import { startServers } from '../../../test/helpers/realServers';
 import { TRUNCATED_DESCRIPTION } from './schemaRefs';
 
 let pool: SessionPool;

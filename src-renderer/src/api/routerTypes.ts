@@ -8,5 +8,5 @@ export type { WirePart, WireTool, WireToolCallEvent, WireToolResult } from '../.
 export type { IpcRequest, IpcResponse, MooringBridge } from '../../../src-main/core/api/ipcProtocol';
 export type { MetricsSample, StateTransition } from '../../../src-main/core/api/statusHistory';
 export type { SlashCommandView } from '../../../src-main/core/api/chatRouter';
-export type { TurnState } from '../../../src-main/core/api/chatService';
+export type { TurnState } from '../../../src-main/core/agent/chatService';
 export type { ProviderView } from '../../../src-main/core/api/settingsRouter';

@@ -14,7 +14,7 @@ import type {
 import type { CatalogEntry } from '../catalog/catalog';
 import { MooringError } from '../errors';
 import type { MooringCore } from '../mooringCore';
-import type { ToolCallEvent, ToolCallOutcome } from '../toolCallRunner';
+import type { ToolCallEvent, ToolCallOutcome } from '../calls/toolCallRunner';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { errorResult, toCallToolResult } from './toolResults';
 

@@ -6,16 +6,16 @@ import { randomUUID } from 'node:crypto';
 import type { AuditDecision } from '@shared/approval';
 import type { ErrorData } from '@shared/errors';
 import type { ToolResult } from '@shared/toolResult';
-import type { CatalogEntry, ToolCatalog } from './catalog/catalog';
-import { normalizeResult } from './catalog/normalizeResult';
-import type { ArgFix } from './catalog/argRepair';
-import { toErrorData } from './errors';
-import { withSafeRetry } from './workspace/safeRetry';
-import type { Progress, Tool } from './mcp/types';
-import type { FingerprintedTool } from './safety/toolFingerprint';
-import type { SessionActor } from './mcp/sessionActor';
-import type { ApprovalBroker } from './safety/approvalBroker';
-import { authorizeCall, type GateDeps, type GateResult } from './safety/approvalGate';
+import type { CatalogEntry, ToolCatalog } from '../catalog/catalog';
+import { normalizeResult } from '../catalog/normalizeResult';
+import type { ArgFix } from '../catalog/argRepair';
+import { toErrorData } from '../errors';
+import { withSafeRetry } from '../mcp/safeRetry';
+import type { Progress, Tool } from '../mcp/types';
+import type { FingerprintedTool } from '../safety/toolFingerprint';
+import type { SessionActor } from '../mcp/sessionActor';
+import type { ApprovalBroker } from '../safety/approvalBroker';
+import { authorizeCall, type GateDeps, type GateResult } from '../safety/approvalGate';
 
 export type ToolCallPhase = 'requested' | 'awaiting-approval' | 'running' | 'done' | 'failed' | 'refused';
 

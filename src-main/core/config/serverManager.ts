@@ -2,10 +2,10 @@
 // Secrets are stored first and rolled back if the file write fails, so the file never refers to a
 // secret that is not there and a failed change leaves no new secret behind. The file never holds a value.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
-import { mergeIntoStore, parseImport, type ImportResult, type MergeResult } from '../config/importFormats';
-import { parseServerInput, type ServersStore } from '../config/serversStore';
+import { mergeIntoStore, parseImport, type ImportResult, type MergeResult } from './importFormats';
+import { parseServerInput, type ServersStore } from './serversStore';
 import { MooringError } from '../errors';
-import { secretUnavailable, type SecretStore } from './secretStore';
+import { secretUnavailable, type SecretStore } from '../secrets/secretStore';
 import {
   deleteServerSecrets,
   envAccount,
@@ -16,7 +16,7 @@ import {
   secretAccounts,
   splitSecrets,
   type SecretEntry,
-} from './serverSecrets';
+} from '../secrets/serverSecrets';
 
 export interface SplitOptions {
   /** Treat env/header names that look secret (`*TOKEN*`, `*KEY*`, …) as secret; default true. */

@@ -4,12 +4,12 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
 import type { LogLine } from '@shared/session';
-import { checkCommandAllowed } from './safety/commandAllowlist';
-import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
-import { checkServerPackages } from './safety/osvCheck';
-import type { SecretStore } from './secrets/secretStore';
-import { resolveServerConfig } from './secrets/serverSecrets';
-import { canonicalWorkspace, resolveWorkspaceInputs } from './workspace';
+import { checkCommandAllowed } from '../safety/commandAllowlist';
+import { createGuardedFetch, type GuardedFetch } from '../safety/guardedFetch';
+import { checkServerPackages } from '../safety/osvCheck';
+import type { SecretStore } from '../secrets/secretStore';
+import { resolveServerConfig } from '../secrets/serverSecrets';
+import { canonicalWorkspace, resolveWorkspaceInputs } from '../workspace';
 
 export interface ServerPreparationDeps {
   secrets: SecretStore;

@@ -1,7 +1,7 @@
 // Real servers for the catalog's tests: the lead's SessionPool over configs from test/helpers.
 import type { ServerConfig } from '@shared/config';
-import { SessionPool } from '../mcp/sessionPool';
-import type { CatalogServerInput } from './catalog';
+import { SessionPool } from '../../src-main/core/mcp/sessionPool';
+import type { CatalogServerInput } from '../../src-main/core/catalog/catalog';
 
 export async function startServers(
   configs: ServerConfig[],

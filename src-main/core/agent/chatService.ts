@@ -5,13 +5,13 @@
 import { EventEmitter } from 'node:events';
 import type { ChatEvent } from '@shared/chat';
 import { PROVIDER_IDS, type ProviderId } from '@shared/settings';
-import { ConversationStore, parseModelSpec, runChatTurn, titleFromText } from '../agent';
-import { CoreToolRuntime } from '../agent/coreToolRuntime';
-import { providerCompletion } from '../agent/samplingCompletion';
+import { ConversationStore, parseModelSpec, runChatTurn, titleFromText } from './';
+import { CoreToolRuntime } from './coreToolRuntime';
+import { providerCompletion } from './samplingCompletion';
 import { MooringError, toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { ChatPreferencesFile } from './chatPreferences';
-import { providerFor, SUGGESTED_MODELS } from '../agent/providerAccess';
+import { providerFor, SUGGESTED_MODELS } from './providerAccess';
 
 export interface TurnState {
   conversationId: string;
