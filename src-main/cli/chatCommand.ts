@@ -7,7 +7,7 @@ import { CoreToolRuntime } from '../core/agent/coreToolRuntime';
 import { ConversationStore } from '../core/agent/conversationStore';
 import { runChatTurn } from '../core/agent/chatTurn';
 import { providerCompletion } from '../core/agent/samplingCompletion';
-import { DEFAULT_MODEL_SPEC } from '../core/agent';
+import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import { providerFor } from '../core/agent/providerAccess';
 import { MooringError } from '../core/errors';
 import type { CoreRunner } from './mcpCommands';

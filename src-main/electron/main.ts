@@ -6,7 +6,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, protocol, session, shell, type WebContents } from 'electron';
 import { createIpcDispatcher, type IpcDispatcher } from '../core/api/ipcDispatcher';
-import { IPC_CHANNEL } from '../core/api/ipcProtocol';
+import { IPC_CHANNEL } from '../../shared/ipc';
 import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';

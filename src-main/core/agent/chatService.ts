@@ -4,19 +4,15 @@
 // core (the router and the event stream find it through `chatServiceFor`).
 import { EventEmitter } from 'node:events';
 import type { ChatEvent } from '@shared/chat';
-import { PROVIDER_IDS, type ProviderId } from '@shared/settings';
+import { SUGGESTED_MODELS } from '@shared/providers';
+import type { TurnState } from '@shared/wire';
 import { ConversationStore, parseModelSpec, runChatTurn, titleFromText } from './';
 import { CoreToolRuntime } from './coreToolRuntime';
 import { providerCompletion } from './samplingCompletion';
 import { MooringError, toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { ChatPreferencesFile } from './chatPreferences';
-import { providerFor, SUGGESTED_MODELS } from './providerAccess';
-
-export interface TurnState {
-  conversationId: string;
-  running: boolean;
-}
+import { providerFor } from './providerAccess';
 
 export interface ChatServiceEvents {
   chat: [ChatEvent];
@@ -212,5 +208,3 @@ export function chatServiceFor(core: MooringCore): ChatService {
   }
   return s;
 }
-
-export const isProviderId = (v: string): v is ProviderId => (PROVIDER_IDS as readonly string[]).includes(v);

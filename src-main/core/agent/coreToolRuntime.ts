@@ -2,6 +2,7 @@
 // per conversation a frozen tool set (direct, or deferred behind tool_search), then every call through
 // MooringCore.callTool — catalog → safety → session — and the result shaped for the model.
 import { Buffer } from 'node:buffer';
+import { isProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
 import { toModelContent } from '../catalog/normalizeResult';
 import { ConversationTools } from '../catalog/conversationTools';
@@ -43,7 +44,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
 
   private provider(): Provider {
     const p = this.opts.provider;
-    return p === 'ollama' || p === 'openai' || p === 'anthropic' ? p : 'anthropic';
+    return p && isProviderId(p) ? p : 'anthropic';
   }
 
   private toolsOf(conversationId: string): ConversationTools {

@@ -1,28 +1,13 @@
 // Provider endpoints and keys for the UI's chat (issue 6, Providers): base URLs from settings.json,
 // API keys from the keychain (account `provider/<id>/apiKey`, never in a file), the environment as
 // the fallback (resolveProvider). Also the "Check" of Settings > Models: can we reach it, which models.
-import type { ProviderId } from '@shared/settings';
-import {
-  DEFAULT_MODEL_SPEC,
-  parseModelSpec,
-  resolveProvider,
-  type AgentProviderSettings,
-  type ChatProvider,
-} from './index';
+import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import { resolveProvider, type AgentProviderSettings, type ChatProvider } from './index';
 import { MooringError, toErrorData } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import type { ErrorData } from '@shared/errors';
 
 export const apiKeyAccount = (provider: ProviderId) => `provider/${provider}/apiKey`;
-
-/** What a fresh install suggests per provider; the user picks another in Settings > Models. */
-export const SUGGESTED_MODELS: Record<ProviderId, string> = {
-  ollama: parseModelSpec(DEFAULT_MODEL_SPEC).model,
-  openai: 'gpt-4o',
-  anthropic: 'claude-sonnet-4-5',
-};
-
-const DEFAULT_OLLAMA = 'http://127.0.0.1:11434';
 
 /** The keychain's key, or undefined when there is none or no keychain (the environment may have one). */
 export async function storedApiKey(core: MooringCore, provider: ProviderId): Promise<string | undefined> {
@@ -42,7 +27,7 @@ export async function agentProviderSettings(core: MooringCore): Promise<AgentPro
     storedApiKey(core, 'anthropic'),
   ]);
   return {
-    ...(p.ollama.baseUrl !== DEFAULT_OLLAMA ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
+    ...(p.ollama.baseUrl !== DEFAULT_PROVIDER_URLS.ollama ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
     openai: { ...(p.openai.baseUrl ? { baseUrl: p.openai.baseUrl } : {}), apiKey: openaiKey },
     anthropic: { ...(p.anthropic.baseUrl ? { baseUrl: p.anthropic.baseUrl } : {}), apiKey: anthropicKey },
   };

@@ -10,7 +10,7 @@ import type { FakeProviderServer } from '../../../test/fixtures/providers/script
 import { everythingStdio, filesystemStdio, tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
-import type { UiEvent } from './eventStream';
+import type { UiEvent } from '@shared/wire';
 import { appRouter, createApiContext } from './router';
 import { createCallerFactory } from './trpc';
 

@@ -1,6 +1,7 @@
 // The Chat screen's side of the router (issue 5 "Chat", issue 6): conversations (list, search, load,
 // rename, delete), a turn started server-side (`send`; its ChatEvents arrive on `events`, tagged by
 // conversation), cancel, the model and project folder of a conversation, and prompts as slash commands.
+import type { SlashCommandView } from '@shared/wire';
 import { z } from 'zod';
 import { getPrompt, slashCommands } from '../clientFeatures';
 import { MooringError } from '../errors';
@@ -9,15 +10,6 @@ import { publicProcedure, router } from './trpc';
 
 const Id = z.string().min(1).max(100);
 const ModelSpec = z.string().min(3).max(200);
-
-export interface SlashCommandView {
-  command: string;
-  server: string;
-  name: string;
-  title?: string;
-  description?: string;
-  arguments: { name: string; description?: string; required: boolean }[];
-}
 
 export const chatRouter = router({
   conversations: publicProcedure.query(async ({ ctx }) => {

@@ -7,26 +7,11 @@ import type { ChatEvent } from '@shared/chat';
 import type { Interaction, InteractionResolved } from '@shared/interactions';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { MooringCore } from '../mooringCore';
-import type { ToolsChange } from '../mcp/types';
+import type { ToolsChange } from '@shared/session';
+import type { TurnState, UiEvent } from '@shared/wire';
 import type { ApprovalResolved } from '../safety/approvalBroker';
-import { chatServiceFor, type TurnState } from '../agent/chatService';
-import { toWireEvent, type WireToolCallEvent } from './wire';
-
-export type UiEvent =
-  /** First on every stream: it flushes the response headers, and tells the UI to refetch what it missed. */
-  | { type: 'connected' }
-  | { type: 'status'; status: SessionStatus }
-  | { type: 'tools'; change: ToolsChange }
-  | { type: 'toolCall'; event: WireToolCallEvent }
-  | { type: 'log'; line: LogLine }
-  | { type: 'approval'; request: ApprovalRequest }
-  | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
-  /** A server asks the user: sampling approval, a form, a link (issue 6). */
-  | { type: 'interaction'; request: Interaction }
-  | { type: 'interactionResolved'; id: string; error?: string }
-  /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */
-  | { type: 'chat'; event: ChatEvent }
-  | { type: 'turn'; turn: TurnState };
+import { chatServiceFor } from '../agent/chatService';
+import { toWireEvent } from './wire';
 
 /** Yields every core event as a UiEvent until `signal` aborts. Buffers while the consumer is busy. */
 export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncGenerator<UiEvent> {

@@ -7,7 +7,7 @@ import { everythingStdio, tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
 import { createIpcDispatcher } from './ipcDispatcher';
-import type { IpcResponse, MooringBridge } from './ipcProtocol';
+import type { IpcResponse, MooringBridge } from '../../../shared/ipc';
 import { appRouter, createApiContext, type AppRouter } from './router';
 
 describe('the IPC link', () => {

@@ -1,13 +1,8 @@
 // Settings > Tools > MCP (issue 5): the server list with live state, add/edit/remove, enable, test,
 // refresh, logs, tool filters, and import from Claude Desktop / Cursor / VS Code files with consent.
 import { z } from 'zod';
-import {
-  ServerConfigSchema,
-  ServerNameSchema,
-  type ServerConfig,
-  type ServerConfigInput,
-} from '@shared/config';
-import type { SessionStatus } from '@shared/session';
+import { ServerConfigSchema, ServerNameSchema, type ServerConfigInput } from '@shared/config';
+import type { ServerRow } from '@shared/wire';
 import { parseImport } from '../config/importFormats';
 import { parseServerInput } from '../config/serversStore';
 import { describeCommandLine } from '../safety/commandAllowlist';
@@ -23,15 +18,6 @@ const ServerInput = z.custom<ServerConfigInput>(
   (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
   'a server entry must be a JSON object',
 );
-
-export interface ServerRow {
-  config: ServerConfig;
-  status: SessionStatus | null;
-  /** Prompt tokens of this server's enabled tool schemas. */
-  tokenCost: number;
-  /** The command line as it would run (secrets masked), for the list and for consent. */
-  commandLine: string;
-}
 
 export const serversRouter = router({
   list: publicProcedure.query(async ({ ctx }): Promise<ServerRow[]> => {

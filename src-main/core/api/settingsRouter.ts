@@ -2,18 +2,18 @@
 // URL (settings.json), its API key (the keychain, account `provider/<id>/apiKey`; never a file), and a
 // Check that lists the provider's models, so "no model is reachable" is found before the first message.
 import { z } from 'zod';
-import { ProviderIdSchema, type ProviderId } from '@shared/settings';
+import {
+  DEFAULT_PROVIDER_URLS,
+  ProviderIdSchema,
+  SUGGESTED_MODELS,
+  type ProviderId,
+} from '@shared/providers';
+import type { ProviderView } from '@shared/wire';
 import { parseModelSpec } from '../agent';
 import { SettingsStore } from '../config/settings';
 import { chatServiceFor } from '../agent/chatService';
 import { toErrorData } from '../errors';
-import {
-  apiKeyAccount,
-  checkProvider,
-  storedApiKey,
-  SUGGESTED_MODELS,
-  type ProviderCheck,
-} from '../agent/providerAccess';
+import { apiKeyAccount, checkProvider, storedApiKey, type ProviderCheck } from '../agent/providerAccess';
 import { publicProcedure, router } from './trpc';
 
 const ENV_URL: Record<ProviderId, string> = {
@@ -25,19 +25,6 @@ const ENV_KEY: Partial<Record<ProviderId, string>> = {
   openai: 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
 };
-
-export interface ProviderView {
-  id: ProviderId;
-  baseUrl: string | null;
-  /** The environment variable that fills an empty base URL, when it is set. */
-  envBaseUrl: string | null;
-  needsKey: boolean;
-  /** A key is in the keychain (its value never leaves the core). */
-  keyStored: boolean;
-  /** The name of the environment variable that supplies a key, when set. */
-  keyFromEnv: string | null;
-  suggestedModel: string;
-}
 
 const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
@@ -91,7 +78,7 @@ export const settingsRouter = router({
           ...current,
           providers: {
             default: provider,
-            ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? 'http://127.0.0.1:11434' },
+            ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },
             openai: openai ? { baseUrl: openai } : {},
             anthropic: anthropic ? { baseUrl: anthropic } : {},
           },

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { publicProcedure, router } from './trpc';
-import { toWireResult, toWireTool, type WireTool } from './wire';
+import type { WireTool } from '@shared/wire';
+import { toWireResult, toWireTool } from './wire';
 
 export const toolsRouter = router({
   /** Every tool of every live session, enabled or not, in server order. */

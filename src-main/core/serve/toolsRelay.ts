@@ -11,6 +11,7 @@ import type {
   ServerContext,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
+import type { Progress } from '@shared/toolCall';
 import type { CatalogEntry } from '../catalog/catalog';
 import { MooringError } from '../errors';
 import type { MooringCore } from '../mooringCore';
@@ -56,7 +57,7 @@ export interface CallThroughCoreOptions {
   client: string;
   approvalTimeoutMs: number;
   signal?: AbortSignal;
-  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (p: Progress) => void;
 }
 
 /**
