@@ -7,11 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, protocol, session, shell, type WebContents } from 'electron';
 import { createIpcDispatcher, type IpcDispatcher } from '../core/api/ipcDispatcher';
 import { IPC_CHANNEL } from '../../shared/ipc';
-import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';
 import { MooringCore } from '../core/mooringCore';
-import { startApprovalRelayListener } from '../core/serve/approvalRelayListener';
 import { MCP_SERVER_FLAG, runMcpServer } from './mcpServerMode';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { SECURITY_HEADERS } from '../core/web/contentSecurity';
@@ -154,12 +152,10 @@ app.whenReady().then(async () => {
   core = await MooringCore.open({ home, openExternal: openExternalLink });
   api = createApiContext(core);
   // `mooring serve` processes relay their approvals here, so this window's dialog answers them.
-  relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch(
-    (err: Error) => {
-      console.warn(`approval relay not started: ${err.message}`);
-      return undefined;
-    },
-  );
+  relay = await core.listenForRelayedApprovals().catch((err: Error) => {
+    console.warn(`approval relay not started: ${err.message}`);
+    return undefined;
+  });
   createWindow();
   void core.start({ watch: true });
   app.on('activate', () => {
@@ -180,7 +176,8 @@ app.on('before-quit', (event) => {
   closing = true;
   for (const d of dispatchers.values()) d.dispose();
   api?.dispose();
-  void Promise.all([relay?.close(), stopMcpServerFor(core)])
+  // The core's close also stops the MCP server the app started and any chat turn still running.
+  void Promise.resolve(relay?.close())
     .then(() => core!.close())
     .finally(() => app.quit());
 });

@@ -4,7 +4,6 @@
 // are refused with a clear error.
 import { app } from 'electron';
 import { MooringCore } from '../core/mooringCore';
-import { relayApprovalsToApp } from '../core/serve/approvalRelayClient';
 import { serveMooringStdio } from '../core/serve/stdioServer';
 
 export const MCP_SERVER_FLAG = '--mcp-server';
@@ -13,12 +12,7 @@ export async function runMcpServer(home: string): Promise<void> {
   const core = await MooringCore.open({ home });
   const log = (text: string) => process.stderr.write(`Mooring --mcp-server: ${text}\n`);
   await core.start({ watch: true });
-  const relay = relayApprovalsToApp({
-    broker: core.broker,
-    home,
-    via: 'Mooring --mcp-server',
-    onNotice: log,
-  });
+  const relay = core.relayApprovalsToApp({ via: 'Mooring --mcp-server', onNotice: log });
   const handle = await serveMooringStdio({ core });
   log('serving MCP on stdio');
   await handle.closed;

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
-import { chatServiceFor } from '../agent/chatService';
 import { uiEvents } from './eventStream';
 
 let core: MooringCore | undefined;
@@ -12,11 +11,11 @@ afterEach(async () => core?.close());
 describe('uiEvents', () => {
   it('subscribes to every source while open and unsubscribes from all of them when aborted', async () => {
     core = await MooringCore.open({ home: tempDir('mooring-events-'), secretStore: new MemorySecretStore() });
-    const chat = chatServiceFor(core);
+    const chat = core.chat;
     const sources = [
       [core, ['status', 'interaction', 'tools', 'toolCall', 'log', 'approval']],
-      [core.features.broker, ['resolved']],
-      [core.broker, ['resolved']],
+      [core.interactions, ['resolved']],
+      [core.approvals, ['resolved']],
       [chat, ['chat', 'turn']],
     ] as const;
     const counts = () => sources.flatMap(([e, names]) => names.map((n) => e.listenerCount(n)));

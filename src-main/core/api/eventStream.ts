@@ -10,7 +10,6 @@ import type { MooringCore } from '../mooringCore';
 import type { ToolsChange } from '@shared/session';
 import type { TurnState, UiEvent } from '@shared/wire';
 import type { ApprovalResolved } from '../safety/approvalBroker';
-import { chatServiceFor } from '../agent/chatService';
 import { toWireEvent } from './wire';
 
 /** Yields every core event as a UiEvent until `signal` aborts. Buffers while the consumer is busy. */
@@ -36,7 +35,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   const onInteraction = (request: Interaction) => push({ type: 'interaction', request });
   const onInteractionResolved = (r: InteractionResolved) =>
     push({ type: 'interactionResolved', id: r.request.id, ...(r.error ? { error: r.error.message } : {}) });
-  const chat = chatServiceFor(core);
+  const chat = core.chat;
   const onChat = (event: ChatEvent) => push({ type: 'chat', event });
   const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
   // One list of subscriptions, so every `on` has its `off` (a forgotten one would leak a listener per UI).
@@ -51,20 +50,20 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   };
   listen(core, 'status', onStatus);
   listen(core, 'interaction', onInteraction);
-  listen(core.features.broker, 'resolved', onInteractionResolved);
+  listen(core.interactions, 'resolved', onInteractionResolved);
   listen(chat, 'chat', onChat);
   listen(chat, 'turn', onTurn);
   listen(core, 'tools', onTools);
   listen(core, 'toolCall', onCall);
   listen(core, 'log', onLog);
   listen(core, 'approval', onApproval);
-  listen(core.broker, 'resolved', onResolved);
+  listen(core.approvals, 'resolved', onResolved);
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {
     yield { type: 'connected' };
     // The state as of now, so a UI that connects late (or reconnects) starts from the truth.
-    for (const status of core.statuses()) yield { type: 'status', status };
+    for (const status of core.servers.statuses()) yield { type: 'status', status };
     while (!signal?.aborted) {
       const next = queue.shift();
       if (next) {

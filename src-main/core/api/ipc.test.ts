@@ -82,7 +82,7 @@ describe('the IPC link', () => {
     let statusEvents = 0;
     const count = () => statusEvents++;
     core.on('status', count);
-    await core.setEnabled('everything', false);
+    await core.servers.setEnabled('everything', false);
     core.off('status', count);
     listeners.delete(spy);
     expect(statusEvents).toBeGreaterThan(0);

@@ -4,7 +4,9 @@
 import type { ServerConfig } from '@shared/config';
 import { SessionPool, type PoolActorOptions } from '../mcp/sessionPool';
 import type { SessionActor } from '../mcp/sessionActor';
-import { canonicalWorkspace, effectiveServers, type WorkspaceScan } from './';
+import { canonicalWorkspace } from './discovery';
+import { effectiveServers } from './workspaceServers';
+import type { WorkspaceScan } from './workspaceTypes';
 
 export interface WorkspaceSessionsDeps {
   globalConfigs: () => Promise<ServerConfig[]>;
