@@ -283,6 +283,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await Promise.all([this.pool.closeAll(), this.workspaces.close()]);
     await this.preparation.close();
     await this.audit.close().catch(() => undefined);
+    await this.opened.quarantine.flush();
     await this.settings.close();
   }
 
