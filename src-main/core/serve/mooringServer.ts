@@ -3,11 +3,7 @@
 // Sessions, and the tools of every connected server — over one shared core. Each connection carries its
 // client's identity and scope; the transports (stdioServer.ts, httpServer.ts) only decide who it is.
 import { McpServer } from '@modelcontextprotocol/server';
-import type { ConversationStore } from '../agent/conversationStore';
-import type { ProviderAccess } from '../agent/providerAccess';
-import type { ToolService } from '../calls/toolService';
-import type { SettingsService } from '../config/settingsService';
-import type { MemoryStore } from '../memory/memoryStore';
+import type { ServedCore } from './servedCore';
 import type { ClientIdentity } from './clientScope';
 import { registerMemoryCapability } from './memoryCapability';
 import { registerSessionsCapability } from './sessionsCapability';
@@ -15,18 +11,7 @@ import { DEFAULT_APPROVAL_TIMEOUT_MS, relayCoreTools } from './toolsRelay';
 
 export const SERVER_INFO = { name: 'mooring', title: 'Mooring', version: '0.1.0' };
 
-/**
- * What Mooring's server uses of the core (the composition root satisfies it): the tools service, the
- * conversations and memory, the model providers and the settings. An interface, so this room never
- * imports the root that builds it.
- */
-export interface ServedCore {
-  tools: ToolService;
-  conversations: ConversationStore;
-  memory: MemoryStore;
-  providers: ProviderAccess;
-  settings: Pick<SettingsService, 'current'>;
-}
+export type { ServedCore };
 
 export interface MooringServerDeps {
   core: ServedCore;

@@ -10,7 +10,7 @@ import type {
   ToolExecutionContext,
   ToolOutcome,
 } from '../agent/toolRuntime';
-import type { ServedCore } from './mooringServer';
+import type { ServedCore } from './servedCore';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { isInteractiveOnly } from './toolsRelay';
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { runChatTurn } from '../agent/chatTurn';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import { MooringError, toErrorData } from '../errors';
-import type { ServedCore } from './mooringServer';
+import type { ServedCore } from './servedCore';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { guard } from './memoryCapability';
 import { ScopedRuntime } from './scopedRuntime';

@@ -4,7 +4,7 @@
 // core; the core stops it when it closes.
 import { FULL_SCOPE } from './clientScope';
 import { startMcpHttpServer, type McpHttpServer } from './httpServer';
-import type { ServedCore } from './mooringServer';
+import type { ServedCore } from './servedCore';
 import { generateToken } from './serverTokens';
 
 export type SharingStatus =
