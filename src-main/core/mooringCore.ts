@@ -16,6 +16,7 @@ import { loadSettings } from './config/settings';
 import { ServersStore } from './config/serversStore';
 import { MooringError } from './errors';
 import { homePaths, resolveHome, type HomePaths } from './home';
+import { InstallLinkInbox } from './install/installLinkInbox';
 import { testConnection, type ConnectionTestResult } from './mcp/connectionTest';
 import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import type { ToolsChange } from './mcp/types';
@@ -74,6 +75,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly paths: HomePaths;
   readonly pool: SessionPool;
   readonly broker = new ApprovalBroker();
+  /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
+  readonly installLinks = new InstallLinkInbox();
   readonly manager: ServerManager;
   /** Sampling, elicitation, roots, prompts/resources helpers, log level (issue 6). */
   readonly features: ClientFeatures;

@@ -4,6 +4,7 @@
 import { approvalsRouter } from './approvalsRouter';
 import { chatRouter } from './chatRouter';
 import { uiEvents } from './eventStream';
+import { installRouter } from './installRouter';
 import { interactionsRouter } from './interactionsRouter';
 import { authRouter } from './authRouter';
 import { workspaceRouter } from './workspaceRouter';
@@ -24,6 +25,8 @@ export const appRouter = router({
   approvals: approvalsRouter,
   chat: chatRouter,
   interactions: interactionsRouter,
+  /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */
+  install: installRouter,
   /** Settings > Models (the root `settings` query is the whole settings.json). */
   models: settingsRouter,
 
