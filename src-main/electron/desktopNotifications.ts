@@ -23,8 +23,8 @@ export interface NotificationContent {
 
 /** Server names and tool titles are untrusted: one line, no control characters, bounded. */
 export function plainText(text: string, max = 120): string {
-  // eslint-disable-next-line no-control-regex
   const one = text
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
