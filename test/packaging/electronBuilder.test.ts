@@ -73,6 +73,14 @@ describe('electron-builder.yml', () => {
     expect(c.linux?.mimeTypes).toContain('x-scheme-handler/mooring');
   });
 
+  it('the README the Help menu opens ships outside the asar', async () => {
+    const c = await load();
+    expect(c.extraResources).toEqual([{ from: 'README.md', to: 'README.md' }]);
+    expect(readFileSync(join(root, 'src-main/electron/main.ts'), 'utf8')).toContain(
+      "join(process.resourcesPath, 'README.md')",
+    );
+  });
+
   it('a misspelt key is rejected by the schema (so the checks above read what electron-builder reads)', async () => {
     const yml = readFileSync(join(root, 'electron-builder.yml'), 'utf8');
     const dir = mkdtempSync(join(tmpdir(), 'mooring-builder-'));

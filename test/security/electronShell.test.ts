@@ -81,7 +81,7 @@ describe('Electron main process (src-main/electron/main.ts)', () => {
     ],
     [
       'a remote page is loaded',
-      'loadURL(`${APP_ORIGIN}/index.html`)',
+      'loadURL(`${APP_ORIGIN}/index.html#/${state.lastScreen()}`)',
       "loadURL('https://example.com/')",
       /loadURL/,
     ],
