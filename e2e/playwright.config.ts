@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // The desktop app's own suite has its config (e2e/electron.config.ts).
+  testIgnore: 'electron/**',
   outputDir: '../test-results/e2e',
   globalSetup: './globalSetup.ts',
   // One browser, one core at a time: real child processes on two noisy cores.

@@ -4,7 +4,6 @@
 // stub "electron" and the stub `mooring web` print what they were started with.
 import { execFile } from 'node:child_process';
 import {
-  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -18,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { layElectronPackage, layElectronRuntime, STUB_ELECTRON_VERSION } from '../helpers/electronStub';
 // @ts-expect-error -- a plain .mjs script, shared with bootstrap.sh and start.mjs
 import * as runtimeModule from '../../scripts/electronRuntime.mjs';
 
@@ -29,7 +29,7 @@ const { chooseStartMode, electronRuntimeStatus } = runtimeModule as {
 };
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const VERSION = '41.10.0';
+const VERSION = STUB_ELECTRON_VERSION;
 const run = promisify(execFile);
 const dirs: string[] = [];
 afterEach(() => {
@@ -54,21 +54,9 @@ function stubProject(opts: { runtime: boolean; installJs?: string }): string {
     join(root, 'bin/mooring.mjs'),
     "console.log('stub mooring ' + process.argv.slice(2).join(' '));\n",
   );
-  const pkg = join(root, 'node_modules/electron');
-  mkdirSync(pkg, { recursive: true });
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'electron', version: VERSION }));
-  if (opts.installJs) writeFileSync(join(pkg, 'install.js'), opts.installJs);
-  if (opts.runtime) layRuntime(pkg);
+  layElectronPackage(root, opts.installJs !== undefined ? { installJs: opts.installJs } : {});
+  if (opts.runtime) layElectronRuntime(root);
   return root;
-}
-
-/** What the electron package leaves after a successful download on Linux. */
-function layRuntime(pkg: string, version = VERSION): void {
-  mkdirSync(join(pkg, 'dist'), { recursive: true });
-  writeFileSync(join(pkg, 'path.txt'), 'electron');
-  writeFileSync(join(pkg, 'dist/version'), `v${version}`);
-  writeFileSync(join(pkg, 'dist/electron'), '#!/bin/sh\necho "stub electron $*"\n');
-  chmodSync(join(pkg, 'dist/electron'), 0o755);
 }
 
 const display = { PATH: process.env.PATH ?? '', HOME: tmpdir(), DISPLAY: ':99' };
@@ -189,7 +177,7 @@ describe('bootstrap (node scripts/electronRuntime.mjs bootstrap)', () => {
 describe('electronRuntimeStatus and chooseStartMode', () => {
   it('a runtime of another version does not count, and says which', () => {
     const root = stubProject({ runtime: false });
-    layRuntime(join(root, 'node_modules/electron'), '40.0.0');
+    layElectronRuntime(root, '40.0.0');
     expect(electronRuntimeStatus(root, {})).toEqual({
       present: false,
       reason: `the downloaded runtime is version 40.0.0, the package wants ${VERSION}`,
