@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { CONTENT_SECURITY_POLICY } from '../../src-main/core/web/contentSecurity';
 import { descendants, EVERYTHING, FILESYSTEM, ROOT } from '../harness';
+import { addServerFromJson, runTool } from '../uiFlows';
 import { electronSuitePlan } from './electronSuite';
 
 const plan = electronSuitePlan({ root: ROOT, env: process.env, platform: process.platform });
@@ -112,23 +113,13 @@ test('a server added through the form is tested, saved and goes ready', async ()
 });
 
 test('a destructive call raises the approval dialog', async () => {
-  await page.getByRole('button', { name: 'Add server' }).click();
-  const form = page.getByTestId('server-form');
-  await form.getByRole('tab', { name: 'JSON' }).click();
-  await form
-    .getByLabel('Server JSON')
-    .fill(JSON.stringify({ name: 'fs', command: 'node', args: [FILESYSTEM, files] }));
-  await form.getByRole('button', { name: 'Save' }).click();
-  await expect(row('fs').getByTestId('server-state')).toHaveText('ready');
+  await addServerFromJson(page, { name: 'fs', command: 'node', args: [FILESYSTEM, files] });
   // Destructive tools start disabled: turn write_file on, then call it from the playground.
   await row('fs').getByRole('button', { name: 'Tools' }).click();
   await page.getByRole('tab', { name: 'fs' }).click();
   await page.getByTestId('tool-write_file').getByRole('checkbox').click();
   await expect(page.getByTestId('tool-write_file').getByRole('checkbox')).toBeChecked();
-  await page.getByRole('button', { name: 'Tools playground' }).click();
-  await page.getByLabel('Tool', { exact: true }).selectOption({ label: 'fs / write_file' });
-  await page.getByLabel('Arguments').fill(JSON.stringify({ path: join(files, 'x.txt'), content: 'no' }));
-  await page.getByRole('button', { name: 'Run' }).click();
+  await runTool(page, 'fs / write_file', { path: join(files, 'x.txt'), content: 'no' });
   const dialog = page.getByTestId('approval-dialog');
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('write_file');

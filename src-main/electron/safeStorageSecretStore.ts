@@ -4,9 +4,9 @@
 // or KWallet). Where the OS offers no such key, safeStorage on Linux falls back to a fixed, public key; that
 // is plain text in disguise, so this store then says it is unavailable (ARCHITECTURE.md, "Data on disk":
 // nothing secret in any file). It takes the cipher as a parameter so it runs and is tested without Electron.
-import { chmod, readFile } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../core/config/atomicJson';
+import { ensurePrivateDir, readTextIfExists } from '../core/config/atomicJson';
 import { MooringError } from '../core/errors';
 import { secretUnavailable, type SecretAvailability, type SecretStore } from '../core/secrets/secretStore';
 import writeFileAtomic from 'write-file-atomic';
@@ -68,13 +68,8 @@ export class SafeStorageSecretStore implements SecretStore {
   private async readAll(): Promise<Map<string, string>> {
     const reason = this.unavailableReason();
     if (reason) throw secretUnavailable(reason);
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-      throw err;
-    }
+    const text = await readTextIfExists(this.file);
+    if (text === null) return new Map();
     let entries: unknown;
     try {
       const shape = JSON.parse(text) as Partial<FileShape>;
