@@ -1,5 +1,5 @@
-// End-to-end tests of the renderer in Debian's Chromium against browser mode (issue 5; TOOLCHAIN.md:
-// Playwright's own browser download is blocked, so /usr/bin/chromium with these flags).
+// End-to-end tests of the renderer in Debian's Chromium against browser mode (ARCHITECTURE.md, "Processes
+// and entry points"). Playwright's own browser download is blocked, so /usr/bin/chromium with these flags.
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({

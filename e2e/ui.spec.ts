@@ -1,4 +1,4 @@
-// The UI end to end (issue 5 acceptance): real `mooring web`, real MCP servers, Debian Chromium.
+// The UI end to end: real `mooring web`, real MCP servers, Debian Chromium.
 // One browser session walks the screens in order; each step waits for what the app shows, never sleeps.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -66,7 +66,7 @@ export interface MooringCoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
-   * override the global ones, and it is offered to servers as the MCP root (issue 10).
+   * override the global ones, and it is offered to servers as the MCP root (the `workspace/` room).
    */
   workspace?: string;
 }
@@ -78,9 +78,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
   readonly manager: ServerManager;
-  /** Sampling, elicitation, roots, prompts/resources helpers, log level (issue 6). */
+  /** Sampling, elicitation, roots, prompts/resources helpers, log level (the `clientFeatures/` room). */
   readonly features: ClientFeatures;
-  /** OAuth for remote servers (issue 7): tokens in the keychain, sign-in and sign-out. */
+  /** OAuth for remote servers (the `auth/` room): tokens in the keychain, sign-in and sign-out. */
   readonly oauth: OAuthManager;
   /** One catalog per provider whose schema rules it follows; cleared when any session changes. */
   private catalogs = new Map<string, ToolCatalog>();
@@ -404,7 +404,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   }
 
   /**
-   * The default safe set for a server just enabled in the app (issue 3): read-only tools on; destructive
+   * The default safe set for a server just enabled in the app (the `catalog/` room's filters): read-only tools on; destructive
    * and unannotated tools (possibly destructive, per the spec) off, written to its excludeTools.
    * Returns what it did, e.g. "3 destructive tools disabled by default".
    */

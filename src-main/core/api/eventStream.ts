@@ -1,4 +1,4 @@
-// The one live stream to the UI (issue 5): session states, tool changes, tool-call lifecycle, logs and
+// The one live stream to the UI (ARCHITECTURE.md, the `api/` room): session states, tool changes, tool-call lifecycle, logs and
 // approval requests, merged into a single subscription. One stream, not five: a browser allows only
 // six HTTP/1.1 connections per host, and five SSE streams plus a call waiting for approval plus the
 // approval's answer would be seven, a deadlock.
@@ -22,7 +22,7 @@ export type UiEvent =
   | { type: 'log'; line: LogLine }
   | { type: 'approval'; request: ApprovalRequest }
   | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
-  /** A server asks the user: sampling approval, a form, a link (issue 6). */
+  /** A server asks the user: sampling approval, a form, a link (the `clientFeatures/` room). */
   | { type: 'interaction'; request: Interaction }
   | { type: 'interactionResolved'; id: string; error?: string }
   /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */

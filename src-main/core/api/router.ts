@@ -1,4 +1,4 @@
-// The one typed router between the core and any UI (issue 5, "The bridge"). Hosts: the Electron main
+// The one typed router between the core and any UI (ARCHITECTURE.md, the `api/` room). Hosts: the Electron main
 // process (over IPC, src-main/electron) and browser mode (HTTP + SSE, ./web). The renderer imports
 // only the `AppRouter` type.
 import { approvalsRouter } from './approvalsRouter';
