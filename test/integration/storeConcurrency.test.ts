@@ -5,12 +5,15 @@
 // Slow on two cores (every process compiles the CLI through tsx): generous timeouts, no timing assertions.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonFileStore } from '../../src-main/core/config/jsonFileStore';
 import { lockPathOf } from '../../src-main/core/config/fileLock';
 import { settingsFormat, SettingsStore } from '../../src-main/core/config/settings';
-import { ROOT, TSX_CLI, tempDir } from '../helpers/servers';
+import { ROOT, tempDir } from '../helpers/servers';
+
+const TSX = createRequire(import.meta.url).resolve('tsx');
 
 const BIN = join(ROOT, 'bin/mooring.mjs');
 
@@ -35,10 +38,15 @@ afterEach(() => {
 /** Starts a process that holds the settings file's lock; resolves once it is inside its change. */
 function holdLock(file: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX_CLI, join(ROOT, 'test/fixtures/lockHolder.ts'), file], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // One process (not tsx's CLI, which runs the script in a child): SIGKILL must reach the holder itself.
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX, join(ROOT, 'test/fixtures/lockHolder.ts'), file],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
@@ -114,6 +122,29 @@ describe('one home, many processes', () => {
       });
       expect(readFileSync(file, 'utf8')).toBe('{ "yolo": false }\n');
       holder.kill('SIGKILL');
+    },
+  );
+
+  it(
+    'a CLI change never overwrites an invalid file: it names the place and exits non-zero',
+    { timeout: 180_000 },
+    async () => {
+      const home = tempDir('mooring-conc-invalid-');
+      const home2 = tempDir('mooring-conc-invalid-');
+      const broken = '{\n  "servers": [\n    { "name": "a", "command": "node", }\n  ]\n}\n';
+      const brokenSettings = '{ "toolSets": [ { "name": "x" ] }\n';
+      writeFileSync(join(home, 'mcp_servers.json'), broken);
+      writeFileSync(join(home2, 'settings.json'), brokenSettings);
+      const [add, toolset] = await Promise.all([
+        mooring(home, ['mcp', 'add', 'b', '--', 'node', 'b.js']),
+        mooring(home2, ['toolset', 'add', 'set', 'mcp__s__t']),
+      ]);
+      expect(add.code).not.toBe(0);
+      expect(add.stderr).toContain(`${join(home, 'mcp_servers.json')}:3:`);
+      expect(toolset.code).not.toBe(0);
+      expect(toolset.stderr).toContain(`${join(home2, 'settings.json')}:1:`);
+      expect(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).toBe(broken);
+      expect(readFileSync(join(home2, 'settings.json'), 'utf8')).toBe(brokenSettings);
     },
   );
 });
