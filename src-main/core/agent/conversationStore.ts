@@ -1,4 +1,4 @@
-// Conversations on disk (issue 6; ARCHITECTURE.md "Data on disk"): one append-only JSONL file per
+// Conversations on disk (ARCHITECTURE.md, "Data on disk"): one append-only JSONL file per
 // conversation under <home>/conversations. Each record is written and fsync'd as its step completes,
 // so a crash loses at most the step in flight. A torn line (crash mid-write) is skipped with a
 // warning on load; the next append starts on a fresh line so the fragment never swallows new data.
@@ -187,7 +187,7 @@ export class ConversationStore {
     return out.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  /** Case-insensitive title search (issue 6: "search titles"). */
+  /** Case-insensitive title search. */
   async search(query: string): Promise<ConversationSummary[]> {
     const q = query.trim().toLowerCase();
     const all = await this.list();

@@ -1,4 +1,4 @@
-// Mooring's memory (issue 8, "Memory"): short entries the user or a model saved, shared by the app, the
+// Mooring's memory: short entries the user or a model saved, shared by the app, the
 // CLI and Mooring's own MCP server. One append-only JSONL file (ARCHITECTURE.md "Data on disk"): an
 // `add` line per entry and a `delete` line per removal, each fsync'd, so a crash loses at most the line
 // in flight and a torn last line is skipped on load. Several processes (the app and `mooring serve`)

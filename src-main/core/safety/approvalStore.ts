@@ -1,4 +1,4 @@
-// Remembered "always allow" approvals (issue 4), persisted in `<home>/approvals.json` and pinned to the tool's
+// Remembered "always allow" approvals, persisted in `<home>/approvals.json` and pinned to the tool's
 // fingerprint. When the server changes the tool, the fingerprint no longer matches and `lookup` reports the
 // approval as lapsed with a diff against the snapshot the user approved. The file is a JsonFileStore
 // (ARCHITECTURE.md, "Data on disk"): every change re-reads it under its lock, so an approval written by

@@ -1,4 +1,4 @@
-// The audit log (issue 4): one JSON line per approval decision at `<home>/logs/audit.jsonl`, append-only.
+// The audit log: one JSON line per approval decision at `<home>/logs/audit.jsonl`, append-only.
 // It says who decided what, when, and for which exact tool (the fingerprint). Argument VALUES never reach
 // it — only their names and a hash — because arguments carry tokens, paths and personal data.
 import { readFile } from 'node:fs/promises';

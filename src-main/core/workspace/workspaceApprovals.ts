@@ -1,4 +1,4 @@
-// Approvals of workspace servers (issue 10): nothing from a workspace file runs until the user approves
+// Approvals of workspace servers: nothing from a workspace file runs until the user approves
 // it, and the approval is pinned to the entry's content. The pin is a hash of the canonical JSON of the
 // workspace path, the file it came from and the server as parsed, so any edit that changes what would
 // run (command, arguments, env, URL, headers, trust…) asks again. Kept in `<home>/workspace-approvals.json`
