@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApprovalLookup } from '@shared/approval';
-import { JsonFileStore } from '../config/jsonFileStore';
+import { ApprovalListFile } from '../config/approvalListFile';
 import {
   diffTools,
   snapshotTool,
@@ -39,38 +39,29 @@ const EntrySchema = z.object({
   decidedBy: z.string(),
   at: z.number(),
 });
-const FileSchema = z.object({ version: z.literal(1), approvals: z.array(EntrySchema) }).strict();
-type ApprovalsFile = z.infer<typeof FileSchema>;
-
 export type ApprovalEntry = z.infer<typeof EntrySchema>;
-
-const approvalsFile = (file: string) =>
-  new JsonFileStore<ApprovalsFile>({
-    file,
-    format: {
-      schema: FileSchema,
-      empty: () => ({ version: 1, approvals: [] }),
-      fileHint: (f) =>
-        `Fix ${f} by hand (Mooring has not changed it), or delete it to forget every "always allow" (tools will ask again).`,
-      changeHint: 'This approval could not be remembered.',
-    },
-  });
 
 const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
 
 export class ApprovalStore {
   /** The file as this process last read or wrote it: `lookup` is on the tool-call path and stays in memory. */
   private entries = new Map<string, ApprovalEntry>();
-  private readonly store: JsonFileStore<ApprovalsFile>;
+  private readonly store: ApprovalListFile<ApprovalEntry>;
 
   private constructor(readonly file: string) {
-    this.store = approvalsFile(file);
+    this.store = new ApprovalListFile(file, {
+      entry: EntrySchema,
+      key: (e) => keyOf(e.server, e.tool),
+      fileHint: (f) =>
+        `Fix ${f} by hand (Mooring has not changed it), or delete it to forget every "always allow" (tools will ask again).`,
+      changeHint: 'This approval could not be remembered.',
+    });
   }
 
   /** Opens the store; a missing file is an empty store, an invalid one is a clear error. */
   static async open(home: string): Promise<ApprovalStore> {
     const store = new ApprovalStore(approvalsPath(home));
-    store.entries = toMap(await store.store.read());
+    store.entries = await store.store.read();
     return store;
   }
 
@@ -121,15 +112,6 @@ export class ApprovalStore {
 
   /** Read-modify-write of the file as it is now (JsonFileStore: under its lock, atomic). */
   private async update(mutate: (m: Map<string, ApprovalEntry>) => void): Promise<void> {
-    const written = await this.store.update((current) => {
-      const fresh = toMap(current);
-      mutate(fresh);
-      return { version: 1, approvals: [...fresh.values()] };
-    });
-    this.entries = toMap(written);
+    this.entries = await this.store.update(mutate);
   }
-}
-
-function toMap(file: ApprovalsFile): Map<string, ApprovalEntry> {
-  return new Map(file.approvals.map((e) => [keyOf(e.server, e.tool), e]));
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import type { ServerConfig } from '@shared/config';
-import { JsonFileStore } from '../config/jsonFileStore';
+import { ApprovalListFile } from '../config/approvalListFile';
 
 export const workspaceApprovalsPath = (home: string) => join(home, 'workspace-approvals.json');
 
@@ -27,22 +27,7 @@ const RecordSchema = z
     decidedBy: z.string().optional(),
   })
   .strict();
-const FileSchema = z.object({ version: z.literal(1), approvals: z.array(RecordSchema) }).strict();
-
 export type WorkspaceApproval = z.infer<typeof RecordSchema>;
-type ApprovalsFile = z.infer<typeof FileSchema>;
-
-const approvalsFile = (file: string) =>
-  new JsonFileStore<ApprovalsFile>({
-    file,
-    format: {
-      schema: FileSchema,
-      empty: () => ({ version: 1, approvals: [] }),
-      fileHint: (f) =>
-        `Fix ${f} by hand (Mooring has not changed it), or delete it: every workspace server will then ask for approval again.`,
-      changeHint: 'Approve the server again.',
-    },
-  });
 
 /** The content pin of one workspace server entry. */
 export function workspacePin(input: { workspace: string; source: string; server: ServerConfig }): string {
@@ -54,16 +39,22 @@ const keyOf = (workspace: string, source: string, name: string) => JSON.stringif
 
 export class WorkspaceApprovals {
   private records = new Map<string, WorkspaceApproval>();
-  private readonly store: JsonFileStore<ApprovalsFile>;
+  private readonly store: ApprovalListFile<WorkspaceApproval>;
 
   private constructor(readonly file: string) {
-    this.store = approvalsFile(file);
+    this.store = new ApprovalListFile(file, {
+      entry: RecordSchema,
+      key: (r) => keyOf(r.workspace, r.source, r.name),
+      fileHint: (f) =>
+        `Fix ${f} by hand (Mooring has not changed it), or delete it: every workspace server will then ask for approval again.`,
+      changeHint: 'Approve the server again.',
+    });
   }
 
   /** A missing file is an empty store; an invalid one is a clear `config_invalid` error. */
   static async open(home: string): Promise<WorkspaceApprovals> {
     const store = new WorkspaceApprovals(workspaceApprovalsPath(home));
-    store.records = toMap(await store.store.read());
+    store.records = await store.store.read();
     return store;
   }
 
@@ -102,15 +93,6 @@ export class WorkspaceApprovals {
 
   /** Changes re-read the file under its lock first, so two processes approving lose neither. */
   private async update(change: (m: Map<string, WorkspaceApproval>) => void): Promise<void> {
-    const written = await this.store.update((current) => {
-      const fresh = toMap(current);
-      change(fresh);
-      return { version: 1, approvals: [...fresh.values()] };
-    });
-    this.records = toMap(written);
+    this.records = await this.store.update(change);
   }
-}
-
-function toMap(file: ApprovalsFile): Map<string, WorkspaceApproval> {
-  return new Map(file.approvals.map((r) => [keyOf(r.workspace, r.source, r.name), r]));
 }
