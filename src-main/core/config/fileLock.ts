@@ -6,7 +6,7 @@
 // - across processes, a lock directory `<file>.lock` (proper-lockfile: mkdir is atomic on every local
 //   file system). The holder refreshes its mtime; a lock nobody refreshed for `staleMs` belonged to a
 //   process that died (a crash, a SIGKILL) and is taken over, so a dead writer blocks the next one for
-//   that long at most.
+//   that long at most. Why this library and these numbers: docs/decisions/001-cross-process-file-lock.md.
 import { dirname, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { MooringError } from '../errors';
