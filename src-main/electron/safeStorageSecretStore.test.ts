@@ -66,10 +66,11 @@ describe('SafeStorageSecretStore', () => {
     expect(await store.get('server/web/header/Authorization')).toBeNull();
   });
 
-  it('concurrent writes are serialised: none is lost', async () => {
-    const store = new SafeStorageSecretStore({ home, cipher: new FakeCipher(), platform: 'linux' });
-    await Promise.all(Array.from({ length: 30 }, (_, i) => store.set(`k${i}`, `v${i}`)));
-    for (let i = 0; i < 30; i++) expect(await store.get(`k${i}`)).toBe(`v${i}`);
+  it('concurrent writes, from one store or several on the same file, are serialised: none is lost', async () => {
+    const cipher = new FakeCipher();
+    const stores = [0, 1, 2].map(() => new SafeStorageSecretStore({ home, cipher, platform: 'linux' }));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => stores[i % 3]!.set(`k${i}`, `v${i}`)));
+    for (let i = 0; i < 30; i++) expect(await stores[0]!.get(`k${i}`)).toBe(`v${i}`);
   });
 
   it('no OS key: unavailable with the reason, and nothing is written', async () => {

@@ -7,6 +7,7 @@
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, readTextIfExists } from '../core/config/atomicJson';
+import { withFileLock } from '../core/config/fileLock';
 import { MooringError } from '../core/errors';
 import { secretUnavailable, type SecretAvailability, type SecretStore } from '../core/secrets/secretStore';
 import writeFileAtomic from 'write-file-atomic';
@@ -41,8 +42,6 @@ export class SafeStorageSecretStore implements SecretStore {
   readonly file: string;
   private readonly cipher: StringCipher;
   private readonly platform: NodeJS.Platform;
-  /** Every operation runs after the previous one: read, change, write, never interleaved. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(opts: SafeStorageSecretStoreOptions) {
     this.file = join(opts.home, SECRETS_FILE_NAME);
@@ -59,10 +58,9 @@ export class SafeStorageSecretStore implements SecretStore {
     return undefined;
   }
 
-  private serial<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(op, op);
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** A change holds the file's lock (config/fileLock.ts): the app and `Mooring --mcp-server` share a home. */
+  private locked<T>(op: () => Promise<T>): Promise<T> {
+    return withFileLock(this.file, op);
   }
 
   private async readAll(): Promise<Map<string, string>> {
@@ -105,12 +103,13 @@ export class SafeStorageSecretStore implements SecretStore {
 
   get(account: string): Promise<string | null> {
     checkAccount(account);
-    return this.serial(async () => (await this.readAll()).get(account) ?? null);
+    // Reads need no lock: every write replaces the file atomically.
+    return this.readAll().then((entries) => entries.get(account) ?? null);
   }
 
   set(account: string, value: string): Promise<void> {
     checkAccount(account);
-    return this.serial(async () => {
+    return this.locked(async () => {
       const entries = await this.readAll();
       entries.set(account, value);
       await this.writeAll(entries);
@@ -119,7 +118,7 @@ export class SafeStorageSecretStore implements SecretStore {
 
   delete(account: string): Promise<boolean> {
     checkAccount(account);
-    return this.serial(async () => {
+    return this.locked(async () => {
       const entries = await this.readAll();
       if (!entries.delete(account)) return false;
       await this.writeAll(entries);
