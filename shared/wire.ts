@@ -5,6 +5,7 @@
 import type { ApprovalRequest } from './approval';
 import type { ChatEvent } from './chat';
 import type { ServerConfig } from './config';
+import type { InstallLinkOffer } from './install';
 import type { Interaction } from './interactions';
 import type { ProviderId } from './providers';
 import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
@@ -137,4 +138,6 @@ export type UiEvent =
   | { type: 'interactionResolved'; id: string; error?: string }
   /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */
   | { type: 'chat'; event: ChatEvent }
-  | { type: 'turn'; turn: TurnState };
+  | { type: 'turn'; turn: TurnState }
+  /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
+  | { type: 'installLink'; offer: InstallLinkOffer };

@@ -1,4 +1,4 @@
-// The composition root (ARCHITECTURE.md, "The core as one object"; docs/decisions/001): builds the
+// The composition root (ARCHITECTURE.md, "The core as one object"; docs/decisions/002-rooms-and-composition-root.md): builds the
 // rooms, wires them together, hands out one service per job, and owns every disposable. Every host holds
 // one: the Electron shell, browser mode, the CLI, `mooring serve`. Callers use the services below and
 // never the rooms behind them; each service keeps its own logic.
@@ -31,6 +31,7 @@ import { loadSettings } from './config/settings';
 import { SettingsService } from './config/settingsService';
 import { ServersStore } from './config/serversStore';
 import { homePaths, resolveHome, type HomePaths } from './home';
+import { InstallLinkInbox } from './install/installLinkInbox';
 import { MemoryStore } from './memory/memoryStore';
 import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
@@ -108,6 +109,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly sharing: McpSharing;
   /** The servers' prompts, as the composer's slash commands. */
   readonly prompts: PromptsService;
+  /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
+  readonly installLinks = new InstallLinkInbox();
 
   private readonly pool: SessionPool;
   private readonly features: ClientFeatures;

@@ -1,4 +1,4 @@
-// The one live stream to the UI (issue 5): session states, tool changes, tool-call lifecycle, logs and
+// The one live stream to the UI (ARCHITECTURE.md, the `api/` room): session states, tool changes, tool-call lifecycle, logs and
 // approval requests, merged into a single subscription. One stream, not five: a browser allows only
 // six HTTP/1.1 connections per host, and five SSE streams plus a call waiting for approval plus the
 // approval's answer would be seven, a deadlock.
@@ -7,6 +7,7 @@ import type { ChatEvent } from '@shared/chat';
 import type { Interaction, InteractionResolved } from '@shared/interactions';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { MooringCore } from '../mooringCore';
+import type { InstallLinkOffer } from '@shared/install';
 import type { ToolsChange } from '@shared/session';
 import type { TurnState, UiEvent } from '@shared/wire';
 import type { ApprovalResolved } from '../safety/approvalBroker';
@@ -38,6 +39,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   const chat = core.chat;
   const onChat = (event: ChatEvent) => push({ type: 'chat', event });
   const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
+  const onInstallLink = (offer: InstallLinkOffer) => push({ type: 'installLink', offer });
   // One list of subscriptions, so every `on` has its `off` (a forgotten one would leak a listener per UI).
   const subscriptions: Array<[{ off(e: string, f: never): unknown }, string, never]> = [];
   const listen = <E extends { on(e: string, f: never): unknown; off(e: string, f: never): unknown }>(
@@ -58,6 +60,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(core, 'log', onLog);
   listen(core, 'approval', onApproval);
   listen(core.approvals, 'resolved', onResolved);
+  listen(core.installLinks, 'offer', onInstallLink);
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {

@@ -1,5 +1,5 @@
-// OAuth state of remote servers, kept in the keychain only (issue 7: "Tokens and client registrations live
-// in the keychain keyed by server and issuer"). One keychain entry per server holds its registrations and
+// OAuth state of remote servers, kept in the keychain only: tokens and client registrations live in the
+// keychain keyed by server and issuer. One keychain entry per server holds its registrations and
 // tokens per authorization-server issuer; the PKCE verifier of a sign-in in progress has its own entry.
 // Nothing here is ever written to a file or a log. Reads are cached in memory (the transport asks for the
 // bearer token before every request) and writes go through to the keychain, serialised per server.
@@ -58,9 +58,14 @@ export class OAuthStore {
     return entry.resource === resource ? entry : emptyEntry(resource);
   }
 
-  /** Applies `change` to the entry and writes it through, one change at a time per server. */
+  /**
+   * Applies `change` to the entry and writes it through, one change at a time per server. The entry is
+   * read again from the keychain first, not from the cache: another Mooring process (the app next to
+   * `mooring serve`) may have saved tokens since, and this write must not erase them.
+   */
   update(server: string, resource: string, change: (e: ServerAuthEntry) => void): Promise<void> {
     const run = async () => {
+      this.cache.delete(server);
       const current = await this.read(server, resource);
       const next: ServerAuthEntry = structuredClone(current);
       change(next);
