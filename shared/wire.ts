@@ -10,20 +10,15 @@ import type { Interaction } from './interactions';
 import type { ProviderId } from './providers';
 import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
 import type { ToolCallEventBase } from './toolCall';
+import type { EmbeddedResourcePart, MediaPart, ResourceLinkPart, TextPart, UnknownPart } from './toolResult';
 
+/** A result part as JSON: the bytes of an image, audio clip or embedded blob as base64. */
 export type WirePart =
-  | { kind: 'text'; text: string }
-  | { kind: 'image' | 'audio'; mimeType: string; base64: string; size: number }
-  | {
-      kind: 'resource_link';
-      uri: string;
-      name: string;
-      title?: string;
-      description?: string;
-      mimeType?: string;
-    }
-  | { kind: 'resource'; uri: string; mimeType?: string; text?: string; base64?: string; size?: number }
-  | { kind: 'unknown'; type: string };
+  | TextPart
+  | (Omit<MediaPart, 'bytes'> & { base64: string })
+  | ResourceLinkPart
+  | (Omit<EmbeddedResourcePart, 'bytes'> & { base64?: string })
+  | UnknownPart;
 
 export interface WireToolResult {
   isError: boolean;
