@@ -63,7 +63,7 @@ async function readDiscoveredFile(workspace: string, source: WorkspaceSource): P
   try {
     const text = await readTextIfExists(file);
     if (text === null) return null;
-    const parsed = parseImport(text, { fileName: file });
+    const parsed = parseImport(text, { fileName: file, keepNeverImported: true });
     const warnings = [
       ...parsed.renamed.map((r) => `"${r.from}" is not a valid server name; it is offered as "${r.to}"`),
       ...parsed.warnings,
