@@ -186,7 +186,8 @@ function checkField(
   field: ElicitationFieldSchema,
   required: boolean,
   value: ElicitValue | undefined,
-) {
+): string | undefined {
+  if (required && value === undefined && field.default === undefined) return 'an answer is required';
   try {
     completeElicitationContent(
       { type: 'object', properties: { [key]: field }, ...(required ? { required: [key] } : {}) },
@@ -194,7 +195,10 @@ function checkField(
     );
     return undefined;
   } catch (err) {
-    return err instanceof MooringError ? err.message.replace(/^The form is not valid: /, '') : String(err);
+    if (!(err instanceof MooringError)) return String(err);
+    // "The form is not valid: Title (key): problem." → "problem" (the field is on screen already).
+    const label = field.title ? `${field.title} (${key})` : key;
+    return err.message.replace('The form is not valid: ', '').replace(`${label}: `, '').replace(/\.$/, '');
   }
 }
 
