@@ -1,4 +1,4 @@
-// The one normalised tool result (issue 3, "Results"), built from every MCP CallToolResult by
+// The one normalised tool result, built from every MCP CallToolResult by
 // src-main/core/catalog/normalizeResult.ts. Pure types plus the CLI/JSON projection, so the
 // renderer's gallery and the CLI read the same shape.
 

@@ -184,7 +184,8 @@ asks for the value without echoing it; from a script, pipe it in:
             );
           else
             print(
-              tty`failed after ${r.latency_ms} ms: ${multiline(r.error)}\n` + (r.hint ? tty`hint: ${r.hint}\n` : ''),
+              tty`failed after ${r.latency_ms} ms: ${multiline(r.error)}\n` +
+                (r.hint ? tty`hint: ${r.hint}\n` : ''),
             );
           return r.ok ? EXIT.ok : EXIT.failed;
         },

@@ -1,4 +1,4 @@
-// `mooring web [--port N] [--no-open] [--json]` (issue 5, browser mode): opens the core, connects every
+// `mooring web [--port N] [--no-open] [--json]` (browser mode): opens the core, connects every
 // enabled server, serves the UI on 127.0.0.1 and prints one URL with a one-time token. Ctrl-C or
 // SIGTERM closes every session before exiting.
 import { spawn } from 'node:child_process';
@@ -54,7 +54,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     port,
     staticDir: opts.staticDir ?? resolve(import.meta.dirname ?? process.cwd(), '../../out/renderer'),
   });
-  // Approvals from `mooring serve` on this home show in this window's dialog (issue 8, approval relay).
+  // Approvals from `mooring serve` on this home show in this window's dialog (the approval relay).
   const relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
     say(tty`mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`);
     return undefined;

@@ -29,10 +29,7 @@ export interface NotificationContent {
  * shared/untrustedText.ts names (a notification shows no escapes, so they become spaces).
  */
 export function plainText(text: string, max = 120): string {
-  const one = text
-    .replace(UNSAFE_RUN, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const one = text.replace(UNSAFE_RUN, ' ').replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 

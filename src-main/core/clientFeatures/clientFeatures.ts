@@ -1,4 +1,4 @@
-// The client side of MCP beyond tools (issue 6, "The rest of MCP"), as one object the core holds:
+// The client side of MCP beyond tools (ARCHITECTURE.md, `clientFeatures/`), as one object the core holds:
 // the capabilities Mooring declares, the server→client handlers registered on every new SDK client
 // (sampling, elicitation, roots, resource notifications; SessionActor's `configureClient`, so they survive
 // reconnects), the broker the UI answers through, and what to do when a session becomes ready.

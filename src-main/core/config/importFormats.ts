@@ -1,4 +1,4 @@
-// Import of the MCP configurations people already have (issue 2): Claude Desktop and Cursor
+// Import of the MCP configurations people already have: Claude Desktop and Cursor
 // (`mcpServers`), VS Code (`.vscode/mcp.json`, or `mcp` in settings.json, with `inputs`), and our own
 // `mcp_servers.json`. The format is detected; JSON with comments is accepted. Every bad entry is named
 // with its file position, and nothing is written unless every entry is valid.
