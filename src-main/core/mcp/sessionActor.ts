@@ -258,7 +258,12 @@ export class SessionActor extends EventEmitter {
       } else await transport?.close().catch(() => undefined);
       if (gen === this.generation) this.client = undefined;
       const exit = transport instanceof StdioTransport ? transport.exit : undefined;
-      throw connectError(err, { config: this.config, stderrTail: this.stderrTail(), exit });
+      throw connectError(err, {
+        config: this.config,
+        stderrTail: this.stderrTail(),
+        exit,
+        timeoutMs: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      });
     }
   }
 
