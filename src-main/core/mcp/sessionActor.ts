@@ -65,7 +65,6 @@ export class SessionActor extends EventEmitter {
   private readonly registry: ToolRegistry;
   readonly metrics = new SessionMetrics();
   readonly logs = new RingBuffer<LogLine>(1000);
-  private stderrPartial = '';
   private readonly backoff: BackoffPolicy;
 
   constructor(private readonly opts: SessionActorOptions) {
@@ -446,15 +445,8 @@ export class SessionActor extends EventEmitter {
     this.emit('status', this.status());
   }
 
-  private onStderr(text: string): void {
-    const lines = (this.stderrPartial + text).split(/\r?\n/);
-    this.stderrPartial = lines.pop() ?? '';
-    if (this.stderrPartial.length > 8192) {
-      lines.push(this.stderrPartial);
-      this.stderrPartial = '';
-    }
-    for (const line of lines)
-      if (line.trim()) this.log({ source: 'stderr', level: 'info', text: line.slice(0, 4000) });
+  private onStderr(line: string): void {
+    this.log({ source: 'stderr', level: 'info', text: line });
   }
 
   /** A line from the host about this server (state changes, safety notes), kept in its log. */

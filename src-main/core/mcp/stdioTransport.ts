@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
+import { StderrLines } from './stderrLines';
 
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 const STAGE_WAIT_MS = 2000;
@@ -17,7 +18,8 @@ export interface StdioTransportOptions {
   env: Record<string, string>;
   cwd?: string;
   maxLineBytes?: number;
-  onStderr?: (text: string) => void;
+  /** One line of the server's stderr (cut at 4000 bytes; see StderrLines). */
+  onStderr?: (line: string) => void;
   /** A stdout line that is not a JSON-RPC message, or one over the cap (text is cut). */
   onGarbage?: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
 }
@@ -79,8 +81,9 @@ export class StdioTransport implements Transport {
       child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
       child.stdout!.on('error', (err) => this.onerror?.(err));
       child.stdin!.on('error', (err) => this.onerror?.(err));
-      child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (text: string) => this.opts.onStderr?.(text));
+      const stderr = new StderrLines((line) => this.opts.onStderr?.(line));
+      child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+      child.stderr!.once('end', () => stderr.end());
     });
   }
 

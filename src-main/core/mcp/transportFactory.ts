@@ -13,7 +13,8 @@ import { childEnvironment } from './childEnv';
 import { StdioTransport } from './stdioTransport';
 
 export interface TransportHooks {
-  onStderr: (text: string) => void;
+  /** One line of a stdio server's stderr, already bounded (StderrLines). */
+  onStderr: (line: string) => void;
   onGarbage: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
   /** A fetch for remote transports (the SSRF guard's, when the core wires one). */
   fetch?: FetchLike;
