@@ -7,6 +7,7 @@ import { OAuthManager, type AuthorizationOpener, type AuthorizationPrompt } from
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { createGuardedFetch } from '../core/safety/guardedFetch';
+import { ssrfPolicyOf } from '../core/safety/ssrfGuard';
 import { resolveServerConfig } from '../core/secrets/serverSecrets';
 import type { CoreRunner } from './mcpCommands';
 import { EXIT, printJson } from './output';
@@ -65,10 +66,7 @@ export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: A
             client = { client_id: o.clientId, ...(secret ? { client_secret: secret } : {}) };
           }
           // The same path as a real session: secrets resolved, every fetch through the SSRF guard.
-          const fetch = createGuardedFetch({
-            allowPrivateNetwork: config.allowPrivateNetwork,
-            ...(config.url ? { typedUrl: config.url } : {}),
-          });
+          const fetch = createGuardedFetch(ssrfPolicyOf(config));
           try {
             const r = await managerFor(core).signIn(config, {
               opener: deps.opener ?? terminalOpener({ browser: o.browser !== false }),

@@ -7,6 +7,7 @@ import type { LogLine } from '@shared/session';
 import { checkCommandAllowed } from './safety/commandAllowlist';
 import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
 import { checkServerPackages } from './safety/osvCheck';
+import { ssrfPolicyOf } from './safety/ssrfGuard';
 import type { SecretStore } from './secrets/secretStore';
 import { resolveServerConfig } from './secrets/serverSecrets';
 import { canonicalWorkspace, resolveWorkspaceInputs } from './workspace';
@@ -55,12 +56,16 @@ export class ServerPreparation {
 
   /** One guarded fetch per remote server config, reused across reconnects and closed with the core. */
   fetchFor(config: ServerConfig): FetchLike {
-    const key = JSON.stringify([config.name, config.url, config.allowPrivateNetwork]);
+    const key = JSON.stringify([
+      config.name,
+      config.url,
+      config.allowPrivateNetwork,
+      config.allowLinkLocalHosts,
+    ]);
     let f = this.fetches.get(key);
     if (!f) {
       f = createGuardedFetch({
-        allowPrivateNetwork: config.allowPrivateNetwork,
-        ...(config.url ? { typedUrl: config.url } : {}),
+        ...ssrfPolicyOf(config),
         onNote: (note) =>
           this.deps.log({ server: config.name, at: Date.now(), source: 'host', level: 'notice', text: note }),
       });
