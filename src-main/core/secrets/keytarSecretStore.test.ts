@@ -127,7 +127,7 @@ describe('KeytarSecretStore without a keychain', () => {
     expect(out.error.code).toBe('secret_unavailable');
     expect(out.error.message).toMatch(/^The keychain is not available: /);
     expect(out.error.hint).toMatch(
-      /No keychain is reachable.*set the value to \$\{env:NAME\} and export NAME before starting Mooring/,
+      /No keychain is reachable.*set the value to \$\{env:NAME\} and export NAME before starting Mooring.*Secret Service/,
     );
   });
 
