@@ -1,10 +1,12 @@
 // What runs before every connect, for the core's pools alike (ARCHITECTURE.md, "The core as one object"):
-// the stdio allowlist, the OSV package check (once per command line per process), the secrets and VS Code
-// inputs; and the SSRF-guarded, DNS-pinned fetch each remote server uses.
+// the stdio allowlist (the name first, then — with secrets and VS Code inputs resolved, so the child's real
+// environment is known — where the runtime resolves), the OSV package check (once per command line per
+// process); and the SSRF-guarded, DNS-pinned fetch each remote server uses.
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
 import type { LogLine } from '@shared/session';
-import { checkCommandAllowed } from './safety/commandAllowlist';
+import { childEnvironment } from './mcp/childEnv';
+import { checkCommandAllowed, checkRuntimeLocation } from './safety/commandAllowlist';
 import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
 import { checkServerPackages } from './safety/osvCheck';
 import { ssrfPolicyOf } from './safety/ssrfGuard';
@@ -34,7 +36,19 @@ export class ServerPreparation {
     workspace?: string,
   ): Promise<ServerConfig> {
     checkCommandAllowed(config);
+    const folder =
+      workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);
+    const withInputs = folder
+      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.deps.secrets })
+      : config;
+    const resolved = await resolveServerConfig(withInputs, this.deps.secrets, this.deps.env());
     if (config.transport === 'stdio') {
+      // Judged on the environment the child really gets (a PATH in the server's env counts).
+      await checkRuntimeLocation(resolved, {
+        childPath: (await childEnvironment(resolved.env)).PATH,
+        userPath: (await childEnvironment({})).PATH,
+        cwd: resolved.cwd,
+      });
       const key = JSON.stringify([config.command, config.args]);
       let check = this.packageChecks.get(key);
       if (!check) {
@@ -46,12 +60,7 @@ export class ServerPreparation {
       }
       await check;
     }
-    const folder =
-      workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);
-    const withInputs = folder
-      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.deps.secrets })
-      : config;
-    return resolveServerConfig(withInputs, this.deps.secrets, this.deps.env());
+    return resolved;
   }
 
   /** One guarded fetch per remote server config, reused across reconnects and closed with the core. */
