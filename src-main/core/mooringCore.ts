@@ -23,6 +23,7 @@ import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { AuditLog } from './safety/auditLog';
+import { SecretRedactor } from './safety/redact';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { ServerManager } from './secrets/serverManager';
 import { OAuthManager, type SignInOptions, type SignInResult } from './auth/oauthManager';
@@ -65,7 +66,7 @@ export interface MooringCoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
-   * override the global ones, and it is offered to servers as the MCP root (issue 10).
+   * override the global ones, and it is offered to servers as the MCP root.
    */
   workspace?: string;
 }
@@ -75,9 +76,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly pool: SessionPool;
   readonly broker = new ApprovalBroker();
   readonly manager: ServerManager;
-  /** Sampling, elicitation, roots, prompts/resources helpers, log level (issue 6). */
+  /** Sampling, elicitation, roots, prompts/resources helpers, log level (the clientFeatures room). */
   readonly features: ClientFeatures;
-  /** OAuth for remote servers (issue 7): tokens in the keychain, sign-in and sign-out. */
+  /** OAuth for remote servers (the auth room): tokens in the keychain, sign-in and sign-out. */
   readonly oauth: OAuthManager;
   /** One catalog per provider whose schema rules it follows; cleared when any session changes. */
   private catalogs = new Map<string, ToolCatalog>();
@@ -97,6 +98,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     private currentSettings: Settings,
     private readonly opts: MooringCoreOptions,
     paths: HomePaths,
+    /** Every secret value this process knows; masked out of logs, errors, test results and the audit log. */
+    readonly redactor: SecretRedactor,
   ) {
     super();
     this.paths = paths;
@@ -107,7 +110,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       env: () => opts.env ?? process.env,
       osvEndpoint: () => this.currentSettings.osvEndpoint,
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
-      log: (l) => this.emit('log', l),
+      log: (l) => this.emit('log', { ...l, text: redactor.redact(l.text) }),
+      redactor,
     });
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
@@ -117,10 +121,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       log: (l) => {
         const actor = this.pool.get(l.server);
         if (actor) actor.hostLog(l.level, l.text);
-        else this.emit('log', l);
+        else this.emit('log', { ...l, text: redactor.redact(l.text) });
       },
     });
-    this.oauth = new OAuthManager({ secrets, redirectPort: () => this.currentSettings.oauthRedirectPort });
+    this.oauth = new OAuthManager({
+      secrets,
+      redirectPort: () => this.currentSettings.oauthRedirectPort,
+      onSecrets: (values) => redactor.add(values),
+    });
     this.pool = new SessionPool({
       ...opts.session,
       authProviderFor: this.oauth.authFor,
@@ -128,6 +136,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       configureClient: this.features.configureClient,
       prepare: (config, ctx) => this.preparation.prepare(config, ctx.warn),
       fetchFor: (config) => this.preparation.fetchFor(config),
+      redact: redactor.redact,
     });
     this.pool.on('status', (s) => {
       this.catalogs.clear();
@@ -148,6 +157,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         configureClient: this.features.configureClient,
         prepare: (config, ctx) => this.preparation.prepare(config, ctx.warn, workspace),
         fetchFor: (config) => this.preparation.fetchFor(config),
+        redact: redactor.redact,
       }),
       onChange: () => this.catalogs.clear(),
     });
@@ -181,8 +191,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ToolQuarantine.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    const audit = new AuditLog(paths.home);
-    return new MooringCore(servers, secrets, approvals, audit, quarantine, settings, opts, paths);
+    const redactor = new SecretRedactor();
+    const audit = new AuditLog(paths.home, () => redactor.values());
+    return new MooringCore(servers, secrets, approvals, audit, quarantine, settings, opts, paths, redactor);
   }
 
   /** The model that answers server-initiated sampling requests (after the user approves each). */
@@ -401,7 +412,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   }
 
   /**
-   * The default safe set for a server just enabled in the app (issue 3): read-only tools on; destructive
+   * The default safe set for a server just enabled in the app: read-only tools on; destructive
    * and unannotated tools (possibly destructive, per the spec) off, written to its excludeTools.
    * Returns what it did, e.g. "3 destructive tools disabled by default".
    */
@@ -452,6 +463,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       authProviderFor: this.oauth.authFor,
       fetchFor: (c) => this.preparation.fetchFor(c),
       prepare: (c, ctx) => this.preparation.prepare(c, ctx.warn),
+      redact: this.redactor.redact,
     });
   }
 

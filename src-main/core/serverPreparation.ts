@@ -9,9 +9,10 @@ import { childEnvironment } from './mcp/childEnv';
 import { checkCommandAllowed, checkRuntimeLocation } from './safety/commandAllowlist';
 import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
 import { checkServerPackages } from './safety/osvCheck';
+import type { SecretRedactor } from './safety/redact';
 import { ssrfPolicyOf } from './safety/ssrfGuard';
 import type { SecretStore } from './secrets/secretStore';
-import { resolveServerConfig } from './secrets/serverSecrets';
+import { resolveServerConfig, secretValuesOf } from './secrets/serverSecrets';
 import { canonicalWorkspace, resolveWorkspaceInputs } from './workspace';
 
 export interface ServerPreparationDeps {
@@ -21,6 +22,8 @@ export interface ServerPreparationDeps {
   /** The process-wide project folder (CLI --workspace), if any. */
   workspace?: string;
   log: (line: LogLine) => void;
+  /** Learns the secret values each resolved config holds, so they are masked wherever text is shown. */
+  redactor?: SecretRedactor;
 }
 
 export class ServerPreparation {
@@ -42,6 +45,8 @@ export class ServerPreparation {
       ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.deps.secrets })
       : config;
     const resolved = await resolveServerConfig(withInputs, this.deps.secrets, this.deps.env());
+    // Known before the server starts, so its first stderr line is already masked.
+    this.deps.redactor?.add(secretValuesOf(config, resolved));
     if (config.transport === 'stdio') {
       // Judged on the environment the child really gets (a PATH in the server's env counts).
       await checkRuntimeLocation(resolved, {

@@ -48,7 +48,23 @@ export class OAuthStore {
   private cache = new Map<string, ServerAuthEntry>();
   private queues = new Map<string, Promise<unknown>>();
 
-  constructor(readonly secrets: SecretStore) {}
+  /** `onSecrets` learns every token and client secret read or stored, so the redactor can mask them. */
+  constructor(
+    readonly secrets: SecretStore,
+    private readonly onSecrets?: (values: string[]) => void,
+  ) {}
+
+  private learn(entry: ServerAuthEntry): void {
+    if (!this.onSecrets) return;
+    const values: string[] = [];
+    for (const e of Object.values(entry.issuers)) {
+      const t = e.tokens as { access_token?: string; refresh_token?: string; id_token?: string } | undefined;
+      values.push(
+        ...[t?.access_token, t?.refresh_token, t?.id_token, e.client?.client_secret].filter(isText),
+      );
+    }
+    if (values.length) this.onSecrets(values);
+  }
 
   /** The server's entry; an entry made for another URL counts as none, and so does an unreachable keychain. */
   async read(server: string, resource: string): Promise<ServerAuthEntry> {
@@ -64,6 +80,7 @@ export class OAuthStore {
         throw err;
       }
       entry = parseEntry(raw) ?? emptyEntry(resource);
+      this.learn(entry);
       this.cache.set(server, entry);
     }
     return entry.resource === resource ? entry : emptyEntry(resource);
@@ -79,6 +96,7 @@ export class OAuthStore {
         if (!e.client && !e.tokens) delete next.issuers[iss];
       if (next.current && !next.issuers[next.current]?.tokens) delete next.current;
       if (!Object.keys(next.issuers).length) delete next.discovery;
+      this.learn(next);
       const empty = !Object.keys(next.issuers).length;
       // Nothing was stored and nothing is to be: no keychain round trip (and none needed without one).
       if (!(empty && !Object.keys(current.issuers).length))
@@ -125,6 +143,8 @@ export class OAuthStore {
     await p;
   }
 }
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 /** Runs a keychain write of a sign-in; without a keychain, says what works instead. */
 async function storing<T>(server: string, write: () => Promise<T>): Promise<T> {
