@@ -1,34 +1,19 @@
 // Headless Linux, containers and WSL often have no Secret Service. A remote server without secrets must
 // work there; one with a keychain secret fails with an error that names the alternatives. End to end
 // through the CLI, against server-everything over Streamable HTTP on 127.0.0.1, with no D-Bus session.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer } from '../fixtures/authServer';
-import { ROOT, startEverythingHttp, tempDir } from '../helpers/servers';
+import { runMooring } from '../helpers/cli';
+import { startEverythingHttp, tempDir } from '../helpers/servers';
 
 let everything: Awaited<ReturnType<typeof startEverythingHttp>>;
 let home: string;
 
-function mooring(args: string[], env: Record<string, string> = {}) {
-  // No D-Bus session and no display: libsecret can reach no Secret Service (and cannot autolaunch one).
-  const base = { ...process.env };
-  delete base.DBUS_SESSION_BUS_ADDRESS;
-  delete base.DISPLAY;
-  delete base.WAYLAND_DISPLAY;
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), ...args], {
-      env: { ...base, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+// No D-Bus session and no display: libsecret can reach no Secret Service (and cannot autolaunch one).
+const mooring = (args: string[], env: Record<string, string> = {}) =>
+  runMooring(home, args, { env, unset: ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY'] });
 
 beforeAll(async () => {
   everything = await startEverythingHttp('streamableHttp');

@@ -1,7 +1,6 @@
 // Secrets never show (README, "Safety"): a server that prints its API token to stderr, and an error text
 // that echoes it, are masked wherever Mooring shows or writes them — `mooring mcp test` (end to end through
 // the CLI), the app's Logs view (through the router it uses), session status errors and the audit log.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +9,8 @@ import { appRouter, createApiContext } from '../../src-main/core/api/router';
 import { createCallerFactory } from '../../src-main/core/api/trpc';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import { ROOT, fixturePath, tempDir, waitFor } from '../helpers/servers';
+import { runMooring } from '../helpers/cli';
+import { fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const TOKEN = 'sk-live-4f9d2c7b1e8a';
 const leaks = (text: string) =>
@@ -23,19 +23,7 @@ const leaky = (name: string, mode: string, env: Record<string, string>) => ({
   env: { LEAK_MODE: mode, ...env },
 });
 
-function mooring(home: string, args: string[]) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), ...args], {
-      env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1', LEAK_TOKEN: TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const mooring = (home: string, args: string[]) => runMooring(home, args, { env: { LEAK_TOKEN: TOKEN } });
 
 describe('mooring mcp test with a server that leaks its token', () => {
   it.each([

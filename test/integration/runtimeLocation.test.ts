@@ -1,13 +1,13 @@
 // The allowlist judged the command's name only: a script called `node` in any folder passed. Now the
 // executable the child would run must be a runtime on the user's PATH. A real script named `node` in a temp
 // folder, reached through the server's own PATH, a path to it, and a relative path; and the real node.
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MooringError } from '../../src-main/core/errors';
 import { checkRuntimeLocation } from '../../src-main/core/safety/commandAllowlist';
-import { ROOT, tempDir } from '../helpers/servers';
+import { runMooring } from '../helpers/cli';
+import { tempDir } from '../helpers/servers';
 
 /** A folder holding an executable script named `node` that leaves a marker file when it runs. */
 function fakeNode() {
@@ -68,20 +68,10 @@ describe.runIf(process.platform !== 'win32')('mooring mcp test with a fake node'
       env: { PATH: `${dir}${delimiter}${process.env.PATH}` },
       trust,
     });
-    const run = () =>
-      new Promise<{ code: number; out: string }>((resolve) => {
-        const child = spawn(
-          process.execPath,
-          [join(ROOT, 'bin/mooring.mjs'), 'mcp', 'test', 'sneaky', '--json'],
-          {
-            env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1' },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('close', (code) => resolve({ code: code ?? -1, out }));
-      });
+    const run = async () => {
+      const r = await runMooring(home, ['mcp', 'test', 'sneaky', '--json']);
+      return { code: r.code, out: r.stdout };
+    };
 
     writeFileSync(join(home, 'mcp_servers.json'), JSON.stringify({ servers: [server(false)] }));
     const refused = await run();
