@@ -1,4 +1,4 @@
-// Conversations on disk (issue 6; ARCHITECTURE.md "Data on disk"): one append-only JSONL file per
+// Conversations on disk (ARCHITECTURE.md, "Data on disk"): one append-only JSONL file per
 // conversation under <home>/conversations. Each record is written and fsync'd as its step completes,
 // so a crash loses at most the step in flight. A torn line (crash mid-write) is skipped with a
 // warning on load; the next append starts on a fresh line so the fragment never swallows new data.
@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatMessage, ConversationSummary } from '@shared/chat';
+import { closeJsonlAppender, jsonlAppender } from '../config/jsonlAppender';
 import { MooringError } from '../errors';
 import { homePaths } from '../home';
 
@@ -35,8 +36,6 @@ export function titleFromText(text: string): string {
 export class ConversationStore {
   readonly dir: string;
   private readonly onWarning: (warning: string) => void;
-  /** Appends per conversation run one at a time, in call order. */
-  private readonly tails = new Map<string, Promise<void>>();
 
   constructor(opts: { dir: string; onWarning?: (warning: string) => void }) {
     this.dir = opts.dir;
@@ -104,12 +103,16 @@ export class ConversationStore {
     return this.appendRecord(id, { kind: 'workspace', workspace, at: Date.now() });
   }
 
+  /**
+   * Through the home's one appender: in call order, fsync'd, whole lines even when two processes write
+   * one conversation. Only to a conversation that exists (its header line was written by `create`).
+   */
   private appendRecord(id: string, record: ConversationRecord): Promise<void> {
-    const path = this.file(id);
-    const prev = this.tails.get(id) ?? Promise.resolve();
-    const next = prev.catch(() => {}).then(() => appendLine(path, id, JSON.stringify(record)));
-    this.tails.set(id, next);
-    return next;
+    return jsonlAppender(this.file(id), { mustExist: true })
+      .append(record)
+      .catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'ENOENT' ? notFound(id) : err;
+      });
   }
 
   async load(id: string): Promise<LoadedConversation> {
@@ -184,7 +187,7 @@ export class ConversationStore {
     return out.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  /** Case-insensitive title search (issue 6: "search titles"). */
+  /** Case-insensitive title search. */
   async search(query: string): Promise<ConversationSummary[]> {
     const q = query.trim().toLowerCase();
     const all = await this.list();
@@ -193,43 +196,18 @@ export class ConversationStore {
 
   async delete(id: string): Promise<void> {
     const path = this.file(id);
-    await (this.tails.get(id) ?? Promise.resolve()).catch(() => {});
+    await closeJsonlAppender(path); // after its pending appends; a later one fails as not found
     try {
       await stat(path);
     } catch {
       throw notFound(id);
     }
     await rm(path);
-    this.tails.delete(id);
   }
 }
 
 function notFound(id: string): MooringError {
   return new MooringError('not_found', `No conversation ${id}`, 'List conversations to find the right id');
-}
-
-/** Appends one line and fsyncs it; starts a new line first if a crash left the file without one. */
-async function appendLine(path: string, id: string, line: string): Promise<void> {
-  let fh;
-  try {
-    fh = await open(path, 'r+');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(id);
-    throw err;
-  }
-  try {
-    const { size } = await fh.stat();
-    let prefix = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await fh.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = '\n';
-    }
-    await fh.write(prefix + line + '\n', size);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }
 
 async function syncDir(dir: string): Promise<void> {

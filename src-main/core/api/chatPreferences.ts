@@ -1,10 +1,12 @@
-// The chat's own small preferences (issue 5 "Chat", issue 6 "Providers"): the default model as
-// `provider:model`, and the model each conversation was last used with (the per-conversation picker).
-// settings.json has a default *provider* but no model field yet (shared/settings.ts is strict), so the
-// model lives here, in <home>/chat-preferences.json, written atomically. Nothing secret is kept here.
+// The chat's own small preferences: the default model as `provider:model`, and the model each
+// conversation was last used with (the per-conversation picker). settings.json has a default *provider*
+// but no model field yet (shared/settings.ts is strict), so the model lives here, in
+// <home>/chat-preferences.json, a JsonFileStore (ARCHITECTURE.md, "Data on disk"): changed under its lock,
+// written atomically, never overwritten while invalid. Nothing secret is kept here.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readTextIfExists, writeJsonAtomic } from '../config/atomicJson';
+import { JsonFileStore } from '../config/jsonFileStore';
+import { MooringError } from '../errors';
 
 const PreferencesSchema = z.object({
   defaultModel: z.string().optional(),
@@ -13,36 +15,40 @@ const PreferencesSchema = z.object({
 export type ChatPreferences = z.infer<typeof PreferencesSchema>;
 
 export class ChatPreferencesFile {
-  readonly file: string;
-  private cached?: ChatPreferences;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly store: JsonFileStore<ChatPreferences, z.input<typeof PreferencesSchema>>;
 
   constructor(home: string) {
-    this.file = join(home, 'chat-preferences.json');
+    this.store = new JsonFileStore({
+      file: join(home, 'chat-preferences.json'),
+      format: {
+        schema: PreferencesSchema,
+        empty: () => ({ conversationModels: {} }),
+        fileHint: (f) =>
+          `Fix ${f} by hand (Mooring has not changed it), or delete it: it only holds the models last picked.`,
+        changeHint: 'Pick the model again.',
+      },
+    });
   }
 
+  get file(): string {
+    return this.store.file;
+  }
+
+  /**
+   * The preferences as they are on disk now (another process may have picked a model). A damaged file
+   * reads as the defaults: it only holds choices the user can make again, and the chat must still work.
+   * It is not overwritten: `update` reports it.
+   */
   async get(): Promise<ChatPreferences> {
-    if (this.cached) return this.cached;
-    const text = await readTextIfExists(this.file).catch(() => null);
-    let parsed: ChatPreferences = { conversationModels: {} };
     try {
-      // A damaged file is not fatal: it only holds choices the user can make again.
-      if (text) parsed = PreferencesSchema.parse(JSON.parse(text));
-    } catch {
-      /* start from the defaults */
+      return await this.store.read();
+    } catch (err) {
+      if (err instanceof MooringError && err.code === 'config_invalid') return { conversationModels: {} };
+      throw err;
     }
-    this.cached = parsed;
-    return parsed;
   }
 
   update(change: (p: ChatPreferences) => ChatPreferences): Promise<ChatPreferences> {
-    const run = this.queue.then(async () => {
-      const next = change(structuredClone(await this.get()));
-      await writeJsonAtomic(this.file, next);
-      this.cached = next;
-      return next;
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.store.update(change);
   }
 }

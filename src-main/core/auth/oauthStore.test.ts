@@ -1,4 +1,6 @@
-// OAuth tokens are secrets the redactor must know (README, "Safety"): the store reports every token and
+// The keychain side of OAuth. Two processes share the keychain: a change made by one OAuthStore must keep
+// what another saved since this one last read (each process caches entries for the per-request bearer
+// token). Tokens are secrets the redactor must know (README, "Safety"): the store reports every token and
 // client secret it reads or writes; the core wires that to its redactor. Without a keychain, a server that
 // never signed in reads as "not signed in" instead of failing.
 import { describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { MemorySecretStore } from '../secrets/secretStore';
 import { authAccount, OAuthStore } from './oauthStore';
 
 const RESOURCE = 'https://mcp.example.com/mcp';
+const tokens = (access: string) => ({ access_token: access, token_type: 'Bearer' }) as never;
 const entry = JSON.stringify({
   resource: RESOURCE,
   current: 'https://auth.example.com',
@@ -21,6 +24,24 @@ const entry = JSON.stringify({
 });
 
 describe('OAuthStore', () => {
+  it('re-reads the keychain before a change, so another process’s tokens are kept', async () => {
+    const keychain = new MemorySecretStore();
+    const app = new OAuthStore(keychain);
+    const serve = new OAuthStore(keychain);
+    await app.read('remote', RESOURCE); // cached: no issuers yet
+    await serve.update('remote', RESOURCE, (e) => {
+      e.issuers['https://as-one.example.com'] = { tokens: tokens('from-serve') };
+    });
+    await app.update('remote', RESOURCE, (e) => {
+      e.issuers['https://as-two.example.com'] = { tokens: tokens('from-app') };
+    });
+    const fresh = await new OAuthStore(keychain).read('remote', RESOURCE);
+    expect(Object.keys(fresh.issuers).sort()).toEqual([
+      'https://as-one.example.com',
+      'https://as-two.example.com',
+    ]);
+  });
+
   it('reports the tokens and client secret it reads and stores', async () => {
     const secrets = new MemorySecretStore();
     await secrets.set(authAccount('remote'), entry);

@@ -86,9 +86,14 @@ export class OAuthStore {
     return entry.resource === resource ? entry : emptyEntry(resource);
   }
 
-  /** Applies `change` to the entry and writes it through, one change at a time per server. */
+  /**
+   * Applies `change` to the entry and writes it through, one change at a time per server. The entry is
+   * read again from the keychain first, not from the cache: another Mooring process (the app next to
+   * `mooring serve`) may have saved tokens since, and this write must not erase them.
+   */
   update(server: string, resource: string, change: (e: ServerAuthEntry) => void): Promise<void> {
     const run = async () => {
+      this.cache.delete(server);
       const current = await this.read(server, resource);
       const next: ServerAuthEntry = structuredClone(current);
       change(next);

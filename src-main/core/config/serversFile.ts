@@ -1,6 +1,6 @@
-// mcp_servers.json: load, validate, save (issue 2, "Config and home").
-// An invalid file is reported with file:line:column and never overwritten: every save first checks
-// that the file on disk is valid, so a hand edit in progress is not lost to a write from the app.
+// mcp_servers.json: its format (ARCHITECTURE.md, "Data on disk"): parse with file:line:column and
+// duplicate names, validate, and write compactly. Reading and writing go through JsonFileStore, so an
+// invalid file is never overwritten and every change holds the file's lock.
 import {
   DEFAULT_MAX_MESSAGE_MB,
   DEFAULT_TIMEOUT_SECONDS,
@@ -10,16 +10,15 @@ import {
   type ServerConfigInput,
   type ServersFile,
 } from '@shared/config';
-import { MooringError } from '../errors';
-import { readTextIfExists, writeJsonAtomic } from './atomicJson';
+import type { z } from 'zod';
 import {
   ConfigInvalidError,
-  issuesWithoutFile,
   locateIssues,
   offsetOf,
   parseJsonText,
   type ConfigIssue,
 } from './jsonDiagnostics';
+import { JsonFileStore, type JsonFileFormat } from './jsonFileStore';
 
 export const serversFileHint = (file: string) =>
   `Fix ${file} by hand (Mooring has not changed it), then run "mooring mcp list" to check it.`;
@@ -65,25 +64,8 @@ const sortIssues = (issues: ConfigIssue[]) =>
   [...issues].sort((a, b) => a.line - b.line || a.column - b.column);
 
 /** Loads the servers file; a missing file is an empty list. Throws `config_invalid` with every issue. */
-export async function loadServersFile(file: string): Promise<ServersFile> {
-  return (await loadServersFileWithText(file)).data;
-}
-
-export async function loadServersFileWithText(
-  file: string,
-): Promise<{ data: ServersFile; text: string | null }> {
-  let text: string | null;
-  try {
-    text = await readTextIfExists(file);
-  } catch (err) {
-    throw new MooringError(
-      'config_invalid',
-      `${file}: cannot be read (${(err as Error).message})`,
-      'Check that the path is a readable file, or set MOORING_HOME to another directory.',
-      { cause: err },
-    );
-  }
-  return { data: text === null ? { servers: [] } : parseServersText(text, file), text };
+export function loadServersFile(file: string): Promise<ServersFile> {
+  return serversFileStore(file).read();
 }
 
 // Keys written only when they differ from the schema default, so the file stays short and readable.
@@ -120,35 +102,24 @@ export function compactServer(server: ServerConfig): ServerConfigInput {
 
 const isEmpty = (v: unknown) => (Array.isArray(v) ? v.length === 0 : Object.keys(v as object).length === 0);
 
-/** Validates the whole document and returns it parsed (defaults applied), or throws `config_invalid`. */
-export function validateServers(servers: readonly ServerConfigInput[]): ServerConfig[] {
-  const result = ServersFileSchema.safeParse({ servers });
-  if (!result.success)
-    throw new ConfigInvalidError(
-      issuesWithoutFile(result.error.issues),
-      'Nothing was written. Correct the server settings named above and try again.',
-    );
-  return result.data.servers;
+export const serversFormat: JsonFileFormat<ServersFile, z.input<typeof ServersFileSchema>> = {
+  schema: ServersFileSchema,
+  empty: () => ({ servers: [] }),
+  fileHint: serversFileHint,
+  changeHint: 'Correct the server settings named above and try again.',
+  parse: parseServersText,
+  toDisk: (doc) => ({ servers: doc.servers.map(compactServer) }),
+};
+
+/** mcp_servers.json as a JsonFileStore (ServersStore is the typed door the core uses). */
+export function serversFileStore(file: string, opts: { watchDebounceMs?: number } = {}) {
+  return new JsonFileStore({ file, format: serversFormat, ...opts });
 }
 
-/**
- * Writes the servers without looking at the file on disk first: only for callers that just loaded it
- * (the store does load → change → write inside its write queue). Returns what was written.
- */
-export async function writeServersFile(
-  file: string,
-  servers: readonly ServerConfigInput[],
-): Promise<{ servers: ServerConfig[]; text: string }> {
-  const valid = validateServers(servers);
-  const text = await writeJsonAtomic(file, { servers: valid.map(compactServer) });
-  return { servers: valid, text };
-}
-
-/** Saves the servers; refuses (throws `config_invalid`) while the file on disk is invalid. */
+/** Saves the servers under the file's lock; refuses (throws `config_invalid`) while the file on disk is invalid. */
 export async function saveServersFile(
   file: string,
   doc: { servers: readonly ServerConfigInput[] },
 ): Promise<void> {
-  await loadServersFile(file);
-  await writeServersFile(file, doc.servers);
+  await serversFileStore(file).update(() => ({ servers: [...doc.servers] }));
 }

@@ -1,13 +1,20 @@
-// The one way the core changes mcp_servers.json (issue 2). Every change is load → change → validate →
-// atomic write, run one at a time, so two concurrent adds never lose one and an edit made by hand
-// between two changes is kept. An invalid file on disk blocks every change (it is never overwritten).
-import { resolve } from 'node:path';
-import { ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '@shared/config';
+// The one way the core changes mcp_servers.json: a typed door over JsonFileStore. Every change is
+// load → change → validate → atomic write under the file's lock, so two concurrent adds never lose one,
+// from one process or from thirty, and an edit made by hand between two changes is kept. An invalid file
+// on disk blocks every change (it is never overwritten).
+import {
+  ServerConfigSchema,
+  type ServerConfig,
+  type ServerConfigInput,
+  type ServersFile,
+  type ServersFileSchema,
+} from '@shared/config';
+import type { z } from 'zod';
 import { MooringError } from '../errors';
 import { homePaths } from '../home';
-import { watchParsedFile, type FileWatch } from './fileWatch';
 import { ConfigInvalidError, issuesWithoutFile } from './jsonDiagnostics';
-import { loadServersFile, parseServersText, writeServersFile } from './serversFile';
+import type { JsonFileStore } from './jsonFileStore';
+import { serversFileStore } from './serversFile';
 
 export type ServersChange = { ok: true; servers: ServerConfig[] } | { ok: false; error: MooringError };
 
@@ -18,16 +25,19 @@ export interface ServersStoreOptions {
   watchDebounceMs?: number;
 }
 
+type ServersFileInput = z.input<typeof ServersFileSchema>;
+
 const LIST_HINT = 'Run "mooring mcp list" to see the configured servers.';
 
 export class ServersStore {
   readonly file: string;
-  private readonly debounceMs: number;
-  private readonly watches = new Set<FileWatch>();
+  private readonly store: JsonFileStore<ServersFile, ServersFileInput>;
 
   constructor(opts: ServersStoreOptions) {
     this.file = opts.file;
-    this.debounceMs = opts.watchDebounceMs ?? 100;
+    this.store = serversFileStore(opts.file, {
+      ...(opts.watchDebounceMs !== undefined ? { watchDebounceMs: opts.watchDebounceMs } : {}),
+    });
   }
 
   static forHome(home: string): ServersStore {
@@ -35,7 +45,7 @@ export class ServersStore {
   }
 
   async list(): Promise<ServerConfig[]> {
-    return (await loadServersFile(this.file)).servers;
+    return (await this.store.read()).servers;
   }
 
   /** The server named `name`; throws `not_found` when there is none. */
@@ -104,62 +114,31 @@ export class ServersStore {
   }
 
   /**
-   * Runs `change` on the current list and writes the result, all or nothing, queued behind every other
-   * change. If `change` throws, nothing is written. Returns the list as written.
+   * Runs `change` on the list as it is on disk now and writes the result, all or nothing, under the
+   * file's lock (after every other change, from this process or another). If `change` throws, nothing is
+   * written. Returns the list as written.
    */
-  transaction(
+  async transaction(
     change: (servers: ServerConfig[]) => readonly ServerConfigInput[] | Promise<readonly ServerConfigInput[]>,
   ): Promise<ServerConfig[]> {
-    return serialised(this.file, async () => {
-      const current = (await loadServersFile(this.file)).servers;
-      const next = await change(current.map((s) => structuredClone(s)));
-      return (await writeServersFile(this.file, next)).servers;
-    });
+    const doc = await this.store.update(async (current) => ({
+      servers: [...(await change(current.servers))],
+    }));
+    return doc.servers;
   }
 
   /**
    * Calls `onChange` whenever the file's content changes (by anyone, this store included): with the new
    * valid list, or with the validation error when the file became invalid. Returns an unsubscribe.
    */
-  async watch(onChange: (change: ServersChange) => void): Promise<() => void> {
-    const w = await watchParsedFile({
-      file: this.file,
-      debounceMs: this.debounceMs,
-      parse: (text) => (text === null ? [] : parseServersText(text, this.file).servers),
-      onChange: (c) => onChange(c.ok ? { ok: true, servers: c.value } : c),
-    });
-    this.watches.add(w);
-    return () => {
-      w.close();
-      this.watches.delete(w);
-    };
+  watch(onChange: (change: ServersChange) => void): Promise<() => void> {
+    return this.store.watch((c) => onChange(c.ok ? { ok: true, servers: c.value.servers } : c));
   }
 
-  /** Stops every watch and waits for the write in flight. */
-  async close(): Promise<void> {
-    for (const w of this.watches) w.close();
-    this.watches.clear();
-    await writeQueues.get(resolve(this.file));
+  /** Stops every watch and waits for the changes queued in this process. */
+  close(): Promise<void> {
+    return this.store.close();
   }
-}
-
-// One write queue per file in this process, shared by every store on that file. (Two processes, say the
-// CLI and the app, are not serialised against each other; each write is still atomic.)
-const writeQueues = new Map<string, Promise<unknown>>();
-
-function serialised<T>(file: string, job: () => Promise<T>): Promise<T> {
-  const key = resolve(file);
-  const run = (writeQueues.get(key) ?? Promise.resolve()).then(job);
-  // The queue continues after a failed change; the caller still sees the failure.
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  writeQueues.set(key, tail);
-  void tail.then(() => {
-    if (writeQueues.get(key) === tail) writeQueues.delete(key);
-  });
-  return run;
 }
 
 /** Validates one server input; throws `config_invalid` naming the server and every field that is wrong. */

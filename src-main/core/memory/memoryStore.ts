@@ -1,13 +1,14 @@
-// Mooring's memory (issue 8, "Memory"): short entries the user or a model saved, shared by the app, the
+// Mooring's memory: short entries the user or a model saved, shared by the app, the
 // CLI and Mooring's own MCP server. One append-only JSONL file (ARCHITECTURE.md "Data on disk"): an
 // `add` line per entry and a `delete` line per removal, each fsync'd, so a crash loses at most the line
 // in flight and a torn last line is skipped on load. Several processes (the app and `mooring serve`)
 // may append to it; every read folds the whole file again, so each sees the others' writes.
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { z } from 'zod';
+import { jsonlAppender } from '../config/jsonlAppender';
 import { MooringError } from '../errors';
 
 export const MEMORY_TEXT_MAX = 20_000;
@@ -57,9 +58,6 @@ const firstLine = (text: string) => {
 };
 
 export class MemoryStore {
-  /** Appends from this process run one at a time, in call order. */
-  private tail: Promise<void> = Promise.resolve();
-
   constructor(
     readonly file: string,
     private readonly onWarning: (warning: string) => void = () => {},
@@ -149,10 +147,9 @@ export class MemoryStore {
     return entries;
   }
 
+  /** Through the home's one appender: in call order, fsync'd, whole lines across processes. */
   private append(record: MemoryRecord): Promise<void> {
-    const next = this.tail.catch(() => {}).then(() => appendLine(this.file, JSON.stringify(record)));
-    this.tail = next;
-    return next;
+    return jsonlAppender(this.file).append(record);
   }
 }
 
@@ -166,23 +163,4 @@ function notFound(id: string): MooringError {
     `No memory entry "${id}"`,
     'Search or list the memory to find its id.',
   );
-}
-
-/** O_APPEND keeps lines from two processes whole; a file left without a final newline gets one first. */
-async function appendLine(file: string, line: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const fh = await open(file, 'a+', 0o600);
-  try {
-    const { size } = await fh.stat();
-    let prefix = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await fh.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = '\n';
-    }
-    await fh.write(prefix + line + '\n');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }

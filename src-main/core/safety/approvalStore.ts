@@ -1,12 +1,12 @@
-// Remembered "always allow" approvals (issue 4), persisted in `<home>/approvals.json` and pinned to the tool's
+// Remembered "always allow" approvals, persisted in `<home>/approvals.json` and pinned to the tool's
 // fingerprint. When the server changes the tool, the fingerprint no longer matches and `lookup` reports the
-// approval as lapsed with a diff against the snapshot the user approved.
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+// approval as lapsed with a diff against the snapshot the user approved. The file is a JsonFileStore
+// (ARCHITECTURE.md, "Data on disk"): every change re-reads it under its lock, so an approval written by
+// another Mooring process (the CLI next to the app) is kept.
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApprovalLookup } from '@shared/approval';
-import { MooringError } from '../errors';
+import { ApprovalListFile } from '../config/approvalListFile';
 import {
   diffTools,
   snapshotTool,
@@ -39,57 +39,30 @@ const EntrySchema = z.object({
   decidedBy: z.string(),
   at: z.number(),
 });
-const FileSchema = z.object({ version: z.literal(1), approvals: z.array(EntrySchema) }).strict();
-
 export type ApprovalEntry = z.infer<typeof EntrySchema>;
 
 const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
 
 export class ApprovalStore {
+  /** The file as this process last read or wrote it: `lookup` is on the tool-call path and stays in memory. */
   private entries = new Map<string, ApprovalEntry>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly store: ApprovalListFile<ApprovalEntry>;
 
-  private constructor(readonly file: string) {}
+  private constructor(readonly file: string) {
+    this.store = new ApprovalListFile(file, {
+      entry: EntrySchema,
+      key: (e) => keyOf(e.server, e.tool),
+      fileHint: (f) =>
+        `Fix ${f} by hand (Mooring has not changed it), or delete it to forget every "always allow" (tools will ask again).`,
+      changeHint: 'This approval could not be remembered.',
+    });
+  }
 
   /** Opens the store; a missing file is an empty store, an invalid one is a clear error. */
   static async open(home: string): Promise<ApprovalStore> {
     const store = new ApprovalStore(approvalsPath(home));
-    store.entries = await store.readFile();
+    store.entries = await store.store.read();
     return store;
-  }
-
-  private async readFile(): Promise<Map<string, ApprovalEntry>> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-      throw err;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      throw this.invalid(err instanceof Error ? err.message : String(err), err);
-    }
-    const result = FileSchema.safeParse(parsed);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw this.invalid(
-        `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-        result.error,
-      );
-    }
-    return new Map(result.data.approvals.map((e) => [keyOf(e.server, e.tool), e]));
-  }
-
-  private invalid(detail: string, cause: unknown): MooringError {
-    return new MooringError(
-      'config_invalid',
-      `The approvals file ${this.file} is not valid (${detail}).`,
-      'Fix the file, or delete it to forget every "always allow" (tools will ask again).',
-      { cause },
-    );
   }
 
   /** What is remembered for this tool as the server lists it now. */
@@ -137,20 +110,8 @@ export class ApprovalStore {
     return [...this.entries.values()];
   }
 
-  /**
-   * Read-modify-write, serialised in this process and re-reading the file first so an approval written
-   * by another Mooring process (the CLI next to the app) is not lost. The write is atomic.
-   */
-  private update(mutate: (m: Map<string, ApprovalEntry>) => void): Promise<void> {
-    const run = this.queue.then(async () => {
-      const fresh = await this.readFile();
-      mutate(fresh);
-      await mkdir(dirname(this.file), { recursive: true });
-      const body = { version: 1 as const, approvals: [...fresh.values()] };
-      await writeFileAtomic(this.file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
-      this.entries = fresh;
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** Read-modify-write of the file as it is now (JsonFileStore: under its lock, atomic). */
+  private async update(mutate: (m: Map<string, ApprovalEntry>) => void): Promise<void> {
+    this.entries = await this.store.update(mutate);
   }
 }

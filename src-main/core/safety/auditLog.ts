@@ -1,10 +1,10 @@
-// The audit log (issue 4): one JSON line per approval decision at `<home>/logs/audit.jsonl`, append-only.
+// The audit log: one JSON line per approval decision at `<home>/logs/audit.jsonl`, append-only.
 // It says who decided what, when, and for which exact tool (the fingerprint). Argument VALUES never reach
 // it — only their names and a hash — because arguments carry tokens, paths and personal data.
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AuditDecision } from '@shared/approval';
+import { jsonlAppender } from '../config/jsonlAppender';
 import { homePaths } from '../home';
 import { canonicalJson, sha256Hex } from './toolFingerprint';
 import { redactText } from './redact';
@@ -46,10 +46,6 @@ export function summariseArgs(args: Record<string, unknown>): { keys: string[]; 
 
 export class AuditLog {
   readonly file: string;
-  private queue: Promise<unknown> = Promise.resolve();
-  private pendingLines: string[] = [];
-  private pendingBatch: Promise<void> | undefined;
-  private handle: FileHandle | undefined;
 
   /** `secrets` returns the secret values currently known (keychain values), masked out of free text. */
   constructor(
@@ -59,7 +55,11 @@ export class AuditLog {
     this.file = homePaths(home).audit;
   }
 
-  /** Appends one line. Writes are serialised so concurrent decisions never interleave within a line. */
+  /**
+   * Appends one line through the home's one appender (group commit: decisions made while a write is in
+   * flight go out together in the next write, on one handle; fsync'd; whole lines even with `mooring
+   * serve` appending too). A per-call open + write + close cost more than the tool call itself.
+   */
   record(input: AuditInput): Promise<AuditEntry> {
     const secrets = this.secrets();
     const entry: AuditEntry = {
@@ -74,43 +74,14 @@ export class AuditLog {
     if (input.client !== undefined) entry.client = redactText(input.client, secrets);
     if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments);
     if (input.argsEdited) entry.argsEdited = true;
-    const line = `${JSON.stringify(AuditEntrySchema.parse(entry))}\n`;
-    return this.append(line).then(() => entry);
+    return jsonlAppender(this.file)
+      .append(AuditEntrySchema.parse(entry))
+      .then(() => entry);
   }
 
-  /**
-   * Group commit: lines that arrive while a write is in flight go out together in the next single write,
-   * on one file handle opened once (append mode, 0600). Each caller still waits for its own line.
-   * A per-call mkdir + open + write + close cost more than the tool call itself (bench, issue 9).
-   */
-  private append(line: string): Promise<void> {
-    this.pendingLines.push(line);
-    this.pendingBatch ??= new Promise<void>((resolve, reject) => {
-      this.queue = this.queue
-        .then(async () => {
-          const batch = this.pendingLines.join('');
-          this.pendingLines = [];
-          this.pendingBatch = undefined;
-          this.handle ??= await (async () => {
-            await mkdir(dirname(this.file), { recursive: true });
-            return open(this.file, 'a', 0o600);
-          })();
-          await this.handle.appendFile(batch, 'utf8');
-        })
-        .then(resolve, (err) => {
-          this.handle = undefined;
-          reject(err);
-        });
-    });
-    return this.pendingBatch;
-  }
-
-  /** Closes the file handle (the next record opens it again). */
-  async close(): Promise<void> {
-    await this.queue.catch(() => undefined);
-    const h = this.handle;
-    this.handle = undefined;
-    await h?.close();
+  /** Waits for the pending lines and closes the file handle (the next record opens it again). */
+  close(): Promise<void> {
+    return jsonlAppender(this.file).close();
   }
 
   /** Every entry, oldest first; a torn last line (crash mid-write) is skipped, not fatal. */

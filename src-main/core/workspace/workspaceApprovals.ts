@@ -1,15 +1,15 @@
-// Approvals of workspace servers (issue 10): nothing from a workspace file runs until the user approves
+// Approvals of workspace servers: nothing from a workspace file runs until the user approves
 // it, and the approval is pinned to the entry's content. The pin is a hash of the canonical JSON of the
 // workspace path, the file it came from and the server as parsed, so any edit that changes what would
-// run (command, arguments, env, URL, headers, trust…) asks again. Kept in `<home>/workspace-approvals.json`,
-// zod-validated, written atomically.
+// run (command, arguments, env, URL, headers, trust…) asks again. Kept in `<home>/workspace-approvals.json`
+// through JsonFileStore (ARCHITECTURE.md, "Data on disk"): validated, changed under the file's lock,
+// written atomically.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import type { ServerConfig } from '@shared/config';
-import { readTextIfExists, writeJsonAtomic } from '../config/atomicJson';
-import { MooringError } from '../errors';
+import { ApprovalListFile } from '../config/approvalListFile';
 
 export const workspaceApprovalsPath = (home: string) => join(home, 'workspace-approvals.json');
 
@@ -27,8 +27,6 @@ const RecordSchema = z
     decidedBy: z.string().optional(),
   })
   .strict();
-const FileSchema = z.object({ version: z.literal(1), approvals: z.array(RecordSchema) }).strict();
-
 export type WorkspaceApproval = z.infer<typeof RecordSchema>;
 
 /** The content pin of one workspace server entry. */
@@ -41,14 +39,22 @@ const keyOf = (workspace: string, source: string, name: string) => JSON.stringif
 
 export class WorkspaceApprovals {
   private records = new Map<string, WorkspaceApproval>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly store: ApprovalListFile<WorkspaceApproval>;
 
-  private constructor(readonly file: string) {}
+  private constructor(readonly file: string) {
+    this.store = new ApprovalListFile(file, {
+      entry: RecordSchema,
+      key: (r) => keyOf(r.workspace, r.source, r.name),
+      fileHint: (f) =>
+        `Fix ${f} by hand (Mooring has not changed it), or delete it: every workspace server will then ask for approval again.`,
+      changeHint: 'Approve the server again.',
+    });
+  }
 
   /** A missing file is an empty store; an invalid one is a clear `config_invalid` error. */
   static async open(home: string): Promise<WorkspaceApprovals> {
     const store = new WorkspaceApprovals(workspaceApprovalsPath(home));
-    store.records = await store.read();
+    store.records = await store.store.read();
     return store;
   }
 
@@ -85,44 +91,8 @@ export class WorkspaceApprovals {
     }).then(() => removed);
   }
 
-  /** Changes are serialised and re-read from disk first, so two processes approving lose neither. */
-  private update(change: (m: Map<string, WorkspaceApproval>) => void): Promise<void> {
-    const run = this.queue.then(async () => {
-      const current = await this.read();
-      change(current);
-      await writeJsonAtomic(this.file, { version: 1, approvals: [...current.values()] });
-      this.records = current;
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async read(): Promise<Map<string, WorkspaceApproval>> {
-    const text = await readTextIfExists(this.file);
-    if (text === null || text.trim() === '') return new Map();
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      throw this.invalid((err as Error).message, err);
-    }
-    const result = FileSchema.safeParse(value);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw this.invalid(
-        `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-        result.error,
-      );
-    }
-    return new Map(result.data.approvals.map((r) => [keyOf(r.workspace, r.source, r.name), r]));
-  }
-
-  private invalid(detail: string, cause: unknown): MooringError {
-    return new MooringError(
-      'config_invalid',
-      `The workspace approvals file ${this.file} is not valid (${detail}).`,
-      'Fix the file, or delete it: every workspace server will then ask for approval again.',
-      { cause },
-    );
+  /** Changes re-read the file under its lock first, so two processes approving lose neither. */
+  private async update(change: (m: Map<string, WorkspaceApproval>) => void): Promise<void> {
+    this.records = await this.store.update(change);
   }
 }

@@ -1,0 +1,134 @@
+// The one appender of the home's append-only logs (ARCHITECTURE.md, "Data on disk"): the audit log,
+// conversations and memory. One JSON record per line, and:
+// - group commit: records that arrive while a write is in flight go out together in the next single
+//   write, and each caller waits for its own record to be on disk (the audit log is on the tool-call path);
+// - fsync'd: a record whose append resolved survives a crash or a power cut;
+// - one open handle per file in this process, shared by every store on it and closed when idle;
+// - several processes at once: the handle is O_APPEND, so each write lands whole at the end of the file,
+//   never inside another process's line;
+// - crash-safe: a crash mid-write can leave a torn last line, which readers skip; the next write starts
+//   on a fresh line first, so the fragment never swallows a record (a spare newline is harmless).
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { ensurePrivateDir } from './atomicJson';
+
+export interface AppenderOptions {
+  /**
+   * Append only to a file that exists (a conversation is created with its header first): a missing or
+   * deleted file fails with ENOENT instead of being created headless. Default false: created 0600.
+   */
+  mustExist?: boolean;
+  /** Close the handle after this long without writes. Default 10 s. */
+  idleCloseMs?: number;
+}
+
+const isPosix = process.platform !== 'win32';
+
+export class JsonlAppender {
+  readonly file: string;
+  private readonly opts: AppenderOptions;
+  private handle: FileHandle | undefined;
+  private pending: { text: string; resolve: () => void; reject: (err: Error) => void }[] = [];
+  private batchQueued = false;
+  /** Every operation on the handle (a batch, a close) runs in this order, one at a time. */
+  private tail: Promise<void> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(file: string, opts: AppenderOptions = {}) {
+    this.file = file;
+    this.opts = opts;
+  }
+
+  /** Appends one record as one JSON line; resolves once it is written and fsync'd. */
+  append(record: unknown): Promise<void> {
+    // JSON.stringify escapes every newline inside strings, so a record is always exactly one line.
+    const text = `${JSON.stringify(record)}\n`;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ text, resolve, reject });
+      if (this.batchQueued) return;
+      this.batchQueued = true;
+      this.tail = this.tail.then(() => this.writeBatch());
+    });
+  }
+
+  /** Waits for every append so far, then closes the handle (the next append opens it again). */
+  close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    this.tail = this.tail.then(() => this.closeHandle());
+    return this.tail;
+  }
+
+  private async writeBatch(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.batchQueued = false;
+    clearTimeout(this.idleTimer);
+    try {
+      const fh = await this.openHandle();
+      const text = (await endsMidLine(fh))
+        ? `\n${batch.map((b) => b.text).join('')}`
+        : batch.map((b) => b.text).join('');
+      await writeAll(fh, Buffer.from(text, 'utf8'));
+      await fh.datasync();
+      for (const b of batch) b.resolve();
+    } catch (err) {
+      await this.closeHandle();
+      for (const b of batch) b.reject(err as Error);
+    }
+    this.idleTimer = setTimeout(() => void this.close(), this.opts.idleCloseMs ?? 10_000);
+    this.idleTimer.unref();
+  }
+
+  /** The open handle, reopened when the file was deleted or replaced since (its inode has no name left). */
+  private async openHandle(): Promise<FileHandle> {
+    if (this.handle && (await this.handle.stat()).nlink > 0) return this.handle;
+    await this.closeHandle();
+    if (!this.opts.mustExist) await ensurePrivateDir(dirname(this.file));
+    // Read access too: the last byte is checked for a torn line before each write.
+    const flags = constants.O_RDWR | constants.O_APPEND | (this.opts.mustExist ? 0 : constants.O_CREAT);
+    this.handle = await open(this.file, flags, isPosix ? 0o600 : undefined);
+    return this.handle;
+  }
+
+  private async closeHandle(): Promise<void> {
+    const h = this.handle;
+    this.handle = undefined;
+    await h?.close().catch(() => undefined);
+  }
+}
+
+async function endsMidLine(fh: FileHandle): Promise<boolean> {
+  const { size } = await fh.stat();
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  await fh.read(last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) off += (await fh.write(buf, off)).bytesWritten;
+}
+
+// One appender per file in this process, whatever store asks for it.
+const appenders = new Map<string, JsonlAppender>();
+
+/** The process's appender for `file` (created with `opts` on first use). */
+export function jsonlAppender(file: string, opts: AppenderOptions = {}): JsonlAppender {
+  const key = resolve(file);
+  let a = appenders.get(key);
+  if (!a) {
+    a = new JsonlAppender(key, opts);
+    appenders.set(key, a);
+  }
+  return a;
+}
+
+/** Closes the file's appender, if any, after its pending appends (before the file is deleted). */
+export async function closeJsonlAppender(file: string): Promise<void> {
+  const key = resolve(file);
+  const a = appenders.get(key);
+  appenders.delete(key);
+  await a?.close();
+}
