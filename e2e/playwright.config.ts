@@ -1,10 +1,12 @@
-// End-to-end tests of the renderer in Debian's Chromium against browser mode (issue 5; TOOLCHAIN.md:
-// Playwright's own browser download is blocked, so /usr/bin/chromium with these flags).
+// End-to-end tests of the renderer in Debian's Chromium against browser mode (ARCHITECTURE.md, "Processes
+// and entry points"). Playwright's own browser download is blocked, so /usr/bin/chromium with these flags.
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // The desktop app's own suite has its config (e2e/electron.config.ts).
+  testIgnore: 'electron/**',
   outputDir: '../test-results/e2e',
   globalSetup: './globalSetup.ts',
   // One browser, one core at a time: real child processes on two noisy cores.

@@ -1,4 +1,4 @@
-// The UI end to end (issue 5 acceptance): real `mooring web`, real MCP servers, Debian Chromium.
+// The UI end to end: real `mooring web`, real MCP servers, Debian Chromium.
 // One browser session walks the screens in order; each step waits for what the app shows, never sleeps.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import {
   startMooringWeb,
   type RunningWeb,
 } from './harness';
+import { addServerFromJson, runTool as runToolIn } from './uiFlows';
 
 const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
 const shot = (page: Page, name: string) =>
@@ -93,15 +94,7 @@ test('add a server through the form: a wrong command fails with a hint, the fix 
 });
 
 test('add server-filesystem through the raw JSON view', async () => {
-  await page.getByRole('button', { name: 'Add server' }).click();
-  const form = page.getByTestId('server-form');
-  await form.getByRole('tab', { name: 'JSON' }).click();
-  await form
-    .getByLabel('Server JSON')
-    .fill(JSON.stringify({ name: 'fs', command: 'node', args: [FILESYSTEM, root] }));
-  await form.getByRole('button', { name: 'Save' }).click();
-  await expect(form).toBeHidden();
-  await expect(row('fs').getByTestId('server-state')).toHaveText('ready');
+  await addServerFromJson(page, { name: 'fs', command: 'node', args: [FILESYSTEM, root] });
   // Added in the app: the default safe set turned its destructive tools off, and says so.
   await expect(page.getByTestId('notice')).toContainText('fs: 3 destructive tools disabled by default');
   await shot(page, '04-servers-ready');
@@ -181,12 +174,7 @@ test('agents: a named tool set across servers is saved and listed', async () => 
   await shot(page, '07b-tool-sets');
 });
 
-async function runTool(tool: string, args: object) {
-  await page.getByRole('button', { name: 'Tools playground' }).click();
-  await page.getByLabel('Tool', { exact: true }).selectOption({ label: tool });
-  await page.getByLabel('Arguments').fill(JSON.stringify(args));
-  await page.getByRole('button', { name: 'Run' }).click();
-}
+const runTool = (tool: string, args: object) => runToolIn(page, tool, args);
 
 test('a destructive call asks; the edited arguments reach the server', async () => {
   const file = join(root, 'approved.txt');
@@ -348,18 +336,11 @@ test('share Mooring with other apps: start the MCP server, see the URL and token
 test('a hostile server that rug-pulls: "always allow" lapses and the dialog shows what changed', async () => {
   const rugPull = join(ROOT, 'test/fixtures/servers/rugPull.ts');
   await page.getByRole('button', { name: 'MCP servers' }).click();
-  await page.getByRole('button', { name: 'Add server' }).click();
-  const form = page.getByTestId('server-form');
-  await form.getByRole('tab', { name: 'JSON' }).click();
-  await form.getByLabel('Server JSON').fill(
-    JSON.stringify({
-      name: 'hostile',
-      command: 'node',
-      args: [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), rugPull],
-    }),
-  );
-  await form.getByRole('button', { name: 'Save' }).click();
-  await expect(row('hostile').getByTestId('server-state')).toHaveText('ready');
+  await addServerFromJson(page, {
+    name: 'hostile',
+    command: 'node',
+    args: [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), rugPull],
+  });
   // The default safe set turned rug_pull off (no read-only hint); the user turns it on to try it.
   await row('hostile').getByRole('button', { name: 'Tools' }).click();
   await page.getByTestId('tool-rug_pull').getByRole('checkbox').click();

@@ -23,11 +23,13 @@ if ((${#missing[@]})); then
   fi
 fi
 
-# The Electron binary is downloaded from outside the npm registry; where that is blocked the install
-# would fail. Skip it here; `npm start` fetches it on demand or falls back to browser mode.
-export ELECTRON_SKIP_BINARY_DOWNLOAD="${ELECTRON_SKIP_BINARY_DOWNLOAD:-1}"
+# npm ci never downloads the Electron runtime (it comes from outside the npm registry, and a blocked or
+# slow download would fail or stall the whole install). The next step tries Electron's own install once,
+# bounded (MOORING_ELECTRON_DOWNLOAD_TIMEOUT seconds, default 90; a refused connection fails in well under
+# a second), and says which mode `npm start` will use and why. A failed download is not an error.
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "bootstrap: npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
+node scripts/electronRuntime.mjs bootstrap
 echo "bootstrap: ready"

@@ -27,6 +27,17 @@ bash scripts/conformance.sh
 step "end-to-end (browser mode in Chromium)"
 npx playwright test --config e2e/playwright.config.ts
 
+step "end-to-end (the desktop app in Electron; skipped, with the reason, where its runtime is missing)"
+electron_present() {
+  node --input-type=module -e "import { electronRuntimeStatus } from './scripts/electronRuntime.mjs';
+    process.exit(electronRuntimeStatus('.').present ? 0 : 1)"
+}
+if [[ $(uname) == Linux && -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]] && command -v xvfb-run >/dev/null && electron_present; then
+  xvfb-run -a npx playwright test --config e2e/electron.config.ts
+else
+  npx playwright test --config e2e/electron.config.ts
+fi
+
 step "no test secret on disk (every mooring-* temp home and its logs)"
 node scripts/scanSecrets.mjs
 

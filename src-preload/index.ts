@@ -1,4 +1,4 @@
-// The preload (issue 4, "The Electron shell"): exactly one bridge, `window.mooring`, carrying router
+// The preload (ARCHITECTURE.md, "Layers"): exactly one bridge, `window.mooring`, carrying router
 // messages on one channel. Nothing else: no ipcRenderer, no process, no channel of the page's choosing.
 import { contextBridge, ipcRenderer } from 'electron';
 import {

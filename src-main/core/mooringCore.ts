@@ -16,6 +16,7 @@ import { loadSettings } from './config/settings';
 import { ServersStore } from './config/serversStore';
 import { MooringError } from './errors';
 import { homePaths, resolveHome, type HomePaths } from './home';
+import { InstallLinkInbox } from './install/installLinkInbox';
 import { testConnection, type ConnectionTestResult } from './mcp/connectionTest';
 import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import type { ToolsChange } from './mcp/types';
@@ -66,7 +67,7 @@ export interface MooringCoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
-   * override the global ones, and it is offered to servers as the MCP root.
+   * override the global ones, and it is offered to servers as the MCP root (the `workspace/` room).
    */
   workspace?: string;
 }
@@ -75,10 +76,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly paths: HomePaths;
   readonly pool: SessionPool;
   readonly broker = new ApprovalBroker();
+  /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
+  readonly installLinks = new InstallLinkInbox();
   readonly manager: ServerManager;
-  /** Sampling, elicitation, roots, prompts/resources helpers, log level (the clientFeatures room). */
+  /** Sampling, elicitation, roots, prompts/resources helpers, log level (the `clientFeatures/` room). */
   readonly features: ClientFeatures;
-  /** OAuth for remote servers (the auth room): tokens in the keychain, sign-in and sign-out. */
+  /** OAuth for remote servers (the `auth/` room): tokens in the keychain, sign-in and sign-out. */
   readonly oauth: OAuthManager;
   /** One catalog per provider whose schema rules it follows; cleared when any session changes. */
   private catalogs = new Map<string, ToolCatalog>();
@@ -412,7 +415,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   }
 
   /**
-   * The default safe set for a server just enabled in the app: read-only tools on; destructive
+   * The default safe set for a server just enabled in the app (the `catalog/` room's filters): read-only tools on; destructive
    * and unannotated tools (possibly destructive, per the spec) off, written to its excludeTools.
    * Returns what it did, e.g. "3 destructive tools disabled by default".
    */

@@ -1,25 +1,50 @@
-// The Electron main process (issue 4 "The Electron shell", issue 5 "The bridge"): thin. It opens the
-// core, serves the renderer from app://mooring with a strict CSP, locks the window down, and answers
-// router messages from our own top frame only. Everything testable lives in the core.
+// The Electron main process (ARCHITECTURE.md, "The desktop shell"): thin. It opens the core, serves the
+// renderer from app://mooring with a strict CSP, locks every window down, answers router messages from our
+// own top frame only, and does what a desktop app owes its user (menu, single instance, mooring:// links,
+// notifications, tray, remembered window). Everything testable lives in modules beside this one or in the core.
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, protocol, session, shell, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  Menu,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
+import ElectronStore from 'electron-store';
 import { createIpcDispatcher, type IpcDispatcher } from '../core/api/ipcDispatcher';
 import { IPC_CHANNEL } from '../core/api/ipcProtocol';
 import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';
 import { MooringCore } from '../core/mooringCore';
+import { FallbackSecretStore } from '../core/secrets/fallbackSecretStore';
+import { KeytarSecretStore } from '../core/secrets/secretStore';
 import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
-import { MCP_SERVER_FLAG, runMcpServer } from './mcpServerMode';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { SECURITY_HEADERS } from '../core/web/contentSecurity';
+import { appMenuTemplate } from './appMenu';
+import { startAttentionNotifier } from './attentionNotifier';
+import { installLinksFromArgv, LINK_SCHEME } from './deepLinks';
+import { DesktopTray } from './desktopTray';
+import { MCP_SERVER_FLAG, runMcpServer } from './mcpServerMode';
+import { SafeStorageSecretStore } from './safeStorageSecretStore';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAllowedExternalLink, isTrustedSender } from './senderCheck';
+import { SHELL_STATE_NAME, SHELL_STATE_OPTIONS, ShellStateStore, type ShellState } from './shellState';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER_DIR = join(here, '../renderer');
 const PRELOAD = join(here, '../preload/index.cjs');
+/** resources/ ships inside the app (electron-builder.yml `files`), so this path holds packaged too. */
+const RESOURCES = join(here, '../../resources');
+const WINDOW_ICON = join(RESOURCES, 'icons', '512x512.png');
+const SPEC_URL = 'https://modelcontextprotocol.io/specification';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -29,18 +54,30 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-// One home for the app and the CLI (ARCHITECTURE.md "Data on disk").
+// One home for the app and the CLI (ARCHITECTURE.md "Data on disk"). Set before the single-instance lock,
+// which is keyed on it: one app per home.
 const home = resolveHome();
 app.setPath('userData', home);
+const mcpServerMode = process.argv.includes(MCP_SERVER_FLAG);
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
+// A second launch hands its arguments (a mooring:// link) to the first and exits; `--mcp-server` runs beside
+// the app as another MCP client's child, so it never takes the lock.
+const primary = mcpServerMode || app.requestSingleInstanceLock();
+if (!primary) app.exit(0);
+
 const windows = new Set<number>();
 const dispatchers = new Map<number, IpcDispatcher>();
 let core: MooringCore | undefined;
 let api: ReturnType<typeof createApiContext> | undefined;
+let mainWindow: BrowserWindow | undefined;
+let tray: DesktopTray | undefined;
+let shellState: ShellStateStore | undefined;
+/** Links that arrived before the core was open (a link that launched the app, an early open-url). */
+const earlyLinks: string[] = [];
 
 /** Serves out/renderer under app://mooring/ — files under that folder only, with the CSP header. */
 async function serveRenderer(request: Request): Promise<Response> {
@@ -60,8 +97,8 @@ async function serveRenderer(request: Request): Promise<Response> {
 }
 
 /** The one way out to the system browser: https links that pass isSafeExternalUrl, checked here whoever
- * asks (the window, or the core after the user's consent), since a server-supplied URL once gave RCE
- * (CVE-2025-6514; issue 4: only https/http URLs ever reach the system browser). */
+ * asks (the window, the Help menu, or the core after the user's consent), since a server-supplied URL once
+ * gave RCE (CVE-2025-6514): only https URLs ever reach the system browser. */
 async function openExternalLink(url: string): Promise<void> {
   if (!isAllowedExternalLink(url, isSafeExternalUrl))
     throw new Error(`Mooring opens only https links, not ${url}`);
@@ -106,11 +143,18 @@ function dispatcherFor(contents: WebContents): IpcDispatcher {
   return d;
 }
 
-function createWindow(): void {
+function createWindow(): BrowserWindow {
+  const state = shellState!;
+  const bounds = state.windowBounds(screen.getAllDisplays().map((d) => d.workArea));
   const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
+    width: bounds.width,
+    height: bounds.height,
+    x: bounds.x,
+    y: bounds.y,
+    minWidth: 640,
+    minHeight: 480,
     title: 'Mooring',
+    icon: process.platform === 'darwin' ? undefined : WINDOW_ICON,
     show: false,
     webPreferences: {
       preload: PRELOAD,
@@ -125,11 +169,81 @@ function createWindow(): void {
       disableBlinkFeatures: 'Auxclick',
     },
   });
-  windows.add(win.webContents.id);
+  if (bounds.maximized) win.maximize();
   const id = win.webContents.id;
-  win.on('closed', () => windows.delete(id));
+  windows.add(id);
+  win.webContents.on('did-finish-load', () => win.webContents.setZoomFactor(state.zoomFactor()));
+  win.webContents.on('did-navigate-in-page', (_event, url) => state.saveScreenFromUrl(url));
+  // Remembered as it closes: size and place (the normal bounds, so un-maximizing restores them), zoom, screen.
+  win.on('close', () => {
+    state.saveWindow(win.getNormalBounds(), win.isMaximized());
+    state.saveZoomFactor(win.webContents.getZoomFactor());
+    state.saveScreenFromUrl(win.webContents.getURL());
+  });
+  win.on('closed', () => {
+    windows.delete(id);
+    if (mainWindow === win) mainWindow = undefined;
+  });
   win.once('ready-to-show', () => win.show());
-  void win.loadURL(`${APP_ORIGIN}/index.html`);
+  void win.loadURL(`${APP_ORIGIN}/index.html#/${state.lastScreen()}`);
+  mainWindow = win;
+  return win;
+}
+
+/** Brings the window to the front, opening it again when it was closed to the tray. */
+function showWindow(): void {
+  if (!core) return;
+  const win = mainWindow ?? createWindow();
+  if (win.isMinimized()) win.restore();
+  if (!win.isVisible()) win.show();
+  win.focus();
+}
+
+/** A mooring:// link for the install consent screen: into the core's inbox, and the window to the front. */
+function receiveLink(url: string): void {
+  if (!core) {
+    earlyLinks.push(url);
+    return;
+  }
+  core.installLinks.offer(url);
+  showWindow();
+}
+
+function setTray(on: boolean): void {
+  shellState!.setTrayEnabled(on);
+  if (on && !tray && core) {
+    const c = core;
+    tray = new DesktopTray({
+      resourcesDir: RESOURCES,
+      statuses: () => c.statuses(),
+      onStatusChange: (listener) => {
+        c.on('status', listener);
+        return () => c.off('status', listener);
+      },
+      onShow: showWindow,
+      onHideTray: () => setTray(false),
+      onQuit: () => app.quit(),
+    });
+  } else if (!on && tray) {
+    tray.destroy();
+    tray = undefined;
+  }
+  buildMenu();
+}
+
+function buildMenu(): void {
+  // The README ships beside the app (electron-builder.yml extraResources) and opens in the user's viewer.
+  const readme = app.isPackaged ? join(process.resourcesPath, 'README.md') : join(here, '../../README.md');
+  const template = appMenuTemplate({
+    platform: process.platform,
+    appName: app.name,
+    isPackaged: app.isPackaged,
+    trayEnabled: shellState!.trayEnabled(),
+    onToggleTray: setTray,
+    onOpenReadme: () => void shell.openPath(readme),
+    onOpenSpec: () => void openExternalLink(SPEC_URL).catch(() => undefined),
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
 ipcMain.on(IPC_CHANNEL, (event, message: unknown) => {
@@ -145,13 +259,49 @@ ipcMain.on(IPC_CHANNEL, (event, message: unknown) => {
 
 app.on('web-contents-created', (_event, contents) => lockDown(contents));
 
+// Links: macOS delivers them as open-url (also the one that launched the app, hence before ready); Windows
+// and Linux as arguments, of this launch or of a second one.
+app.on('open-url', (event, url) => {
+  event.preventDefault();
+  receiveLink(url);
+});
+app.on('second-instance', (_event, argv) => {
+  const links = installLinksFromArgv(argv);
+  for (const link of links) receiveLink(link);
+  if (links.length === 0) showWindow();
+});
+for (const link of installLinksFromArgv(process.argv)) earlyLinks.push(link);
+
+/** The OS keychain while keytar loads; else the file encrypted by the OS key (safeStorage). */
+function secretStore(): FallbackSecretStore {
+  return new FallbackSecretStore({
+    keychain: new KeytarSecretStore(),
+    fallback: new SafeStorageSecretStore({ home, cipher: safeStorage }),
+    onChoice: (c) => {
+      if (c.store === 'fallback')
+        console.warn(`secrets: the OS keychain is unavailable (${c.keychainUnavailable}); using secrets.enc`);
+    },
+  });
+}
+
+let stopNotifier: (() => void) | undefined;
+
 app.whenReady().then(async () => {
-  if (process.argv.includes(MCP_SERVER_FLAG)) return runMcpServer(home);
+  if (!primary) return;
+  if (mcpServerMode) return runMcpServer({ home, secretStore: secretStore() });
   // Deny every permission (camera, notifications, geolocation, …) unless a feature asks for one.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
   protocol.handle(APP_SCHEME, serveRenderer);
-  core = await MooringCore.open({ home, openExternal: openExternalLink });
+  // Registered by the installers too; an unpackaged run leaves the system's handler alone.
+  if (app.isPackaged) app.setAsDefaultProtocolClient(LINK_SCHEME);
+  shellState = new ShellStateStore(
+    new ElectronStore<ShellState>({ ...SHELL_STATE_OPTIONS, name: SHELL_STATE_NAME, cwd: home }),
+  );
+  // electron-store answers a synchronous IPC query for its paths, meant for its renderer API, which this app
+  // does not use: no channel but the router's stays open to the page.
+  ipcMain.removeAllListeners('electron-store-get-data');
+  core = await MooringCore.open({ home, openExternal: openExternalLink, secretStore: secretStore() });
   api = createApiContext(core);
   // `mooring serve` processes relay their approvals here, so this window's dialog answers them.
   relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch(
@@ -160,15 +310,27 @@ app.whenReady().then(async () => {
       return undefined;
     },
   );
-  createWindow();
-  void core.start({ watch: true });
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  stopNotifier = startAttentionNotifier({
+    core,
+    icon: process.platform === 'darwin' ? undefined : WINDOW_ICON,
+    showWindow,
+    windowFacts: () => ({
+      exists: !!mainWindow,
+      visible: !!mainWindow?.isVisible(),
+      minimized: !!mainWindow?.isMinimized(),
+      focused: !!mainWindow?.isFocused(),
+    }),
   });
+  createWindow();
+  setTray(shellState.trayEnabled());
+  for (const link of earlyLinks.splice(0)) receiveLink(link);
+  void core.start({ watch: true });
+  app.on('activate', () => showWindow());
 });
 
 app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin' && !process.argv.includes(MCP_SERVER_FLAG)) app.quit();
+  // With the tray icon kept, the servers (and the approval relay) run on with no window.
+  if (process.platform !== 'darwin' && !mcpServerMode && !tray) app.quit();
 });
 
 let closing = false;
@@ -178,6 +340,8 @@ app.on('before-quit', (event) => {
   // Close every session (staged shutdown of each server's process group) before the app exits.
   event.preventDefault();
   closing = true;
+  stopNotifier?.();
+  tray?.destroy();
   for (const d of dispatchers.values()) d.dispose();
   api?.dispose();
   void Promise.all([relay?.close(), stopMcpServerFor(core)])

@@ -1,16 +1,19 @@
-// The packaged app as an MCP server (issue 8): `Mooring --mcp-server` in a client's config (Claude Desktop,
-// Cursor, VS Code) runs Mooring's server on stdio with no window. Approvals its clients need go to the
+// The packaged app as an MCP server (ARCHITECTURE.md, "Processes and entry points"): `Mooring --mcp-server`
+// in a client's config (Claude Desktop, Cursor, VS Code) runs Mooring's server on stdio with no window. Approvals its clients need go to the
 // running Mooring app's dialog through the approval relay; with no app running they wait, bounded, then
 // are refused with a clear error.
 import { app } from 'electron';
 import { MooringCore } from '../core/mooringCore';
+import type { SecretStore } from '../core/secrets/secretStore';
 import { relayApprovalsToApp } from '../core/server/approvalRelayClient';
 import { serveMooringStdio } from '../core/server/stdioServer';
 
 export const MCP_SERVER_FLAG = '--mcp-server';
 
-export async function runMcpServer(home: string): Promise<void> {
-  const core = await MooringCore.open({ home });
+/** `secretStore`: the app's own choice (keychain, else its encrypted file), so servers' secrets resolve here too. */
+export async function runMcpServer(o: { home: string; secretStore: SecretStore }): Promise<void> {
+  const { home } = o;
+  const core = await MooringCore.open({ home, secretStore: o.secretStore });
   const log = (text: string) => process.stderr.write(`Mooring --mcp-server: ${text}\n`);
   await core.start({ watch: true });
   const relay = relayApprovalsToApp({

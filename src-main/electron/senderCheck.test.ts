@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { isAllowedExternalLink, isTrustedSender } from './senderCheck';
 
-describe('IPC sender check (issue 4: our top frame, our origin)', () => {
+describe('IPC sender check (our top frame, our origin)', () => {
   const ok = { frameUrl: 'app://mooring/index.html#/servers', isTopFrame: true, isOurWindow: true };
   it('accepts our top frame on our origin', () => expect(isTrustedSender(ok)).toBe(true));
   it.each([

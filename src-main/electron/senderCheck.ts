@@ -1,6 +1,6 @@
-// Who may talk to the router (issue 4: "Every IPC message's sender is checked"): only the top frame of
-// one of our windows, showing our own origin. An iframe, a navigated-away page, or a devtools
-// extension frame is refused. Pure, so it is tested without Electron.
+// Who may talk to the router (ARCHITECTURE.md, "The desktop shell": every IPC message's sender is checked):
+// only the top frame of one of our windows, showing our own origin. An iframe, a navigated-away page, or a
+// devtools extension frame is refused. Pure, so it is tested without Electron.
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'mooring';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;

@@ -1,4 +1,4 @@
-// The Electron shell's hardening, checked where it is written (issue 4, "The Electron shell"): the window's
+// The Electron shell's hardening, checked where it is written (ARCHITECTURE.md, "The desktop shell"): the window's
 // webPreferences, navigation / new-window / webview denial, the permission handlers, the sender check, the
 // CSP of both hosts and the packaging fuses. The Electron binary cannot run here (shared/TOOLCHAIN.md), so
 // each check also runs on a weakened copy to prove it fails when a setting is loosened.
@@ -81,7 +81,7 @@ describe('Electron main process (src-main/electron/main.ts)', () => {
     ],
     [
       'a remote page is loaded',
-      'loadURL(`${APP_ORIGIN}/index.html`)',
+      'loadURL(`${APP_ORIGIN}/index.html#/${state.lastScreen()}`)',
       "loadURL('https://example.com/')",
       /loadURL/,
     ],

@@ -5,6 +5,8 @@ import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
 import { chatServiceFor } from './chatService';
 import { uiEvents } from './eventStream';
+import { appRouter, createApiContext } from './router';
+import { createCallerFactory } from './trpc';
 
 let core: MooringCore | undefined;
 afterEach(async () => core?.close());
@@ -18,6 +20,7 @@ describe('uiEvents', () => {
       [core.features.broker, ['resolved']],
       [core.broker, ['resolved']],
       [chat, ['chat', 'turn']],
+      [core.installLinks, ['offer']],
     ] as const;
     const counts = () => sources.flatMap(([e, names]) => names.map((n) => e.listenerCount(n)));
     const before = counts();
@@ -28,5 +31,27 @@ describe('uiEvents', () => {
     ac.abort();
     await stream.return(undefined);
     expect(counts()).toEqual(before);
+  });
+
+  it('an install link the shell hands over reaches the UI as an event and stays listed until dismissed', async () => {
+    core = await MooringCore.open({ home: tempDir('mooring-events-'), secretStore: new MemorySecretStore() });
+    const ac = new AbortController();
+    const stream = uiEvents(core, ac.signal);
+    expect((await stream.next()).value).toEqual({ type: 'connected' });
+    const config = Buffer.from(JSON.stringify({ command: 'node', args: ['server.js'] })).toString('base64');
+    const offer = core.installLinks.offer(`mooring://install?name=demo&config=${config}`);
+    expect((await stream.next()).value).toEqual({ type: 'installLink', offer });
+    ac.abort();
+    await stream.return(undefined);
+
+    const ctx = createApiContext(core);
+    const api = createCallerFactory(appRouter)(ctx);
+    expect(await api.install.pending()).toEqual([offer]);
+    expect(offer.result).toMatchObject({ ok: true, server: { name: 'demo', command: 'node' } });
+    expect(await api.install.dismiss({ id: offer.id })).toEqual({ dismissed: true });
+    expect(await api.install.pending()).toEqual([]);
+    // Nothing was installed: the link only waited for the user.
+    expect(await core.serverConfigs()).toEqual([]);
+    ctx.dispose();
   });
 });

@@ -1,4 +1,4 @@
-// The one live stream to the UI (issue 5): session states, tool changes, tool-call lifecycle, logs and
+// The one live stream to the UI (ARCHITECTURE.md, the `api/` room): session states, tool changes, tool-call lifecycle, logs and
 // approval requests, merged into a single subscription. One stream, not five: a browser allows only
 // six HTTP/1.1 connections per host, and five SSE streams plus a call waiting for approval plus the
 // approval's answer would be seven, a deadlock.
@@ -7,6 +7,7 @@ import type { ChatEvent } from '@shared/chat';
 import type { Interaction, InteractionResolved } from '@shared/interactions';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { MooringCore } from '../mooringCore';
+import type { InstallLinkOffer } from '../install/installLinkInbox';
 import type { ToolsChange } from '../mcp/types';
 import type { ApprovalResolved } from '../safety/approvalBroker';
 import { chatServiceFor, type TurnState } from './chatService';
@@ -21,12 +22,14 @@ export type UiEvent =
   | { type: 'log'; line: LogLine }
   | { type: 'approval'; request: ApprovalRequest }
   | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
-  /** A server asks the user: sampling approval, a form, a link (issue 6). */
+  /** A server asks the user: sampling approval, a form, a link (the `clientFeatures/` room). */
   | { type: 'interaction'; request: Interaction }
   | { type: 'interactionResolved'; id: string; error?: string }
   /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */
   | { type: 'chat'; event: ChatEvent }
-  | { type: 'turn'; turn: TurnState };
+  | { type: 'turn'; turn: TurnState }
+  /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
+  | { type: 'installLink'; offer: InstallLinkOffer };
 
 /** Yields every core event as a UiEvent until `signal` aborts. Buffers while the consumer is busy. */
 export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncGenerator<UiEvent> {
@@ -54,6 +57,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   const chat = chatServiceFor(core);
   const onChat = (event: ChatEvent) => push({ type: 'chat', event });
   const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
+  const onInstallLink = (offer: InstallLinkOffer) => push({ type: 'installLink', offer });
   // One list of subscriptions, so every `on` has its `off` (a forgotten one would leak a listener per UI).
   const subscriptions: Array<[{ off(e: string, f: never): unknown }, string, never]> = [];
   const listen = <E extends { on(e: string, f: never): unknown; off(e: string, f: never): unknown }>(
@@ -74,6 +78,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(core, 'log', onLog);
   listen(core, 'approval', onApproval);
   listen(core.broker, 'resolved', onResolved);
+  listen(core.installLinks, 'offer', onInstallLink);
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {

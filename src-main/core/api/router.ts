@@ -1,9 +1,10 @@
-// The one typed router between the core and any UI (issue 5, "The bridge"). Hosts: the Electron main
+// The one typed router between the core and any UI (ARCHITECTURE.md, the `api/` room). Hosts: the Electron main
 // process (over IPC, src-main/electron) and browser mode (HTTP + SSE, ./web). The renderer imports
 // only the `AppRouter` type.
 import { approvalsRouter } from './approvalsRouter';
 import { chatRouter } from './chatRouter';
 import { uiEvents } from './eventStream';
+import { installRouter } from './installRouter';
 import { interactionsRouter } from './interactionsRouter';
 import { authRouter } from './authRouter';
 import { workspaceRouter } from './workspaceRouter';
@@ -24,6 +25,8 @@ export const appRouter = router({
   approvals: approvalsRouter,
   chat: chatRouter,
   interactions: interactionsRouter,
+  /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */
+  install: installRouter,
   /** Settings > Models (the root `settings` query is the whole settings.json). */
   models: settingsRouter,
 

@@ -62,6 +62,10 @@ export function useLiveEvents(): { connected: boolean } {
           list?.filter((r) => r.id !== e.id),
         );
         break;
+      case 'installLink':
+        // The install consent screen reads the list; the event says it changed.
+        void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() });
+        break;
       default:
         // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.
         applyChatUiEvent(e, qc, trpc);

@@ -1,0 +1,22 @@
+// Steps both end-to-end suites take through the UI (browser mode in Chromium, the desktop app in Electron):
+// the same screens, so the same clicks.
+import { expect, type Page } from '@playwright/test';
+
+/** Adds a server through the form's raw JSON view (the list already has one) and waits until it is ready. */
+export async function addServerFromJson(page: Page, entry: { name: string } & Record<string, unknown>) {
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const form = page.getByTestId('server-form');
+  await form.getByRole('tab', { name: 'JSON' }).click();
+  await form.getByLabel('Server JSON').fill(JSON.stringify(entry));
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByTestId(`server-${entry.name}`).getByTestId('server-state')).toHaveText('ready');
+}
+
+/** Runs `server / tool` from the tools playground with these arguments. */
+export async function runTool(page: Page, tool: string, args: object) {
+  await page.getByRole('button', { name: 'Tools playground' }).click();
+  await page.getByLabel('Tool', { exact: true }).selectOption({ label: tool });
+  await page.getByLabel('Arguments').fill(JSON.stringify(args));
+  await page.getByRole('button', { name: 'Run' }).click();
+}
