@@ -160,7 +160,7 @@ async function storing<T>(server: string, write: () => Promise<T>): Promise<T> {
     throw new MooringError(
       'secret_unavailable',
       `Signing in to "${server}" needs a keychain to keep its tokens. ${err.message}`,
-      `Servers without sign-in work without one. For this one, either start a keychain (on Linux, a Secret Service such as gnome-keyring or KWallet on the session D-Bus), or give it a token from the environment instead of signing in: a header "Authorization: Bearer \${env:NAME}" with NAME exported before Mooring starts.`,
+      `Servers without sign-in work without one. For this one: start a keychain (on Linux, a Secret Service such as gnome-keyring or KWallet on the session D-Bus); or sign in from the desktop app, which keeps tokens in a file encrypted by Electron safeStorage where the OS offers a key; or give it a token from the environment instead of signing in: a header "Authorization: Bearer \${env:NAME}" with NAME exported before Mooring starts.`,
       { cause: err },
     );
   }

@@ -21,8 +21,9 @@ export const SECRET_SERVICE = 'Mooring';
 export const NO_KEYCHAIN_HINT =
   'No keychain is reachable, and Mooring never stores secrets in plain text. What works instead: set the ' +
   'value to ${env:NAME} and export NAME before starting Mooring (e.g. --header "Authorization=Bearer ' +
-  '${env:API_TOKEN}"), or start a keychain (on Linux, a Secret Service such as gnome-keyring or KWallet on ' +
-  'the session D-Bus). Servers without secrets need no keychain.';
+  '${env:API_TOKEN}"); or start a keychain (on Linux, a Secret Service such as gnome-keyring or KWallet on ' +
+  'the session D-Bus); or use the desktop app, which keeps secrets in a file encrypted by Electron safeStorage ' +
+  'where the OS offers a key (macOS, Windows, a Linux desktop session). Servers without secrets need no keychain.';
 
 export function secretUnavailable(reason: string, cause?: unknown): MooringError {
   return new MooringError(
