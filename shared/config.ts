@@ -60,8 +60,8 @@ export const ServerConfigSchema = z
     allowPrivateNetwork: z.boolean().default(false),
     /**
      * The link-local or cloud instance-metadata addresses and host names (each named exactly, e.g.
-     * "169.254.169.254") this server may reach; `allowPrivateNetwork` never opens them. Never carried by an
-     * import: the user sets it, one server at a time.
+     * "169.254.169.254") this server may reach; `allowPrivateNetwork` never opens them. Not for imports to
+     * carry: the user sets it, one server at a time.
      */
     allowLinkLocalHosts: z.array(z.string().min(1, 'must not be empty')).optional(),
   })
