@@ -1,75 +1,151 @@
-// Layering (ARCHITECTURE.md "Layers"): imports point down the list only.
-// shared → core → hosts (electron, cli) → preload → renderer. Enforced here, not by hope.
+// Layering (ARCHITECTURE.md "Layers" and "Rooms and what they may import"): imports point down the list
+// only, shared/ and the renderer have no Node, and no product code hides a dependency in import().
+// ESLint checks each file; dependency-cruiser (.dependency-cruiser.cjs) checks the rooms of the core;
+// one tsconfig per layer checks its environment; test/layering.test.ts proves each rule still fires.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const electronOnly = {
-  paths: [
-    {
-      name: 'electron',
-      message: 'Only src-main/electron and src-preload may import electron (ARCHITECTURE.md, Layers).',
-    },
-  ],
+  name: 'electron',
+  message: 'Only src-main/electron and src-preload may import electron (ARCHITECTURE.md, Layers).',
 };
+/** Every Node built-in, bare (`fs`, `crypto`) and with the `node:` prefix. */
+const nodeBuiltins = (why) =>
+  [...new Set(builtinModules.filter((m) => !m.startsWith('_')))]
+    .flatMap((m) => [m, `node:${m}`])
+    .map((name) => ({ name, message: why }));
 const noMain = {
   group: ['**/src-main/**', '../src-main/*'],
   message: 'This layer may not import from src-main.',
+};
+const noRenderer = {
+  group: ['**/src-renderer/**', '../src-renderer/*'],
+  message: 'Nothing imports the renderer: it is the top layer (ARCHITECTURE.md, Layers).',
 };
 const noHosts = {
   group: ['**/electron/**', '**/cli/**', '../electron/*', '../cli/*', '../../electron/*', '../../cli/*'],
   message: 'The core may not import its hosts (src-main/electron, src-main/cli).',
 };
+const nodeGlobals = (why) =>
+  ['Buffer', 'process', 'require', '__dirname', '__filename', 'global', 'module', 'exports'].map((name) => ({
+    name,
+    message: why,
+  }));
+const noDynamicImport = {
+  selector: 'ImportExpression',
+  message:
+    'No import() in product code: it hides a dependency from readers and from the layering checks. Import statically.',
+};
+const restricted = (opts) => ['error', opts];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'test-results', 'bench/results', 'resources'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-imports': ['error', electronOnly],
+      'no-restricted-imports': restricted({ paths: [electronOnly] }),
     },
+  },
+  {
+    // Node everywhere but shared/ and the renderer.
+    files: [
+      'src-main/**',
+      'src-preload/**',
+      'test/**',
+      'bench/**',
+      'scripts/**',
+      'e2e/**',
+      'bin/**',
+      '*.{js,ts,mjs}',
+    ],
+    languageOptions: { globals: { ...globals.node } },
   },
   {
     // CommonJS preloads (node -r) for test servers.
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs' },
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['src-main/electron/**', 'src-preload/**'],
-    rules: { 'no-restricted-imports': 'off' },
+    files: ['src-main/**', 'src-preload/**', 'shared/**', 'src-renderer/**'],
+    rules: { 'no-restricted-syntax': ['error', noDynamicImport] },
+  },
+  {
+    // Tests load optional modules and fixtures on demand.
+    files: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // The keychain module is optional (keytar may not build): loaded on first use, its absence a clear error.
+    files: ['src-main/core/secrets/secretStore.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['src-main/electron/**'],
+    rules: { 'no-restricted-imports': restricted({ patterns: [noRenderer] }) },
+  },
+  {
+    files: ['src-preload/**'],
+    rules: { 'no-restricted-imports': restricted({ patterns: [noMain, noRenderer] }) },
   },
   {
     files: ['src-main/core/**'],
-    rules: { 'no-restricted-imports': ['error', { ...electronOnly, patterns: [noHosts] }] },
+    rules: {
+      'no-restricted-imports': restricted({ paths: [electronOnly], patterns: [noHosts, noRenderer] }),
+    },
+  },
+  {
+    files: ['src-main/cli/**'],
+    rules: { 'no-restricted-imports': restricted({ paths: [electronOnly], patterns: [noRenderer] }) },
   },
   {
     files: ['shared/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...electronOnly,
-          patterns: [
-            noMain,
-            { group: ['node:*'], message: 'shared/ is Node-free: the renderer imports it.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': restricted({
+        paths: [electronOnly, ...nodeBuiltins('shared/ is Node-free: the renderer imports it.')],
+        patterns: [
+          noMain,
+          noRenderer,
+          {
+            group: ['**/src-preload/**', '../src-preload/*'],
+            message: 'shared/ imports nothing from src-*.',
+          },
+        ],
+      }),
+      'no-restricted-globals': ['error', ...nodeGlobals('shared/ is Node-free: the renderer imports it.')],
     },
   },
   {
     files: ['src-renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': restricted({
+        paths: [electronOnly, ...nodeBuiltins('The renderer has no Node.')],
+        patterns: [
+          noMain,
+          { group: ['**/src-preload/**'], message: 'The renderer talks to the bridge only.' },
+        ],
+      }),
+      'no-restricted-globals': [
         'error',
-        { ...electronOnly, patterns: [noMain, { group: ['node:*'], message: 'The renderer has no Node.' }] },
+        ...nodeGlobals('The renderer has no Node: ask the core through the router.'),
       ],
+    },
+  },
+  {
+    // The one place the renderer sees the core: the router's type, erased at build.
+    files: ['src-renderer/src/api/routerTypes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restricted({
+        paths: [electronOnly, ...nodeBuiltins('The renderer has no Node.')],
+        patterns: [{ ...noMain, allowTypeImports: true }],
+      }),
     },
   },
 );

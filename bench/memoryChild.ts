@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     await core.start();
     for (let i = 0; i < SESSIONS; i++)
       for (let k = 0; k < 20; k++)
-        await core.callTool(`mcp__everything${i}__echo`, { message: 'hi' }, { client: 'bench' });
+        await core.tools.call(`mcp__everything${i}__echo`, { message: 'hi' }, { client: 'bench' });
     close = dispose;
   } else if (mode === 'sdk') {
     const clients = await Promise.all(

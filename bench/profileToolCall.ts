@@ -19,7 +19,7 @@ interface ProfileNode {
 const { core, dispose } = await openCore([everything()]);
 await core.start();
 for (let i = 0; i < 500; i++)
-  await core.callTool('mcp__everything__echo', { message: 'hi' }, { client: 'bench' });
+  await core.tools.call('mcp__everything__echo', { message: 'hi' }, { client: 'bench' });
 
 const session = new Session();
 session.connect();
@@ -31,7 +31,7 @@ const t = performance.now();
 await Promise.all(
   Array.from({ length: inFlight }, async () => {
     while (next++ < calls)
-      await core.callTool('mcp__everything__echo', { message: 'hi' }, { client: 'bench' });
+      await core.tools.call('mcp__everything__echo', { message: 'hi' }, { client: 'bench' });
   }),
 );
 const ms = performance.now() - t;

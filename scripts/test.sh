@@ -5,12 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
-step lint
+step "lint and layering"
 npx eslint . --max-warnings=0
 npx prettier --check . --log-level=warn
+npx depcruise src-main shared src-renderer src-preload
 
-step typecheck
-npx tsc -p tsconfig.json --noEmit
+step "typecheck (everything, then each layer in its own environment)"
+for config in tsconfig.json tsconfig.shared.json tsconfig.node.json tsconfig.renderer.json; do
+  npx tsc -p "$config"
+done
 
 step build
 npx electron-vite build --logLevel warn

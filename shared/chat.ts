@@ -1,6 +1,7 @@
 // The chat's messages and events (issue 6): what the conversation store keeps, what the tool loop
 // streams, and what the UI and the CLI (`mooring chat --json`) render. Plain data, no Node.
 import type { ErrorData } from './errors';
+import type { Progress } from './toolCall';
 
 export interface TextPart {
   type: 'text';
@@ -75,12 +76,6 @@ export interface TokenUsage {
 /** The tool-call lifecycle (ARCHITECTURE.md, "The path of one tool call"). */
 export type ToolCallState = 'requested' | 'awaiting-approval' | 'running' | 'done' | 'failed' | 'refused';
 
-export interface ToolProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
 export type ChatEvent =
   | { type: 'text-delta'; conversationId: string; messageId: string; text: string }
   | {
@@ -88,7 +83,7 @@ export type ChatEvent =
       conversationId: string;
       call: ToolCallRequest;
       state: ToolCallState;
-      progress?: ToolProgress;
+      progress?: Progress;
       /** On done | failed | refused: the outcome's text (what the model will see). */
       text?: string;
       imageCount?: number;

@@ -25,6 +25,15 @@ export interface SessionStatus {
   metrics: ServerMetrics;
 }
 
+/** What changed in a server's tool list (after tools/list or notifications/tools/list_changed). */
+export interface ToolsChange {
+  server: string;
+  added: string[];
+  removed: string[];
+  /** Tools whose description, schema or annotations changed. */
+  changed: string[];
+}
+
 export interface LogLine {
   server: string;
   at: number;

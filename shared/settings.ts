@@ -2,15 +2,12 @@
 // Pure zod, so the renderer's settings form validates with the very schema the core writes with.
 // Nested objects use `prefault({})`: a missing section is parsed as `{}`, which fills its own defaults.
 import { z } from 'zod';
+import { DEFAULT_PROVIDER_URLS, ProviderIdSchema } from './providers';
 
 const httpUrl = z
   .string()
   .url('must be a full URL such as https://example.com')
   .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
-
-export const PROVIDER_IDS = ['ollama', 'openai', 'anthropic'] as const;
-export const ProviderIdSchema = z.enum(PROVIDER_IDS);
-export type ProviderId = z.infer<typeof ProviderIdSchema>;
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export const LogLevelSchema = z.enum(LOG_LEVELS);
@@ -36,7 +33,7 @@ export const SettingsSchema = z
       .object({
         default: ProviderIdSchema.default('ollama'),
         ollama: z
-          .object({ baseUrl: httpUrl.default('http://127.0.0.1:11434') })
+          .object({ baseUrl: httpUrl.default(DEFAULT_PROVIDER_URLS.ollama) })
           .strict()
           .prefault({}),
         openai: z.object({ baseUrl: httpUrl.optional() }).strict().prefault({}),

@@ -64,7 +64,7 @@ export async function openCore(
   });
   // toolCallRunner.ts adds one broker listener per call in flight: 16 in flight trips Node's default
   // limit of 10 and floods stderr with MaxListenersExceededWarning (reported to the lead, issue 9).
-  core.broker.setMaxListeners(64);
+  core.approvals.setMaxListeners(64);
   return {
     core,
     dispose: async () => {

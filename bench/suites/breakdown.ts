@@ -1,8 +1,17 @@
-// Where Mooring's per-call time goes (issue 9, "profile, find what is ours"): each stage of
-// MooringCore.callTool timed alone on the same warm session, next to the SDK client call it wraps.
-// Stages run interleaved in rounds like the contenders; the figures are µs per call (median of rounds).
+// Where Mooring's per-call time goes (issue 9, "profile, find what is ours"): each stage of the core's
+// one tool call (core.tools.call) timed alone, next to the SDK client call it wraps. The stages that are
+// not the whole call run on the bench's own pieces (a session to the same server, an approval store and
+// audit log in a scratch folder), so the bench never reaches into the core's fields. Stages run
+// interleaved in rounds like the contenders; the figures are µs per call (median of rounds).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { MooringCore } from '../../src-main/core/mooringCore';
+import { SessionPool } from '../../src-main/core/mcp/sessionPool';
+import { ApprovalBroker } from '../../src-main/core/safety/approvalBroker';
 import { authorizeCall } from '../../src-main/core/safety/approvalGate';
+import { ApprovalStore } from '../../src-main/core/safety/approvalStore';
+import { AuditLog } from '../../src-main/core/safety/auditLog';
 import { normalizeResult } from '../../src-main/core/catalog/normalizeResult';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { GroupCommitLog } from '../lib/groupCommitLog';
@@ -13,10 +22,19 @@ export async function stageBreakdown(
   modelName: string,
   opts: { rounds: number; perRound: number },
 ): Promise<Record<string, number>> {
-  const entry = core.catalog().resolve(modelName);
-  const actor = core.pool.get(entry.server)!;
+  const entry = core.tools.catalog().resolve(modelName);
+  const scratch = await mkdtemp(join(tmpdir(), 'mooring-bench-breakdown-'));
+  const pool = new SessionPool();
+  await pool.sync((await core.servers.configs()).filter((c) => c.name === entry.server));
+  const actor = pool.get(entry.server)!;
+  const audit = new AuditLog(scratch);
   const def = entry.handle.definition;
-  const gate = { store: core.approvals, broker: core.broker, audit: core.audit, yolo: () => false };
+  const gate = {
+    store: await ApprovalStore.open(scratch),
+    broker: new ApprovalBroker(),
+    audit,
+    yolo: () => false,
+  };
   const gateCall = {
     config: actor.config,
     tool: {
@@ -31,17 +49,17 @@ export async function stageBreakdown(
   };
   let raw: CallToolResult | undefined;
   const line = `${JSON.stringify({ at: new Date().toISOString(), server: entry.server, tool: entry.tool, decision: 'auto' })}\n`;
-  const whatIf = new GroupCommitLog(`${core.paths.logs}/bench-group-commit.jsonl`);
+  const whatIf = new GroupCommitLog(join(scratch, 'logs', 'bench-group-commit.jsonl'));
   const stages: [string, () => unknown][] = [
     [
       'catalog resolve + argument repair',
-      () => core.catalog().prepareArguments(core.catalog().resolve(modelName), { message: 'hi' }),
+      () => core.tools.catalog().prepareArguments(core.tools.catalog().resolve(modelName), { message: 'hi' }),
     ],
     ['safety: authorizeCall incl. audit line', () => authorizeCall(gate, gateCall)],
     [
       'safety: audit line alone',
       () =>
-        core.audit.record({
+        audit.record({
           server: entry.server,
           tool: entry.tool,
           decision: 'auto',
@@ -60,7 +78,7 @@ export async function stageBreakdown(
     ['result normalisation', () => normalizeResult(raw!, { outputSchema: entry.outputSchema })],
     [
       'MooringCore.callTool (all of it)',
-      () => core.callTool(modelName, { message: 'hi' }, { client: 'bench' }),
+      () => core.tools.call(modelName, { message: 'hi' }, { client: 'bench' }),
     ],
   ];
   const perStage = new Map<string, number[]>(stages.map(([k]) => [k, []]));
@@ -74,7 +92,7 @@ export async function stageBreakdown(
   // line through mkdir + appendFile; the prototype batches them).
   const n = opts.perRound * 4;
   const audit16 = await runConcurrent(n, 16, async () => {
-    await core.audit.record({
+    await audit.record({
       server: entry.server,
       tool: entry.tool,
       decision: 'auto',
@@ -86,6 +104,9 @@ export async function stageBreakdown(
   });
   const group16 = await runConcurrent(n, 16, () => whatIf.append(line));
   await whatIf.close();
+  await pool.closeAll();
+  await audit.close();
+  await rm(scratch, { recursive: true, force: true });
   const out: Record<string, number> = Object.fromEntries(
     [...perStage].map(([k, v]) => [k, Math.round(summarize(v).p50)]),
   );

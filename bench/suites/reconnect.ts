@@ -11,7 +11,7 @@ async function mooringTrial(): Promise<{ ms: number; failedCalls: number; firstE
   const { core, dispose } = await openCore([benchEcho()]);
   try {
     await core.start();
-    const pidOut = await core.callTool('mcp__benchecho__pid', {}, { client: 'bench' });
+    const pidOut = await core.tools.call('mcp__benchecho__pid', {}, { client: 'bench' });
     const part = pidOut.result.parts[0];
     const pid = Number(part?.kind === 'text' ? part.text : Number.NaN);
     if (!Number.isInteger(pid)) throw new Error('the fixture did not report its pid');
@@ -21,7 +21,7 @@ async function mooringTrial(): Promise<{ ms: number; failedCalls: number; firstE
     let firstError: string | undefined;
     for (;;) {
       try {
-        await core.callTool('mcp__benchecho__echo', { message: 'hi' }, { client: 'bench' });
+        await core.tools.call('mcp__benchecho__echo', { message: 'hi' }, { client: 'bench' });
         return { ms: performance.now() - t0, failedCalls, ...(firstError ? { firstError } : {}) };
       } catch (err) {
         failedCalls++;

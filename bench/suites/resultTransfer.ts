@@ -37,7 +37,7 @@ export async function resultTransferSuite(ctx: SuiteContext): Promise<SuiteResul
       for (let i = 0; i < trials; i++) {
         let t = performance.now();
         try {
-          const res = await core.callTool('mcp__benchecho__image', { bytes }, { client: 'bench' });
+          const res = await core.tools.call('mcp__benchecho__image', { bytes }, { client: 'bench' });
           m.push(performance.now() - t);
           const img = res.result.parts.find((p) => p.kind === 'image');
           if (!img || img.kind !== 'image' || img.size !== bytes)
@@ -136,7 +136,7 @@ async function browserModeLeg(core: MooringCore, trials: number, rows: Row[]) {
       if (res.status !== 200) throw new Error(`browser mode answered ${res.status}: ${body.slice(0, 200)}`);
       wireBytes = Buffer.byteLength(body);
       t = performance.now();
-      await core.callTool('mcp__benchecho__image', { bytes }, { client: 'bench' });
+      await core.tools.call('mcp__benchecho__image', { bytes }, { client: 'bench' });
       direct.push(performance.now() - t);
     }
     const w = summarize(viaWeb);

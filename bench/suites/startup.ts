@@ -20,7 +20,7 @@ async function mooringStart(): Promise<{ all: number; first: number }> {
   try {
     await core.start();
     const all = performance.now() - t0;
-    const ready = core.statuses().filter((s) => s.state === 'ready').length;
+    const ready = core.servers.statuses().filter((s) => s.state === 'ready').length;
     if (ready !== SERVERS) throw new Error(`Mooring: only ${ready} of ${SERVERS} servers came up`);
     return { all, first };
   } finally {

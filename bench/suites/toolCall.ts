@@ -28,7 +28,7 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
   try {
     sdk = await openRawClient(everything());
     const modelName = 'mcp__everything__echo';
-    const first = await mooring.core.callTool(modelName, { message: 'hi' }, { client: 'bench' });
+    const first = await mooring.core.tools.call(modelName, { message: 'hi' }, { client: 'bench' });
     if (first.decision !== 'auto')
       throw new Error(`Mooring's safety decision was ${first.decision}, not auto`);
     const raw = sdk;
@@ -36,7 +36,7 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
       {
         name: 'mooring',
         call: async () => {
-          const out = await mooring.core.callTool(modelName, { message: 'hi' }, { client: 'bench' });
+          const out = await mooring.core.tools.call(modelName, { message: 'hi' }, { client: 'bench' });
           const p = out.result.parts[0];
           expectEcho(p?.kind === 'text' ? p.text : p, 'Mooring');
         },

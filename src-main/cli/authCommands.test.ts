@@ -70,7 +70,7 @@ describe(`tokens never reach a file (${privateKeyring ? 'real Secret Service' : 
 
   it('logs in, works signed in, logs out; no file in the home holds a token', async () => {
     const setup = await MooringCore.open({ home, secretStore: secrets });
-    await setup.addServer({ name: 'remote', transport: 'http', url: fixture.mcpUrl }, { sync: false });
+    await setup.servers.add({ name: 'remote', transport: 'http', url: fixture.mcpUrl }, { start: false });
     await setup.close();
 
     expect(await run(['login', 'remote'])).toBe(0);
@@ -85,9 +85,9 @@ describe(`tokens never reach a file (${privateKeyring ? 'real Secret Service' : 
     });
     try {
       await core.startOnly(['remote']);
-      expect(core.statuses()).toMatchObject([{ name: 'remote', state: 'ready' }]);
+      expect(core.servers.statuses()).toMatchObject([{ name: 'remote', state: 'ready' }]);
       fixture.expireAccessTokens();
-      const out = await core.callTool('mcp__remote__whoami', {}, { client: 'test', preApproved: true });
+      const out = await core.tools.call('mcp__remote__whoami', {}, { client: 'test', preApproved: true });
       expect(JSON.stringify(out)).toContain('a signed-in user');
       expect(fixture.counts.refresh).toBe(1);
     } finally {

@@ -3,12 +3,8 @@
 // https (or loopback http) URLs — the auth room refuses anything else before this opener is called.
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
-import { OAuthManager, type AuthorizationOpener, type AuthorizationPrompt } from '../core/auth';
+import type { AuthorizationOpener, AuthorizationPrompt } from '../core/auth/oauthProvider';
 import { MooringError } from '../core/errors';
-import type { MooringCore } from '../core/mooringCore';
-import { createGuardedFetch } from '../core/safety/guardedFetch';
-import { ssrfPolicyOf } from '../core/safety/ssrfGuard';
-import { resolveServerConfig } from '../core/secrets/serverSecrets';
 import type { CoreRunner } from './mcpCommands';
 import { EXIT, printJson } from './output';
 
@@ -37,10 +33,6 @@ export const terminalOpener =
     child.unref();
   };
 
-function managerFor(core: MooringCore): OAuthManager {
-  return new OAuthManager({ secrets: core.secrets, redirectPort: () => core.settings().oauthRedirectPort });
-}
-
 export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: AuthCommandDeps = {}): void {
   mcp
     .command('login')
@@ -53,7 +45,6 @@ export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: A
     .action(async (name: string, o) =>
       withCore(
         async (core) => {
-          const config = await core.servers.get(name);
           let client: { client_id: string; client_secret?: string } | undefined;
           if (o.clientId) {
             const secret = o.clientSecretEnv ? process.env[o.clientSecretEnv] : undefined;
@@ -66,24 +57,15 @@ export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: A
             client = { client_id: o.clientId, ...(secret ? { client_secret: secret } : {}) };
           }
           // The same path as a real session: secrets resolved, every fetch through the SSRF guard.
-          const fetch = createGuardedFetch(ssrfPolicyOf(config));
-          try {
-            const r = await managerFor(core).signIn(config, {
-              opener: deps.opener ?? terminalOpener({ browser: o.browser !== false }),
-              ...(client ? { client } : {}),
-              session: {
-                prepare: (c) => resolveServerConfig(c, core.secrets),
-                fetchFor: () => fetch,
-              },
-            });
-            if (o.json) printJson({ ok: true, ...r });
-            else
-              process.stderr.write(
-                `signed in to ${name}${r.scope ? ` (scopes: ${r.scope})` : ''}: ${r.toolCount} tools\n`,
-              );
-          } finally {
-            await fetch.close();
-          }
+          const r = await core.auth.signIn(name, {
+            opener: deps.opener ?? terminalOpener({ browser: o.browser !== false }),
+            ...(client ? { client } : {}),
+          });
+          if (o.json) printJson({ ok: true, ...r });
+          else
+            process.stderr.write(
+              `signed in to ${name}${r.scope ? ` (scopes: ${r.scope})` : ''}: ${r.toolCount} tools\n`,
+            );
           return EXIT.ok;
         },
         { json: o.json },
@@ -96,8 +78,7 @@ export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: A
     .argument('<name>')
     .action(async (name: string) =>
       withCore(async (core) => {
-        await core.servers.get(name); // a clear not_found for a typo
-        await managerFor(core).signOut(name);
+        await core.auth.signOut(name);
         process.stderr.write(`signed out of ${name}\n`);
       }),
     );

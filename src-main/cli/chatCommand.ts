@@ -3,12 +3,7 @@
 import type { Command } from 'commander';
 import type { ChatEvent } from '@shared/chat';
 import type { ApprovalRequest } from '@shared/approval';
-import { CoreToolRuntime } from '../core/agent/coreToolRuntime';
-import { ConversationStore } from '../core/agent/conversationStore';
-import { runChatTurn } from '../core/agent/chatTurn';
-import { providerCompletion } from '../core/agent/samplingCompletion';
-import { DEFAULT_MODEL_SPEC } from '../core/agent';
-import { providerFor } from '../core/agent/providerAccess';
+import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import { MooringError } from '../core/errors';
 import type { CoreRunner } from './mcpCommands';
 import { EXIT } from './output';
@@ -58,46 +53,37 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
     .action(async (words: string[], o) =>
       withCore(
         async (core) => {
-          const toolSet = o.toolSet ? core.toolSet(o.toolSet).name : undefined; // a typo fails first, clearly
-          const { provider, model } = await providerFor(core, o.model ?? DEFAULT_MODEL_SPEC);
-          core.setSamplingModel(providerCompletion(provider, model));
+          // The tool set and the model are checked first: a typo fails before any server starts.
+          const turn = await core.chat.prepareTurn({
+            model: o.model ?? DEFAULT_MODEL_SPEC,
+            ...(o.toolSet ? { toolSet: o.toolSet } : {}),
+            preApproved: Boolean(o.yes),
+            interactive: interactive(),
+          });
           await core.start();
-          for (const s of core.statuses())
+          for (const s of core.servers.statuses())
             if (s.state === 'failed')
               process.stderr.write(
                 `warning: ${s.name} is not connected: ${s.error?.message.split('\n')[0]}\n`,
               );
-          const caps = provider.capabilities(model);
-          const runtime = new CoreToolRuntime(core, {
-            provider: provider.id,
-            ...(toolSet ? { toolSet } : {}),
-            vision: caps.vision,
-            preApproved: Boolean(o.yes),
-            interactive: interactive(),
-          });
           const onApproval = async (req: ApprovalRequest) => {
             process.stderr.write(
               `\n${req.friendlyName} (${req.server}/${req.tool}) wants to run: ${req.reason}.\narguments: ${JSON.stringify(req.arguments)}\n`,
             );
-            core.broker.answer(req.id, {
+            core.approvals.answer(req.id, {
               outcome: (await confirm('Run it?')) ? 'approve' : 'deny',
               decidedBy: 'user:cli',
             });
           };
-          if (!o.yes && interactive()) core.broker.on('requested', onApproval);
+          if (!o.yes && interactive()) core.approvals.on('requested', onApproval);
           const ac = new AbortController();
           const onSigint = () => ac.abort();
           process.once('SIGINT', onSigint);
           try {
-            const result = await runChatTurn({
-              store: ConversationStore.forHome(core.paths.home),
-              provider,
-              model,
-              runtime,
+            const result = await turn.run({
               message: words.join(' '),
               ...(o.conversation ? { conversationId: o.conversation } : {}),
-              ...(o.workspace && !o.conversation ? { workspace: o.workspace } : {}),
-              maxToolIterations: core.settings().maxToolIterations,
+              ...(o.workspace ? { workspace: o.workspace } : {}),
               signal: ac.signal,
               onEvent: (e) => (o.json ? process.stdout.write(`${JSON.stringify(e)}\n`) : printEvent(e)),
             });
@@ -109,7 +95,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
             throw err;
           } finally {
             process.off('SIGINT', onSigint);
-            core.broker.off('requested', onApproval);
+            core.approvals.off('requested', onApproval);
           }
         },
         { json: o.json, workspace: o.workspace },

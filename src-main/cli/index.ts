@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { closeOnSignals } from '../core/lifecycle';
 import type { ServerConfig } from '@shared/config';
 import { MooringCore } from '../core/mooringCore';
-import { envServer, logMasker } from '../core/workspace';
+import { envServer, logMasker } from '../core/workspace/envServer';
 import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';

@@ -1,22 +1,16 @@
 // `mooring mcp …`: manage servers and call their tools from a terminal (issue 2), on the same core as the app.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import {
-  ServerConfigSchema,
-  type ServerConfig,
-  type ServerConfigInput,
-  type TransportKind,
-} from '@shared/config';
+import type { ServerConfigInput, TransportKind } from '@shared/config';
 import { toResultJson } from '@shared/toolResult';
 import type { ApprovalRequest } from '@shared/approval';
 import { MooringError } from '../core/errors';
 import { MooringCore } from '../core/mooringCore';
-import { parseImport } from '../core/config/importFormats';
 import { formatFix } from '../core/catalog/argRepair';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
-import { CliExit, collect, EXIT, parsePairs, printJson } from './output';
+import { collect, EXIT, parsePairs, printJson } from './output';
 import { ask, confirm, interactive } from './prompt';
-import { formatWorkspaceScan } from '../core/workspace';
+import { formatWorkspaceScan } from '../core/workspace/workspaceReport';
 
 type Run = (core: MooringCore) => Promise<number | void>;
 export type CoreRunner = (
@@ -63,7 +57,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           ...(o.trust ? { trust: true } : {}),
           ...(o.disabled ? { enabled: false } : {}),
         };
-        const saved = await core.addServer(input, { sync: false });
+        const saved = await core.servers.add(input, { start: false });
         for (const w of saved.secretEnv.concat(saved.secretHeaders))
           process.stderr.write(`kept ${w} in the keychain\n`);
         process.stderr.write(`added ${saved.name}: ${describeCommandLine(saved)}\n`);
@@ -83,9 +77,9 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .action(async (o) =>
       withCore(
         async (core) => {
-          const servers = await core.manager.listMasked();
+          const servers = await core.servers.listMasked();
           if (o.workspace) {
-            const scan = await core.scanWorkspace(o.workspace);
+            const scan = await core.workspaces.scan(o.workspace);
             if (o.json) return void printJson({ servers, workspace: scan });
             process.stdout.write(`${formatWorkspaceScan(scan, servers).join('\n')}\n`);
             process.stdout.write(`Approve one with: mooring mcp approve NAME --workspace ${o.workspace}\n\n`);
@@ -111,7 +105,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .requiredOption('--workspace <dir>', 'the project folder')
     .action(async (name: string, o) =>
       withCore(async (core) => {
-        const scan = await core.scanWorkspace(o.workspace);
+        const scan = await core.workspaces.scan(o.workspace);
         const offered = scan.servers.find((s) => s.name === name);
         if (offered) process.stderr.write(`${name} (${offered.source}) runs: ${offered.commandLine}\n`);
         if (!interactive())
@@ -122,7 +116,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           );
         if (!(await confirm(`Approve ${name}?`)))
           throw new MooringError('refused', `${name} was not approved.`);
-        await core.approveWorkspaceServer(o.workspace, name, async (input) =>
+        await core.workspaces.approve(o.workspace, name, async (input) =>
           ask(`${input.description ?? input.id}: `),
         );
         process.stderr.write(`approved ${name} for ${scan.workspace}\n`);
@@ -135,7 +129,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .argument('<name>')
     .action(async (name: string) =>
       withCore(async (core) => {
-        await core.removeServer(name);
+        await core.servers.remove(name);
         process.stderr.write(`removed ${name}\n`);
       }),
     );
@@ -155,9 +149,9 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
             'Check the path.',
           );
         });
-        const parsed = parseImport(text, { fileName: file }); // shown for consent before anything is written
+        const parsed = await core.servers.previewImport(text, file); // shown for consent before anything is written
         process.stderr.write(`${file}: ${parsed.format} format, ${parsed.servers.length} server(s):\n`);
-        for (const s of parsed.servers) process.stderr.write(`  ${s.name}: ${describeCommandLine(s)}\n`);
+        for (const s of parsed.servers) process.stderr.write(`  ${s.config.name}: ${s.commandLine}\n`);
         for (const r of parsed.renamed) process.stderr.write(`  (renamed "${r.from}" to "${r.to}")\n`);
         if (!o.yes) {
           if (!interactive())
@@ -169,7 +163,8 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           if (!(await confirm('Add these servers? They will run the commands shown above.')))
             throw new MooringError('refused', 'Nothing was imported.');
         }
-        const merged = await core.importServers(text, {
+        const merged = await core.servers.import({
+          text,
           fileName: file,
           replaceExisting: Boolean(o.replace),
         });
@@ -185,8 +180,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .action(async (name: string, o) =>
       withCore(
         async (core) => {
-          const config = await core.servers.get(name);
-          const r = await core.testServer(config);
+          const r = await core.servers.testSaved(name);
           if (o.json) printJson(r);
           else if (r.ok)
             process.stdout.write(`ok: ${r.tool_count} tools in ${r.latency_ms} ms: ${r.tools.join(', ')}\n`);
@@ -211,10 +205,10 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
         async (core) => {
           if (name) await core.startOnly([name]);
           else await core.start();
-          for (const s of core.statuses())
+          for (const s of core.servers.statuses())
             if (s.state === 'failed')
               process.stderr.write(`warning: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
-          const rows = core
+          const rows = core.tools
             .catalog()
             .summaries()
             .filter((t) => !name || t.server === name);
@@ -254,13 +248,10 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           }
           if (typeof args !== 'object' || args === null || Array.isArray(args))
             throw new MooringError('usage', 'The arguments must be a JSON object', `e.g. '{"path": "/tmp"}'`);
-          if (o.trust) {
-            const cfg = await core.servers.get(server);
-            await core.servers.update(server, { ...cfg, trust: true });
-          }
+          if (o.trust) await core.servers.trust(server);
           await core.startOnly([server]);
           failIfNotReady(core, server);
-          const entry = core.catalog().entries.find((e) => e.server === server && e.tool === tool);
+          const entry = core.tools.catalog().entries.find((e) => e.server === server && e.tool === tool);
           if (!entry)
             throw new MooringError(
               'not_found',
@@ -268,8 +259,8 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
               `List its tools: mooring mcp tools ${server}`,
             );
           const stopPrompt = answerApprovalsOnTerminal(core);
-          const outcome = await core
-            .callTool(entry.modelName, args, {
+          const outcome = await core.tools
+            .call(entry.modelName, args, {
               client: 'cli',
               preApproved: Boolean(o.yes),
               interactive: interactive(),
@@ -292,7 +283,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
 }
 
 function failIfNotReady(core: MooringCore, name: string): void {
-  const s = core.statuses().find((x) => x.name === name);
+  const s = core.servers.statuses().find((x) => x.name === name);
   if (s?.state === 'ready') return;
   const e = s?.error;
   throw new MooringError(e?.code ?? 'connect_failed', e?.message ?? `"${name}" did not connect`, e?.hint);
@@ -306,11 +297,8 @@ function answerApprovalsOnTerminal(core: MooringCore): () => void {
     );
     for (const d of req.diff ?? []) process.stderr.write(`  changed since you allowed it: ${d.summary}\n`);
     const yes = await confirm('Run it?');
-    core.broker.answer(req.id, { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' });
+    core.approvals.answer(req.id, { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' });
   };
-  core.broker.on('requested', onRequest);
-  return () => core.broker.off('requested', onRequest);
+  core.approvals.on('requested', onRequest);
+  return () => core.approvals.off('requested', onRequest);
 }
-
-export const parseServerInput = (input: unknown): ServerConfig => ServerConfigSchema.parse(input);
-export { CliExit };

@@ -5,12 +5,11 @@ import type { Command } from 'commander';
 import type { ApprovalRequest } from '@shared/approval';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
-import { relayApprovalsToApp } from '../core/server/approvalRelayClient';
-import { describeScope, type ClientScope } from '../core/server/clientScope';
-import { startMcpHttpServer } from '../core/server/httpServer';
-import { generateToken, readTokenFile, type ServerToken } from '../core/server/serverTokens';
-import { serveMooringStdio } from '../core/server/stdioServer';
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/server/toolsRelay';
+import { describeScope, type ClientScope } from '../core/serve/clientScope';
+import { startMcpHttpServer } from '../core/serve/httpServer';
+import { generateToken, readTokenFile, type ServerToken } from '../core/serve/serverTokens';
+import { serveMooringStdio } from '../core/serve/stdioServer';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/toolsRelay';
 import type { CoreRunner } from './mcpCommands';
 import { confirm, interactive } from './prompt';
 
@@ -74,9 +73,7 @@ const untilSignal = () =>
  * the local relay; with no app running they wait here and are refused when the wait ends (issue 8).
  */
 function relayApprovals(core: MooringCore, via: string): () => void {
-  const relay = relayApprovalsToApp({
-    broker: core.broker,
-    home: core.paths.home,
+  const relay = core.relayApprovalsToApp({
     via,
     onNotice: (t) => process.stderr.write(`mooring serve: ${t}\n`),
   });
@@ -88,20 +85,20 @@ function answerApprovalsOnTerminal(core: MooringCore): () => void {
   let queue = Promise.resolve();
   const onRequest = (req: ApprovalRequest) => {
     queue = queue.then(async () => {
-      if (!core.broker.pending().some((p) => p.id === req.id)) return;
+      if (!core.approvals.pending().some((p) => p.id === req.id)) return;
       process.stderr.write(
         `\n${req.client ?? 'a client'} wants ${req.friendlyName} (${req.server}/${req.tool}): ${req.reason}.\narguments: ${JSON.stringify(req.arguments, null, 2)}\n`,
       );
       const yes = await confirm('Run it?');
       try {
-        core.broker.answer(req.id, { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' });
+        core.approvals.answer(req.id, { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' });
       } catch {
         process.stderr.write('(that request already ended)\n');
       }
     });
   };
-  core.broker.on('requested', onRequest);
-  return () => core.broker.off('requested', onRequest);
+  core.approvals.on('requested', onRequest);
+  return () => core.approvals.off('requested', onRequest);
 }
 
 async function startServers(core: MooringCore): Promise<void> {
@@ -110,7 +107,7 @@ async function startServers(core: MooringCore): Promise<void> {
     core.start({ watch: true }),
     new Promise<void>((r) => (timer = setTimeout(r, START_WAIT_MS))),
   ]).finally(() => clearTimeout(timer));
-  for (const s of core.statuses())
+  for (const s of core.servers.statuses())
     if (s.state === 'failed')
       process.stderr.write(`mooring serve: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
 }

@@ -1,8 +1,6 @@
-// `mooring toolset …`: named tool sets ("agents", issue 3) — a selection of tools across servers that a
-// chat offers the model instead of every enabled tool. Kept in settings.json.
+// `mooring toolset …`: named tool sets ("agents") — a selection of tools across servers that a chat
+// offers the model instead of every enabled tool. Kept in settings.json (config/settingsService.ts).
 import type { Command } from 'commander';
-import { SettingsStore } from '../core/config/settings';
-import { MooringError } from '../core/errors';
 import type { CoreRunner } from './mcpCommands';
 import { printJson } from './output';
 
@@ -16,7 +14,7 @@ export function registerToolsetCommands(program: Command, withCore: CoreRunner):
     .action(async (o) =>
       withCore(
         async (core) => {
-          const sets = core.settings().toolSets;
+          const sets = core.settings.toolSets();
           if (o.json) return void printJson(sets);
           if (!sets.length)
             process.stdout.write(
@@ -36,17 +34,7 @@ export function registerToolsetCommands(program: Command, withCore: CoreRunner):
     .argument('<tools...>', 'model tool names (see: mooring mcp tools)')
     .action(async (name: string, tools: string[]) =>
       withCore(async (core) => {
-        const bad = tools.filter((t) => !t.startsWith('mcp__'));
-        if (bad.length)
-          throw new MooringError(
-            'usage',
-            `Not model tool names: ${bad.join(', ')}`,
-            'Use the names `mooring mcp tools` prints, like mcp__files__read_text_file.',
-          );
-        await SettingsStore.forHome(core.paths.home).update((s) => ({
-          ...s,
-          toolSets: [...s.toolSets.filter((t) => t.name !== name), { name, tools }],
-        }));
+        await core.settings.saveToolSet({ name, tools });
         process.stderr.write(`tool set "${name}": ${tools.length} tool(s)\n`);
       }),
     );
@@ -55,11 +43,7 @@ export function registerToolsetCommands(program: Command, withCore: CoreRunner):
     .argument('<name>')
     .action(async (name: string) =>
       withCore(async (core) => {
-        core.toolSet(name); // not_found with the list when it does not exist
-        await SettingsStore.forHome(core.paths.home).update((s) => ({
-          ...s,
-          toolSets: s.toolSets.filter((t) => t.name !== name),
-        }));
+        await core.settings.removeToolSet(name);
         process.stderr.write(`removed tool set "${name}"\n`);
       }),
     );

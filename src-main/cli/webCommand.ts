@@ -5,11 +5,8 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MooringError, toErrorData } from '../core/errors';
-import { chatServiceFor } from '../core/api/chatService';
-import { stopMcpServerFor } from '../core/api/mcpServerRouter';
 import { MooringCore } from '../core/mooringCore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
-import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
 import { startWebServer } from '../core/web/webServer';
 
 export interface WebCommandOptions {
@@ -57,14 +54,12 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     staticDir: opts.staticDir ?? resolve(import.meta.dirname ?? process.cwd(), '../../out/renderer'),
   });
   // Approvals from `mooring serve` on this home show in this window's dialog (issue 8, approval relay).
-  const relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch(
-    (err: unknown) => {
-      process.stderr.write(
-        `mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`,
-      );
-      return undefined;
-    },
-  );
+  const relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
+    process.stderr.write(
+      `mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`,
+    );
+    return undefined;
+  });
   // Print the URL before connecting servers: a slow server must not hold up the UI.
   if (opts.json) process.stdout.write(`${JSON.stringify({ url: web.url })}\n`);
   else
@@ -79,8 +74,6 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (!opts.json) process.stdout.write(`\n${signal}: closing every server session…\n`);
-    chatServiceFor(core).cancelAll();
-    await stopMcpServerFor(core);
     await relay?.close();
     await web.close();
     await core.close();

@@ -1,6 +1,11 @@
 // Process shutdown for every host (issue 2): SIGTERM/SIGINT close every session once, idempotently;
 // a second signal while closing kills the process groups at once.
-import type { MooringCore } from './mooringCore';
+/** What a host closes on a signal: the core (mooringCore.ts) satisfies it. */
+export interface Closable {
+  close(): Promise<void>;
+  /** Kills every server's process group at once (a second signal while closing). */
+  killAllNow(): void;
+}
 
 export interface ShutdownOptions {
   /** Exit code after a signal (default 130 for SIGINT, 143 for SIGTERM). */
@@ -8,13 +13,13 @@ export interface ShutdownOptions {
   signals?: NodeJS.Signals[];
 }
 
-export function closeOnSignals(core: MooringCore, opts: ShutdownOptions = {}): () => void {
+export function closeOnSignals(core: Closable, opts: ShutdownOptions = {}): () => void {
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   let closing: Promise<void> | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signal === 'SIGINT' ? 130 : 143;
     if (closing) {
-      core.pool.killAllNow();
+      core.killAllNow();
       exit(code);
       return;
     }

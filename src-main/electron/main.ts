@@ -19,14 +19,12 @@ import {
 } from 'electron';
 import ElectronStore from 'electron-store';
 import { createIpcDispatcher, type IpcDispatcher } from '../core/api/ipcDispatcher';
-import { IPC_CHANNEL } from '../core/api/ipcProtocol';
-import { stopMcpServerFor } from '../core/api/mcpServerRouter';
+import { IPC_CHANNEL } from '../../shared/ipc';
 import { appRouter, createApiContext } from '../core/api/router';
 import { resolveHome } from '../core/home';
 import { MooringCore } from '../core/mooringCore';
 import { FallbackSecretStore } from '../core/secrets/fallbackSecretStore';
 import { KeytarSecretStore } from '../core/secrets/secretStore';
-import { startApprovalRelayListener } from '../core/server/approvalRelayListener';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { SECURITY_HEADERS } from '../core/web/contentSecurity';
 import { appMenuTemplate } from './appMenu';
@@ -215,7 +213,7 @@ function setTray(on: boolean): void {
     const c = core;
     tray = new DesktopTray({
       resourcesDir: RESOURCES,
-      statuses: () => c.statuses(),
+      statuses: () => c.servers.statuses(),
       onStatusChange: (listener) => {
         c.on('status', listener);
         return () => c.off('status', listener);
@@ -304,12 +302,10 @@ app.whenReady().then(async () => {
   core = await MooringCore.open({ home, openExternal: openExternalLink, secretStore: secretStore() });
   api = createApiContext(core);
   // `mooring serve` processes relay their approvals here, so this window's dialog answers them.
-  relay = await startApprovalRelayListener({ broker: core.broker, home: core.paths.home }).catch(
-    (err: Error) => {
-      console.warn(`approval relay not started: ${err.message}`);
-      return undefined;
-    },
-  );
+  relay = await core.listenForRelayedApprovals().catch((err: Error) => {
+    console.warn(`approval relay not started: ${err.message}`);
+    return undefined;
+  });
   stopNotifier = startAttentionNotifier({
     core,
     icon: process.platform === 'darwin' ? undefined : WINDOW_ICON,
@@ -344,7 +340,8 @@ app.on('before-quit', (event) => {
   tray?.destroy();
   for (const d of dispatchers.values()) d.dispose();
   api?.dispose();
-  void Promise.all([relay?.close(), stopMcpServerFor(core)])
+  // The core's close also stops the MCP server the app started and any chat turn still running.
+  void Promise.resolve(relay?.close())
     .then(() => core!.close())
     .finally(() => app.quit());
 });

@@ -5,8 +5,7 @@
 import { app } from 'electron';
 import { MooringCore } from '../core/mooringCore';
 import type { SecretStore } from '../core/secrets/secretStore';
-import { relayApprovalsToApp } from '../core/server/approvalRelayClient';
-import { serveMooringStdio } from '../core/server/stdioServer';
+import { serveMooringStdio } from '../core/serve/stdioServer';
 
 export const MCP_SERVER_FLAG = '--mcp-server';
 
@@ -16,12 +15,7 @@ export async function runMcpServer(o: { home: string; secretStore: SecretStore }
   const core = await MooringCore.open({ home, secretStore: o.secretStore });
   const log = (text: string) => process.stderr.write(`Mooring --mcp-server: ${text}\n`);
   await core.start({ watch: true });
-  const relay = relayApprovalsToApp({
-    broker: core.broker,
-    home,
-    via: 'Mooring --mcp-server',
-    onNotice: log,
-  });
+  const relay = core.relayApprovalsToApp({ via: 'Mooring --mcp-server', onNotice: log });
   const handle = await serveMooringStdio({ core });
   log('serving MCP on stdio');
   await handle.closed;

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServersStore } from '../core/config/serversStore';
 import { FallbackSecretStore } from '../core/secrets/fallbackSecretStore';
 import { KeytarSecretStore } from '../core/secrets/secretStore';
-import { ServerManager } from '../core/secrets/serverManager';
+import { ServerManager } from '../core/config/serverManager';
 import { SafeStorageSecretStore, SECRETS_FILE_NAME, type StringCipher } from './safeStorageSecretStore';
 
 class FakeCipher implements StringCipher {

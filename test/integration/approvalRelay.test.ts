@@ -17,15 +17,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ApprovalRequestInput } from '../../shared/approval';
 import type { AppRouter } from '../../src-main/core/api/router';
 import { ApprovalBroker, type ApprovalResolved } from '../../src-main/core/safety/approvalBroker';
-import {
-  relayApprovalsToApp,
-  type ApprovalRelayClient,
-} from '../../src-main/core/server/approvalRelayClient';
+import { relayApprovalsToApp, type ApprovalRelayClient } from '../../src-main/core/serve/approvalRelayClient';
 import {
   startApprovalRelayListener,
   type ApprovalRelayListener,
-} from '../../src-main/core/server/approvalRelayListener';
-import { approvalRelayPaths } from '../../src-main/core/server/approvalRelayProtocol';
+} from '../../src-main/core/serve/approvalRelayListener';
+import { approvalRelayPaths } from '../../src-main/core/serve/approvalRelayProtocol';
 import { FILESYSTEM, ROOT, tempDir } from '../helpers/servers';
 
 const mode = (p: string) => statSync(p).mode & 0o777;

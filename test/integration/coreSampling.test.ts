@@ -35,9 +35,9 @@ describe('sampling through the core', () => {
     const c = core;
     c.on('interaction', (i) => {
       expect(i.kind).toBe('sampling');
-      c.features.broker.answer(i.id, { kind: 'sampling', outcome: 'approve' });
+      c.interactions.answer(i.id, { kind: 'sampling', outcome: 'approve' });
     });
-    const out = await c.callTool(
+    const out = await c.tools.call(
       'mcp__every__trigger-sampling-request',
       { prompt: 'a joke please', maxTokens: 50 },
       { preApproved: true },

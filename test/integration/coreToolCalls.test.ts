@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import { resultText } from '@shared/toolResult';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import type { ToolCallEvent } from '../../src-main/core/toolCallRunner';
+import type { ToolCallEvent } from '../../src-main/core/calls/toolCallRunner';
 import { FILESYSTEM, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const cores: MooringCore[] = [];
@@ -29,11 +29,11 @@ async function coreWith(servers: unknown[]) {
 /** Answers the next approval request with `answer(req)`. */
 function answerNext(
   core: MooringCore,
-  answer: (r: ApprovalRequest) => Parameters<MooringCore['broker']['answer']>[1],
+  answer: (r: ApprovalRequest) => Parameters<MooringCore['approvals']['answer']>[1],
 ) {
   return new Promise<ApprovalRequest>((resolve) =>
-    core.broker.once('requested', (r) => {
-      core.broker.answer(r.id, answer(r));
+    core.approvals.once('requested', (r) => {
+      core.approvals.answer(r.id, answer(r));
       resolve(r);
     }),
   );
@@ -52,7 +52,7 @@ describe('tool calls through the core', () => {
       arguments: { ...r.arguments, content: 'edited by the user' },
     }));
     const target = join(root, 'note.txt');
-    const out = await core.callTool(
+    const out = await core.tools.call(
       'mcp__files__write_file',
       { path: target, content: 'from the model' },
       { client: 'test' },
@@ -71,12 +71,12 @@ describe('tool calls through the core', () => {
     const denied = join(root, 'denied.txt');
     answerNext(core, () => ({ outcome: 'deny', decidedBy: 'user:test' }));
     await expect(
-      core.callTool('mcp__files__write_file', { path: denied, content: 'x' }, { client: 'test' }),
+      core.tools.call('mcp__files__write_file', { path: denied, content: 'x' }, { client: 'test' }),
     ).rejects.toMatchObject({ code: 'refused' });
     expect(existsSync(denied)).toBe(false);
 
     // Read-only: no question asked.
-    const list = await core.callTool('mcp__files__list_directory', { path: root });
+    const list = await core.tools.call('mcp__files__list_directory', { path: root });
     expect(resultText(list.result)).toContain('note.txt');
     expect(list.decision).toBe('auto');
 
@@ -99,10 +99,10 @@ describe('tool calls through the core', () => {
     const root = tempDir('mooring-core-fs-');
     const { core } = await coreWith([{ name: 'files', command: 'node', args: [FILESYSTEM, root] }]);
     answerNext(core, () => ({ outcome: 'always', decidedBy: 'user:test' }));
-    await core.callTool('mcp__files__create_directory', { path: join(root, 'a') });
+    await core.tools.call('mcp__files__create_directory', { path: join(root, 'a') });
     let asked = false;
-    core.broker.once('requested', () => (asked = true));
-    const second = await core.callTool('mcp__files__create_directory', { path: join(root, 'b') });
+    core.approvals.once('requested', () => (asked = true));
+    const second = await core.tools.call('mcp__files__create_directory', { path: join(root, 'b') });
     expect(asked).toBe(false);
     expect(second.decision).toBe('auto');
     expect(existsSync(join(root, 'b'))).toBe(true);
@@ -112,20 +112,23 @@ describe('tool calls through the core', () => {
     const { core } = await coreWith([
       { name: 'fx', command: 'node', args: [TSX_CLI, fixturePath('engineServer.ts')] },
     ]);
-    await core.callTool('mcp__fx__add_tool', { name: 'late_arrival' }, { preApproved: true });
-    await waitFor(() => core.catalog().get('mcp__fx__late_arrival'), 'the new tool in the catalog');
-    expect(core.catalog().get('mcp__fx__late_arrival')!.enabled).toBe(false);
-    await expect(core.callTool('mcp__fx__late_arrival', {}, { preApproved: true })).rejects.toMatchObject({
+    await core.tools.call('mcp__fx__add_tool', { name: 'late_arrival' }, { preApproved: true });
+    await waitFor(() => core.tools.catalog().get('mcp__fx__late_arrival'), 'the new tool in the catalog');
+    expect(core.tools.catalog().get('mcp__fx__late_arrival')!.enabled).toBe(false);
+    await expect(core.tools.call('mcp__fx__late_arrival', {}, { preApproved: true })).rejects.toMatchObject({
       code: 'refused',
     });
-    expect(core.logs('fx').some((l) => /late_arrival" is disabled until you enable it/.test(l.text))).toBe(
-      true,
+    expect(
+      core.servers.logs('fx').some((l) => /late_arrival" is disabled until you enable it/.test(l.text)),
+    ).toBe(true);
+    await core.servers.setToolEnabled('fx', 'late_arrival', true);
+    await waitFor(
+      () => core.servers.statuses().find((s) => s.name === 'fx' && s.state === 'ready'),
+      'fx ready',
     );
-    await core.setToolEnabled('fx', 'late_arrival', true);
-    await waitFor(() => core.statuses().find((s) => s.name === 'fx' && s.state === 'ready'), 'fx ready');
     // The toggle leaves the server's config as it was (the tool was never in excludeTools), so the
     // session stays warm and the runtime tool is still there.
-    const out = await core.callTool('mcp__fx__late_arrival', {}, { preApproved: true });
+    const out = await core.tools.call('mcp__fx__late_arrival', {}, { preApproved: true });
     expect(resultText(out.result)).toBe('I am late_arrival');
   });
 });

@@ -90,9 +90,9 @@ describe('the app’s views of a server that leaks its token (keychain secret)',
         ['serving', 'serve'],
         ['failing', 'exit'],
       ] as const)
-        await core.addServer(
+        await core.servers.add(
           { ...leaky(name, mode, { API_TOKEN: TOKEN }), secretEnv: ['API_TOKEN'] },
-          { sync: false },
+          { start: false },
         );
       expect(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).not.toContain(TOKEN);
       await core.start();
@@ -108,21 +108,16 @@ describe('the app’s views of a server that leaks its token (keychain secret)',
       expect(leaks(texts)).toEqual([]);
       expect(leaks(live.map((l) => l.text).join('\n'))).toEqual([]);
 
-      const failing = core.statuses().find((s) => s.name === 'failing');
+      const failing = core.servers.statuses().find((s) => s.name === 'failing');
       expect(failing).toMatchObject({ state: 'failed' });
       expect(failing?.error?.message).toContain('rejected key [redacted]');
-      expect(leaks(JSON.stringify(core.statuses()))).toEqual([]);
+      expect(leaks(JSON.stringify(core.servers.statuses()))).toEqual([]);
 
-      await core.audit.record({
-        server: 'serving',
-        tool: 'echo',
-        decision: 'deny',
-        decidedBy: 'user',
-        fingerprint: 'f',
-        reason: `the server said: invalid key ${TOKEN}`,
-      });
+      // The audit log, through the real gate: a caller whose name carries the token (an MCP client's
+      // name is whatever that client says).
+      await core.tools.call('mcp__serving__echo', {}, { client: `agent using ${TOKEN}` });
       const audit = readFileSync(join(home, 'logs', 'audit.jsonl'), 'utf8');
-      expect(audit).toContain('invalid key [redacted]');
+      expect(audit).toContain('"client":"agent using [redacted]"');
       expect(leaks(audit)).toEqual([]);
     } finally {
       await core.close();

@@ -11,8 +11,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../shared/approval';
 import { MooringCore } from '../../src-main/core/mooringCore';
-import { startMcpHttpServer, type McpHttpServer } from '../../src-main/core/server/httpServer';
-import { generateToken } from '../../src-main/core/server/serverTokens';
+import { startMcpHttpServer, type McpHttpServer } from '../../src-main/core/serve/httpServer';
+import { generateToken } from '../../src-main/core/serve/serverTokens';
 import { tempDir } from '../helpers/servers';
 import { serveCommandLine, writeHome } from './serverHelpers';
 
@@ -127,11 +127,11 @@ describe('mooring serve --http (in process, approvals through the broker)', () =
     const answer = (outcome: 'approve' | 'deny') => (req: ApprovalRequest) => {
       seen.push(req);
       // The desktop dialog answers later, not inside the event.
-      setTimeout(() => core.broker.answer(req.id, { outcome, decidedBy: 'user:ui' }), 50);
+      setTimeout(() => core.approvals.answer(req.id, { outcome, decidedBy: 'user:ui' }), 50);
     };
 
     const deny = answer('deny');
-    core.broker.once('requested', deny);
+    core.approvals.once('requested', deny);
     const denied = await client.callTool({
       name: 'mcp__files__write_file',
       arguments: { path: target, content: 'denied' },
@@ -141,7 +141,7 @@ describe('mooring serve --http (in process, approvals through the broker)', () =
     expect(existsSync(target)).toBe(false);
     expect(seen[0]).toMatchObject({ server: 'files', tool: 'write_file', client: 'desktop-test' });
 
-    core.broker.once('requested', answer('approve'));
+    core.approvals.once('requested', answer('approve'));
     const ok = await client.callTool({
       name: 'mcp__files__write_file',
       arguments: { path: target, content: 'approved' },
@@ -167,12 +167,12 @@ describe('mooring serve --http (in process, approvals through the broker)', () =
     expect(names).not.toContain('mcp__files__write_file');
     let asked = false;
     const onAsk = () => (asked = true);
-    core.broker.on('requested', onAsk);
+    core.approvals.on('requested', onAsk);
     const target = join(fsRoot, 'reader.txt');
     const r = await client
       .callTool({ name: 'mcp__files__write_file', arguments: { path: target, content: 'x' } })
       .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
-    core.broker.off('requested', onAsk);
+    core.approvals.off('requested', onAsk);
     expect(r.isError).toBe(true);
     expect(asked).toBe(false);
     expect(existsSync(target)).toBe(false);

@@ -19,10 +19,10 @@ import {
   logMasker,
   resolveWorkspaceInputs,
   scanWorkspace,
-  withSafeRetry,
   WorkspaceApprovals,
   type AskInput,
 } from '../../src-main/core/workspace';
+import { withSafeRetry } from '../../src-main/core/mcp/safeRetry';
 import { EVERYTHING, fixtureStdio, startEverythingHttp, tempDir, waitFor } from '../helpers/servers';
 
 const text = (r: CallToolResult) =>
@@ -271,7 +271,7 @@ describe('quick config from the environment', () => {
     const logged: string[] = [];
     core.on('log', (l) => logged.push(mask(`[${l.server}] ${l.text}`)));
     await core.startOnly(['env']);
-    const out = await core.callTool(
+    const out = await core.tools.call(
       'mcp__env__echo',
       { message: 'from env' },
       { preApproved: true, interactive: false },

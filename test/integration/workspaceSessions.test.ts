@@ -37,7 +37,7 @@ describe('workspace sessions in the core', () => {
     const env = async (workspace?: string) =>
       resultText(
         (
-          await core!.callTool(
+          await core!.tools.call(
             'mcp__shared__get-env',
             {},
             { preApproved: true, ...(workspace ? { workspace } : {}) },
@@ -49,11 +49,11 @@ describe('workspace sessions in the core', () => {
     const folder = await core.workspaces.ensure(ws);
     expect(await env(folder)).toContain('"WHO_ANSWERS": "global"');
 
-    await core.approveWorkspaceServer(ws, 'shared');
+    await core.workspaces.approve(ws, 'shared');
     await core.workspaces.ensure(ws);
     expect(await env(folder)).toContain('"WHO_ANSWERS": "workspace"');
     expect(await env()).toContain('"WHO_ANSWERS": "global"');
     // The global pool still has exactly one session named shared: the global one.
-    expect(core.statuses().filter((s) => s.name === 'shared')).toHaveLength(1);
+    expect(core.servers.statuses().filter((s) => s.name === 'shared')).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import vm from 'node:vm';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { IPC_CHANNEL } from '../../src-main/core/api/ipcProtocol';
+import { IPC_CHANNEL } from '../../shared/ipc';
 
 const root = resolve(import.meta.dirname, '../..');
 const BUILT = join(root, 'out/preload/index.cjs');

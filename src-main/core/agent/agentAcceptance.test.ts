@@ -14,8 +14,12 @@ import { runChatTurn } from './chatTurn';
 import { ConversationStore } from './conversationStore';
 import { resolveProvider } from './providers/resolveProvider';
 import type { ModelCapabilities } from './providers/types';
-import { filesystemServerEntry, startMcpRuntime, type McpTestRuntime } from './testing/mcpRuntime';
-import { anthropicView, ollamaView, openaiView, type WireView } from './testing/wireViews';
+import {
+  filesystemServerEntry,
+  startMcpRuntime,
+  type McpTestRuntime,
+} from '../../../test/helpers/mcpRuntime';
+import { anthropicView, ollamaView, openaiView, type WireView } from '../../../test/helpers/wireViews';
 
 const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
 // 5 KB, so the placeholder reads exactly like the example.

@@ -13,7 +13,7 @@ import type { FakeProviderServer, ScriptedReply } from '../../../test/fixtures/p
 import { ConversationStore } from './conversationStore';
 
 const require = createRequire(import.meta.url);
-const CHILD = fileURLToPath(new URL('./testing/crashChild.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../../test/helpers/crashChild.ts', import.meta.url));
 const TSX = require.resolve('tsx');
 const RUNS = 20;
 

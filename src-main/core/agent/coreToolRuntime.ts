@@ -1,22 +1,29 @@
 // The agent's tool runtime over the real path (ARCHITECTURE.md, "The path of one tool call"):
 // per conversation a frozen tool set (direct, or deferred behind tool_search), then every call through
-// MooringCore.callTool — catalog → safety → session — and the result shaped for the model.
+// the tools service's one gated call — catalog → safety → session — and the result shaped for the model.
 import { Buffer } from 'node:buffer';
+import { isProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
 import { toModelContent } from '../catalog/normalizeResult';
 import { ConversationTools } from '../catalog/conversationTools';
 import type { Provider } from '../catalog/adaptSchema';
 import { toErrorData } from '../errors';
-import type { MooringCore } from '../mooringCore';
-import type { ToolCallEvent } from '../toolCallRunner';
+import type { ToolCallEvent } from '../calls/toolCallRunner';
+import type { ToolService } from '../calls/toolService';
 import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
+
+/** What the runtime needs of the core: the tools service and the settings it reads. */
+export interface CoreToolRuntimeDeps {
+  tools: Pick<ToolService, 'catalog' | 'call' | 'on' | 'off'>;
+  settings: () => Settings;
+}
 
 export interface CoreToolRuntimeOptions {
   /** Whose schema rules the model-facing tools follow (ollama, openai, anthropic). */
   provider?: string;
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
-  /** The conversation's project folder, canonical, its sessions started (core.workspaces.ensure). */
+  /** The conversation's project folder, canonical, its sessions started (the workspaces service's `ensure`). */
   workspace?: string;
   /** The model takes native image blocks. */
   vision: boolean;
@@ -37,25 +44,31 @@ export class CoreToolRuntime implements AgentToolRuntime {
   private readonly conversations = new Map<string, ConversationTools>();
 
   constructor(
-    private readonly core: MooringCore,
+    private readonly deps: CoreToolRuntimeDeps,
     private readonly opts: CoreToolRuntimeOptions,
   ) {}
 
   private provider(): Provider {
     const p = this.opts.provider;
-    return p === 'ollama' || p === 'openai' || p === 'anthropic' ? p : 'anthropic';
+    return p && isProviderId(p) ? p : 'anthropic';
   }
 
   private toolsOf(conversationId: string): ConversationTools {
     let ct = this.conversations.get(conversationId);
     if (!ct) {
-      const t = (this.core.settings() as Settings).deferredToolThreshold;
-      ct = new ConversationTools(this.core.catalog(this.provider(), this.opts.toolSet, this.opts.workspace), {
-        thresholds: { maxTools: t.tools, maxTokens: t.tokens },
-      });
+      const t = this.deps.settings().deferredToolThreshold;
+      ct = new ConversationTools(this.catalog(), { thresholds: { maxTools: t.tools, maxTokens: t.tokens } });
       this.conversations.set(conversationId, ct);
-    } else ct.updateCatalog(this.core.catalog(this.provider(), this.opts.toolSet, this.opts.workspace));
+    } else ct.updateCatalog(this.catalog());
     return ct;
+  }
+
+  private catalog() {
+    return this.deps.tools.catalog({
+      provider: this.provider(),
+      ...(this.opts.toolSet ? { toolSet: this.opts.toolSet } : {}),
+      ...(this.opts.workspace ? { workspace: this.opts.workspace } : {}),
+    });
   }
 
   tools(conversationId: string): ModelTool[] {
@@ -86,9 +99,9 @@ export class CoreToolRuntime implements AgentToolRuntime {
       else if (e.phase === 'running')
         ctx.emit({ state: 'running', ...(e.progress ? { progress: e.progress } : {}) });
     };
-    this.core.on('toolCall', onEvent);
+    this.deps.tools.on('toolCall', onEvent);
     try {
-      const outcome = await this.core.callTool(modelName, call.arguments, {
+      const outcome = await this.deps.tools.call(modelName, call.arguments, {
         id: call.id,
         client: this.opts.client ?? `conversation:${ctx.conversationId}`,
         ...(this.opts.approvalTimeoutMs ? { approvalTimeoutMs: this.opts.approvalTimeoutMs } : {}),
@@ -119,7 +132,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
         text: `tool ${call.name} ${refused ? 'was refused' : 'failed'}: ${e.message}; answer without it`,
       };
     } finally {
-      this.core.off('toolCall', onEvent);
+      this.deps.tools.off('toolCall', onEvent);
     }
   }
 }

@@ -18,17 +18,14 @@ export type {
 export {
   resolveProvider,
   parseModelSpec,
-  DEFAULT_MODEL_SPEC,
-  PROVIDER_IDS,
   type AgentProviderSettings,
   type ProviderSettings,
-  type ProviderId,
   type ModelSpec,
 } from './providers/resolveProvider';
 export { lookupCapabilities, type CapabilityOverrides } from './providers/modelCapabilities';
-export { OllamaProvider, DEFAULT_OLLAMA_URL } from './providers/ollamaProvider';
-export { OpenAIProvider, DEFAULT_OPENAI_URL } from './providers/openaiProvider';
-export { AnthropicProvider, DEFAULT_ANTHROPIC_URL } from './providers/anthropicProvider';
+export { OllamaProvider } from './providers/ollamaProvider';
+export { OpenAIProvider } from './providers/openaiProvider';
+export { AnthropicProvider } from './providers/anthropicProvider';
 export type {
   ChatProvider,
   ModelCapabilities,

@@ -1,79 +1,115 @@
-// Provider endpoints and keys for the UI's chat (issue 6, Providers): base URLs from settings.json,
-// API keys from the keychain (account `provider/<id>/apiKey`, never in a file), the environment as
-// the fallback (resolveProvider). Also the "Check" of Settings > Models: can we reach it, which models.
-import type { ProviderId } from '@shared/settings';
-import {
-  DEFAULT_MODEL_SPEC,
-  parseModelSpec,
-  resolveProvider,
-  type AgentProviderSettings,
-  type ChatProvider,
-} from './index';
-import { MooringError, toErrorData } from '../errors';
-import type { MooringCore } from '../mooringCore';
+// Provider endpoints and keys (ARCHITECTURE.md, `agent/`): base URLs from settings.json, API keys from
+// the keychain (account `provider/<id>/apiKey`, never in a file), the environment as the fallback
+// (resolveProvider). Also what Settings > Models shows and its Check: can we reach it, which models.
+import { DEFAULT_PROVIDER_URLS, PROVIDER_IDS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ErrorData } from '@shared/errors';
+import type { Settings } from '@shared/settings';
+import type { ProviderView } from '@shared/wire';
+import { MooringError, toErrorData } from '../errors';
+import type { SecretStore } from '../secrets/secretStore';
+import { resolveProvider, type AgentProviderSettings } from './providers/resolveProvider';
+import type { ChatProvider } from './providers/types';
 
 export const apiKeyAccount = (provider: ProviderId) => `provider/${provider}/apiKey`;
 
-/** What a fresh install suggests per provider; the user picks another in Settings > Models. */
-export const SUGGESTED_MODELS: Record<ProviderId, string> = {
-  ollama: parseModelSpec(DEFAULT_MODEL_SPEC).model,
-  openai: 'gpt-4o',
-  anthropic: 'claude-sonnet-4-5',
+/** The environment variables that fill an empty base URL, and that supply a key. */
+const ENV_URL: Record<ProviderId, string> = {
+  ollama: 'MOORING_OLLAMA_URL',
+  openai: 'MOORING_OPENAI_BASE_URL',
+  anthropic: 'MOORING_ANTHROPIC_BASE_URL',
 };
-
-const DEFAULT_OLLAMA = 'http://127.0.0.1:11434';
-
-/** The keychain's key, or undefined when there is none or no keychain (the environment may have one). */
-export async function storedApiKey(core: MooringCore, provider: ProviderId): Promise<string | undefined> {
-  if (provider === 'ollama') return undefined;
-  try {
-    return (await core.secrets.get(apiKeyAccount(provider))) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Settings endpoints that differ from the defaults plus keychain keys; the environment fills the rest. */
-export async function agentProviderSettings(core: MooringCore): Promise<AgentProviderSettings> {
-  const p = core.settings().providers;
-  const [openaiKey, anthropicKey] = await Promise.all([
-    storedApiKey(core, 'openai'),
-    storedApiKey(core, 'anthropic'),
-  ]);
-  return {
-    ...(p.ollama.baseUrl !== DEFAULT_OLLAMA ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
-    openai: { ...(p.openai.baseUrl ? { baseUrl: p.openai.baseUrl } : {}), apiKey: openaiKey },
-    anthropic: { ...(p.anthropic.baseUrl ? { baseUrl: p.anthropic.baseUrl } : {}), apiKey: anthropicKey },
-  };
-}
-
-export async function providerFor(
-  core: MooringCore,
-  spec: string,
-): Promise<{ provider: ChatProvider; model: string }> {
-  return resolveProvider(spec, await agentProviderSettings(core));
-}
+const ENV_KEY: Partial<Record<ProviderId, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
 
 export type ProviderCheck = { ok: true; models: string[] } | { ok: false; error: ErrorData };
 
-/** Lists the provider's models within `timeoutMs`: the proof that the endpoint and the key work. */
-export async function checkProvider(
-  core: MooringCore,
-  provider: ProviderId,
-  timeoutMs = 8_000,
-): Promise<ProviderCheck> {
-  try {
-    const { provider: p } = await providerFor(core, `${provider}:${SUGGESTED_MODELS[provider]}`);
-    if (!p.listModels) return { ok: true, models: [] };
-    const models = await p.listModels(AbortSignal.timeout(timeoutMs));
-    return { ok: true, models };
-  } catch (err) {
-    const error = toErrorData(err);
-    if (err instanceof MooringError || error.hint) return { ok: false, error };
+export interface ProviderAccessDeps {
+  secrets: Pick<SecretStore, 'get' | 'set' | 'delete' | 'available'>;
+  settings: () => Settings;
+  env: () => NodeJS.ProcessEnv;
+}
+
+export class ProviderAccess {
+  constructor(private readonly deps: ProviderAccessDeps) {}
+
+  /** The keychain's key, or undefined when there is none or no keychain (the environment may have one). */
+  async storedApiKey(provider: ProviderId): Promise<string | undefined> {
+    if (provider === 'ollama') return undefined;
+    try {
+      return (await this.deps.secrets.get(apiKeyAccount(provider))) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores (or with an empty value, removes) a provider's API key in the keychain. */
+  async setApiKey(provider: ProviderId, apiKey: string): Promise<{ keyStored: boolean }> {
+    const key = apiKey.trim();
+    if (key) await this.deps.secrets.set(apiKeyAccount(provider), key);
+    else await this.deps.secrets.delete(apiKeyAccount(provider));
+    return { keyStored: Boolean(key) };
+  }
+
+  /** Settings endpoints that differ from the defaults plus keychain keys; the environment fills the rest. */
+  async agentSettings(): Promise<AgentProviderSettings> {
+    const p = this.deps.settings().providers;
+    const [openaiKey, anthropicKey] = await Promise.all([
+      this.storedApiKey('openai'),
+      this.storedApiKey('anthropic'),
+    ]);
     return {
-      ok: false,
-      error: { ...error, hint: 'Check the base URL and the API key in Settings > Models.' },
+      ...(p.ollama.baseUrl !== DEFAULT_PROVIDER_URLS.ollama ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
+      openai: { ...(p.openai.baseUrl ? { baseUrl: p.openai.baseUrl } : {}), apiKey: openaiKey },
+      anthropic: { ...(p.anthropic.baseUrl ? { baseUrl: p.anthropic.baseUrl } : {}), apiKey: anthropicKey },
     };
+  }
+
+  /** `provider:model` → a ready provider, with the saved endpoints and keys. */
+  async providerFor(spec: string): Promise<{ provider: ChatProvider; model: string }> {
+    return resolveProvider(spec, await this.agentSettings(), this.deps.env());
+  }
+
+  /** Lists the provider's models within `timeoutMs`: the proof that the endpoint and the key work. */
+  async check(provider: ProviderId, timeoutMs = 8_000): Promise<ProviderCheck> {
+    try {
+      const { provider: p } = await this.providerFor(`${provider}:${SUGGESTED_MODELS[provider]}`);
+      if (!p.listModels) return { ok: true, models: [] };
+      const models = await p.listModels(AbortSignal.timeout(timeoutMs));
+      return { ok: true, models };
+    } catch (err) {
+      const error = toErrorData(err);
+      if (err instanceof MooringError || error.hint) return { ok: false, error };
+      return {
+        ok: false,
+        error: { ...error, hint: 'Check the base URL and the API key in Settings > Models.' },
+      };
+    }
+  }
+
+  /** Each provider as Settings > Models shows it (a stored key is reported, never returned). */
+  views(): Promise<ProviderView[]> {
+    const s = this.deps.settings();
+    const env = this.deps.env();
+    return Promise.all(
+      PROVIDER_IDS.map(async (id) => {
+        const envKey = ENV_KEY[id];
+        return {
+          id,
+          baseUrl: s.providers[id].baseUrl ?? null,
+          envBaseUrl: env[ENV_URL[id]] ?? null,
+          needsKey: id !== 'ollama',
+          keyStored: Boolean(await this.storedApiKey(id)),
+          keyFromEnv: envKey && env[envKey] ? envKey : null,
+          suggestedModel: SUGGESTED_MODELS[id],
+        };
+      }),
+    );
+  }
+
+  /** Whether a keychain is there to hold keys (Settings > Models says so when not). */
+  keychain(): Promise<{ ok: true } | { ok: false; reason: string }> {
+    return this.deps.secrets.available().catch((e: Error) => ({ ok: false as const, reason: e.message }));
   }
 }

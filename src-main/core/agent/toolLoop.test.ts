@@ -6,8 +6,8 @@ import { startOpenAIServer } from '../../../test/fixtures/providers/openaiServer
 import type { FakeProviderServer, ScriptedReply } from '../../../test/fixtures/providers/scriptedServer';
 import { MooringError } from '../errors';
 import { OpenAIProvider } from './providers/openaiProvider';
-import { inProcessRuntime, type InProcessHandler } from './testing/mcpRuntime';
-import { openaiView } from './testing/wireViews';
+import { inProcessRuntime, type InProcessHandler } from '../../../test/helpers/mcpRuntime';
+import { openaiView } from '../../../test/helpers/wireViews';
 import { runToolLoop } from './toolLoop';
 
 let server: FakeProviderServer | undefined;

@@ -1,7 +1,8 @@
 // The seam between the tool loop and everything that runs a tool (issue 6). The lead wires the real
 // path behind it: catalog resolves and repairs → safety decides (auto, ask, refuse) → the session
 // sends tools/call. The loop only knows this interface, so tests can hand it any runtime.
-import type { ToolOutcomeStatus, ToolProgress } from '@shared/chat';
+import type { ToolOutcomeStatus } from '@shared/chat';
+import type { Progress } from '@shared/toolCall';
 import type { ModelTool } from './providers/types';
 
 export type { ModelTool };
@@ -21,7 +22,7 @@ export interface ToolOutcome {
 }
 
 /** Lifecycle updates between `requested` and the outcome; the loop adds the final state itself. */
-export type ToolCallUpdate = { state: 'awaiting-approval' } | { state: 'running'; progress?: ToolProgress };
+export type ToolCallUpdate = { state: 'awaiting-approval' } | { state: 'running'; progress?: Progress };
 
 export interface ToolExecutionContext {
   conversationId: string;

@@ -1,10 +1,10 @@
-// The approval dialog's side of the broker (issue 4/5): what waits, and the user's answer.
+// The approval dialog's side of the broker (safety/approvalBroker.ts): what waits, and the user's answer.
 import { z } from 'zod';
 import { ApprovalOutcomeSchema } from '@shared/approval';
 import { publicProcedure, router } from './trpc';
 
 export const approvalsRouter = router({
-  pending: publicProcedure.query(({ ctx }) => ctx.core.broker.pending()),
+  pending: publicProcedure.query(({ ctx }) => ctx.core.approvals.pending()),
 
   answer: publicProcedure
     .input(
@@ -16,7 +16,7 @@ export const approvalsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => {
-      ctx.core.broker.answer(input.id, {
+      ctx.core.approvals.answer(input.id, {
         outcome: input.outcome,
         decidedBy: 'user:ui',
         ...(input.arguments ? { arguments: input.arguments } : {}),

@@ -35,7 +35,7 @@ describe('auth router', () => {
       env: { ...process.env, MOORING_NO_SHELL_PATH: '1' },
     });
     await core.start();
-    expect(core.statuses()[0]).toMatchObject({ state: 'failed', error: { code: 'auth_required' } });
+    expect(core.servers.statuses()[0]).toMatchObject({ state: 'failed', error: { code: 'auth_required' } });
     const caller = createCallerFactory(appRouter)(createApiContext(core));
     expect(await caller.auth.state({ name: 'remote' })).toMatchObject({ remote: true, signedIn: false });
 
@@ -45,7 +45,7 @@ describe('auth router', () => {
     await followAuthorizationRedirects()({ server: 'remote', host, url: new URL(url) });
     const c = core;
     await waitFor(
-      () => c.statuses().find((s) => s.name === 'remote' && s.state === 'ready'),
+      () => c.servers.statuses().find((s) => s.name === 'remote' && s.state === 'ready'),
       'the signed-in session',
     );
     expect(await caller.auth.state({ name: 'remote' })).toMatchObject({ signedIn: true, scope: 'mcp:read' });

@@ -10,7 +10,7 @@ import type { FakeProviderServer } from '../../../test/fixtures/providers/script
 import { everythingStdio, filesystemStdio, tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
-import type { UiEvent } from './eventStream';
+import type { UiEvent } from '@shared/wire';
 import { appRouter, createApiContext } from './router';
 import { createCallerFactory } from './trpc';
 
@@ -21,6 +21,7 @@ describe('the chat over the router', () => {
   let caller: ReturnType<typeof makeCaller>;
   let provider: FakeProviderServer;
   let root: string;
+  const home = tempDir();
   const secrets = new MemorySecretStore();
   const events: UiEvent[] = [];
   const stop = new AbortController();
@@ -50,9 +51,9 @@ describe('the chat over the router', () => {
   beforeAll(async () => {
     root = tempDir('mooring-chat-root-');
     writeFileSync(join(root, 'alpha.txt'), 'first file');
-    core = await MooringCore.open({ home: tempDir(), secretStore: secrets, env: {} });
-    await core.addServer(filesystemStdio(root, 'fs'), { sync: false });
-    await core.addServer(everythingStdio('everything'), { sync: false });
+    core = await MooringCore.open({ home, secretStore: secrets, env: {} });
+    await core.servers.add(filesystemStdio(root, 'fs'), { start: false });
+    await core.servers.add(everythingStdio('everything'), { start: false });
     await core.start();
     api = createApiContext(core);
     caller = makeCaller({ core: api.core, history: api.history }, { signal: stop.signal });
@@ -85,9 +86,9 @@ describe('the chat over the router', () => {
       keyStored: true,
     });
     expect(await secrets.get('provider/openai/apiKey')).toBe('sk-from-keychain');
-    const files = readdirSync(core.paths.home).map((f) => f.toString());
+    const files = readdirSync(home).map((f) => f.toString());
     for (const f of files.filter((n) => n.endsWith('.json')))
-      expect(readFileText(join(core.paths.home, f))).not.toContain('sk-from-keychain');
+      expect(readFileText(join(home, f))).not.toContain('sk-from-keychain');
     expect(await caller.models.check({ provider: 'openai' })).toEqual({ ok: true, models: ['gpt-4o'] });
     await provider.close();
   });
@@ -96,7 +97,7 @@ describe('the chat over the router', () => {
     await expect(
       caller.models.save({ defaultModel: 'openai:gpt-4o', baseUrls: { openai: 'not a url' } }),
     ).rejects.toThrow(/openai\.baseUrl|URL/);
-    expect(core.settings().providers.openai.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1/);
+    expect(core.settings.current().providers.openai.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1/);
   });
 
   it('a turn lists a directory through server-filesystem and streams the answer on `events`', async () => {

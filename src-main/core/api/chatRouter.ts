@@ -1,49 +1,25 @@
-// The Chat screen's side of the router (issue 5 "Chat", issue 6): conversations (list, search, load,
+// The Chat screen's side of the router (agent/chatService.ts): conversations (list, search, load,
 // rename, delete), a turn started server-side (`send`; its ChatEvents arrive on `events`, tagged by
 // conversation), cancel, the model and project folder of a conversation, and prompts as slash commands.
+import type { SlashCommandView } from '@shared/wire';
 import { z } from 'zod';
-import { getPrompt, slashCommands } from '../clientFeatures';
-import { MooringError } from '../errors';
-import { chatServiceFor } from './chatService';
 import { publicProcedure, router } from './trpc';
 
 const Id = z.string().min(1).max(100);
 const ModelSpec = z.string().min(3).max(200);
 
-export interface SlashCommandView {
-  command: string;
-  server: string;
-  name: string;
-  title?: string;
-  description?: string;
-  arguments: { name: string; description?: string; required: boolean }[];
-}
-
 export const chatRouter = router({
-  conversations: publicProcedure.query(async ({ ctx }) => {
-    const chat = chatServiceFor(ctx.core);
-    return (await chat.store.list()).map((c) => ({ ...c, running: chat.isRunning(c.id) }));
-  }),
+  conversations: publicProcedure.query(({ ctx }) => ctx.core.chat.list()),
 
-  search: publicProcedure.input(z.object({ query: z.string().max(200) })).query(async ({ ctx, input }) => {
-    const chat = chatServiceFor(ctx.core);
-    return (await chat.store.search(input.query)).map((c) => ({ ...c, running: chat.isRunning(c.id) }));
-  }),
+  search: publicProcedure
+    .input(z.object({ query: z.string().max(200) }))
+    .query(({ ctx, input }) => ctx.core.chat.search(input.query)),
 
   /** One conversation with every message; it becomes the active one (its folder is the MCP root). */
-  load: publicProcedure.input(z.object({ id: Id })).query(async ({ ctx, input }) => {
-    const chat = chatServiceFor(ctx.core);
-    const loaded = await chat.store.load(input.id);
-    await chat.open(input.id, loaded.summary.workspace);
-    return {
-      ...loaded,
-      running: chat.isRunning(input.id),
-      model: await chat.modelOf(input.id),
-    };
-  }),
+  load: publicProcedure.input(z.object({ id: Id })).query(({ ctx, input }) => ctx.core.chat.load(input.id)),
 
   /** The model a new conversation starts with. */
-  defaultModel: publicProcedure.query(({ ctx }) => chatServiceFor(ctx.core).defaultModel()),
+  defaultModel: publicProcedure.query(({ ctx }) => ctx.core.chat.defaultModel()),
 
   send: publicProcedure
     .input(
@@ -56,7 +32,7 @@ export const chatRouter = router({
       }),
     )
     .mutation(({ ctx, input }) =>
-      chatServiceFor(ctx.core).send({
+      ctx.core.chat.send({
         text: input.text,
         ...(input.toolSet ? { toolSet: input.toolSet } : {}),
         ...(input.conversationId ? { conversationId: input.conversationId } : {}),
@@ -67,24 +43,24 @@ export const chatRouter = router({
 
   cancel: publicProcedure
     .input(z.object({ conversationId: Id }))
-    .mutation(({ ctx, input }) => ({ cancelled: chatServiceFor(ctx.core).cancel(input.conversationId) })),
+    .mutation(({ ctx, input }) => ({ cancelled: ctx.core.chat.cancel(input.conversationId) })),
 
   rename: publicProcedure
     .input(z.object({ id: Id, title: z.string().max(500) }))
     .mutation(async ({ ctx, input }) => {
-      await chatServiceFor(ctx.core).store.rename(input.id, input.title);
+      await ctx.core.chat.rename(input.id, input.title);
       return { id: input.id };
     }),
 
   delete: publicProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
-    await chatServiceFor(ctx.core).delete(input.id);
+    await ctx.core.chat.delete(input.id);
     return { deleted: input.id };
   }),
 
   setModel: publicProcedure
     .input(z.object({ conversationId: Id, model: ModelSpec }))
     .mutation(async ({ ctx, input }) => {
-      await chatServiceFor(ctx.core).setModel(input.conversationId, input.model);
+      await ctx.core.chat.setModel(input.conversationId, input.model);
       return { model: input.model };
     }),
 
@@ -92,13 +68,13 @@ export const chatRouter = router({
     .input(z.object({ conversationId: Id, workspace: z.string().max(4096).nullable() }))
     .mutation(async ({ ctx, input }) => {
       const workspace = input.workspace?.trim() || null;
-      await chatServiceFor(ctx.core).setWorkspace(input.conversationId, workspace);
+      await ctx.core.chat.setWorkspace(input.conversationId, workspace);
       return { workspace };
     }),
 
   /** Every ready server's prompts, as `/command`s for the composer. */
   prompts: publicProcedure.query(async ({ ctx }): Promise<SlashCommandView[]> =>
-    (await slashCommands(ctx.core.pool.list())).map((c) => ({
+    (await ctx.core.prompts.commands()).map((c) => ({
       command: c.command,
       server: c.server,
       name: c.prompt.name,
@@ -122,14 +98,7 @@ export const chatRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const session = ctx.core.pool.get(input.server);
-      if (!session)
-        throw new MooringError(
-          'not_found',
-          `No server named "${input.server}" is running`,
-          'Check Settings > MCP servers',
-        );
-      const result = await getPrompt(session, input.name, input.arguments);
+      const result = await ctx.core.prompts.get(input.server, input.name, input.arguments);
       return {
         ...(result.description ? { description: result.description } : {}),
         messages: result.messages.map((m) => ({

@@ -1,6 +1,6 @@
 // What every procedure of the router gets: the core and the small views the UI needs on top of it.
 import type { MooringCore } from '../mooringCore';
-import type { ToolCallEvent } from '../toolCallRunner';
+import type { ToolCallEvent } from '../calls/toolCallRunner';
 import { StatusHistory } from './statusHistory';
 
 export interface ApiContext {
@@ -18,12 +18,12 @@ export function createApiContext(core: MooringCore): ApiContext & { dispose: () 
   // Metrics move when a call ends, not only when the state changes: sample them then.
   const onCall = (e: ToolCallEvent) => {
     if (e.phase !== 'done' && e.phase !== 'failed') return;
-    const s = core.statuses().find((x) => x.name === e.server);
+    const s = core.servers.statuses().find((x) => x.name === e.server);
     if (s) history.record(s);
   };
   core.on('status', onStatus);
   core.on('toolCall', onCall);
-  for (const s of core.statuses()) history.record(s);
+  for (const s of core.servers.statuses()) history.record(s);
   return {
     core,
     history,

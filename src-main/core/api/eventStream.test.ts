@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
-import { chatServiceFor } from './chatService';
 import { uiEvents } from './eventStream';
 import { appRouter, createApiContext } from './router';
 import { createCallerFactory } from './trpc';
@@ -14,11 +13,11 @@ afterEach(async () => core?.close());
 describe('uiEvents', () => {
   it('subscribes to every source while open and unsubscribes from all of them when aborted', async () => {
     core = await MooringCore.open({ home: tempDir('mooring-events-'), secretStore: new MemorySecretStore() });
-    const chat = chatServiceFor(core);
+    const chat = core.chat;
     const sources = [
       [core, ['status', 'interaction', 'tools', 'toolCall', 'log', 'approval']],
-      [core.features.broker, ['resolved']],
-      [core.broker, ['resolved']],
+      [core.interactions, ['resolved']],
+      [core.approvals, ['resolved']],
       [chat, ['chat', 'turn']],
       [core.installLinks, ['offer']],
     ] as const;
@@ -51,7 +50,7 @@ describe('uiEvents', () => {
     expect(await api.install.dismiss({ id: offer.id })).toEqual({ dismissed: true });
     expect(await api.install.pending()).toEqual([]);
     // Nothing was installed: the link only waited for the user.
-    expect(await core.serverConfigs()).toEqual([]);
+    expect(await core.servers.configs()).toEqual([]);
     ctx.dispose();
   });
 });

@@ -7,29 +7,11 @@ import type { ChatEvent } from '@shared/chat';
 import type { Interaction, InteractionResolved } from '@shared/interactions';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { MooringCore } from '../mooringCore';
-import type { InstallLinkOffer } from '../install/installLinkInbox';
-import type { ToolsChange } from '../mcp/types';
+import type { InstallLinkOffer } from '@shared/install';
+import type { ToolsChange } from '@shared/session';
+import type { TurnState, UiEvent } from '@shared/wire';
 import type { ApprovalResolved } from '../safety/approvalBroker';
-import { chatServiceFor, type TurnState } from './chatService';
-import { toWireEvent, type WireToolCallEvent } from './wire';
-
-export type UiEvent =
-  /** First on every stream: it flushes the response headers, and tells the UI to refetch what it missed. */
-  | { type: 'connected' }
-  | { type: 'status'; status: SessionStatus }
-  | { type: 'tools'; change: ToolsChange }
-  | { type: 'toolCall'; event: WireToolCallEvent }
-  | { type: 'log'; line: LogLine }
-  | { type: 'approval'; request: ApprovalRequest }
-  | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
-  /** A server asks the user: sampling approval, a form, a link (the `clientFeatures/` room). */
-  | { type: 'interaction'; request: Interaction }
-  | { type: 'interactionResolved'; id: string; error?: string }
-  /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */
-  | { type: 'chat'; event: ChatEvent }
-  | { type: 'turn'; turn: TurnState }
-  /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
-  | { type: 'installLink'; offer: InstallLinkOffer };
+import { toWireEvent } from './wire';
 
 /** Yields every core event as a UiEvent until `signal` aborts. Buffers while the consumer is busy. */
 export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncGenerator<UiEvent> {
@@ -54,7 +36,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   const onInteraction = (request: Interaction) => push({ type: 'interaction', request });
   const onInteractionResolved = (r: InteractionResolved) =>
     push({ type: 'interactionResolved', id: r.request.id, ...(r.error ? { error: r.error.message } : {}) });
-  const chat = chatServiceFor(core);
+  const chat = core.chat;
   const onChat = (event: ChatEvent) => push({ type: 'chat', event });
   const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
   const onInstallLink = (offer: InstallLinkOffer) => push({ type: 'installLink', offer });
@@ -70,21 +52,21 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   };
   listen(core, 'status', onStatus);
   listen(core, 'interaction', onInteraction);
-  listen(core.features.broker, 'resolved', onInteractionResolved);
+  listen(core.interactions, 'resolved', onInteractionResolved);
   listen(chat, 'chat', onChat);
   listen(chat, 'turn', onTurn);
   listen(core, 'tools', onTools);
   listen(core, 'toolCall', onCall);
   listen(core, 'log', onLog);
   listen(core, 'approval', onApproval);
-  listen(core.broker, 'resolved', onResolved);
+  listen(core.approvals, 'resolved', onResolved);
   listen(core.installLinks, 'offer', onInstallLink);
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {
     yield { type: 'connected' };
     // The state as of now, so a UI that connects late (or reconnects) starts from the truth.
-    for (const status of core.statuses()) yield { type: 'status', status };
+    for (const status of core.servers.statuses()) yield { type: 'status', status };
     while (!signal?.aborted) {
       const next = queue.shift();
       if (next) {

@@ -8,7 +8,7 @@ import {
   getTRPCErrorFromUnknown,
   isAsyncIterable,
 } from '@trpc/server/unstable-core-do-not-import';
-import { isIpcRequest, type IpcResponse } from './ipcProtocol';
+import { isIpcRequest, type IpcResponse } from '../../../shared/ipc';
 
 export interface IpcDispatcherOptions<TRouter extends AnyRouter> {
   router: TRouter;

@@ -7,15 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING, tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
-import { stopMcpServerFor } from './mcpServerRouter';
 import { appRouter, createApiContext } from './router';
 import { createCallerFactory } from './trpc';
 
 let core: MooringCore | undefined;
-afterEach(async () => {
-  if (core) await stopMcpServerFor(core);
-  await core?.close();
-});
+// Closing the core also stops the server the UI started.
+afterEach(async () => core?.close());
 
 describe('mcpServer router', () => {
   it('starts on 127.0.0.1 with a one-time token, serves the tools, and stops', async () => {

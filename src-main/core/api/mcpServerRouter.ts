@@ -1,28 +1,10 @@
-// Mooring as an MCP server, started from the UI (issue 8): Streamable HTTP on 127.0.0.1 with a bearer
-// token shown once, for another client (Claude Desktop, Cursor, VS Code, a script) to connect to.
-// Approvals its clients need appear in this app's dialog (the same core, the same broker).
+// Mooring as an MCP server, started from the UI (serve/sharing.ts): Streamable HTTP on 127.0.0.1 with
+// a bearer token shown once, for another client to connect to.
 import { z } from 'zod';
-import { FULL_SCOPE } from '../server/clientScope';
-import { startMcpHttpServer, type McpHttpServer } from '../server/httpServer';
-import { generateToken } from '../server/serverTokens';
-import type { MooringCore } from '../mooringCore';
 import { publicProcedure, router } from './trpc';
 
-const running = new WeakMap<MooringCore, { server: McpHttpServer; label: string; readOnly: boolean }>();
-
 export const mcpServerRouter = router({
-  status: publicProcedure.query(({ ctx }) => {
-    const r = running.get(ctx.core);
-    return r
-      ? {
-          running: true as const,
-          url: r.server.url,
-          label: r.label,
-          readOnly: r.readOnly,
-          clients: r.server.sessions(),
-        }
-      : { running: false as const };
-  }),
+  status: publicProcedure.query(({ ctx }) => ctx.core.sharing.status()),
 
   start: publicProcedure
     .input(
@@ -32,31 +14,10 @@ export const mcpServerRouter = router({
         readOnly: z.boolean().default(false),
       }),
     )
-    .mutation(async ({ ctx, input }) => {
-      const old = running.get(ctx.core);
-      if (old) await old.server.close();
-      const token = generateToken();
-      const server = await startMcpHttpServer({
-        core: ctx.core,
-        port: input.port,
-        tokens: [{ label: input.label, token, scope: input.readOnly ? { readOnly: true } : FULL_SCOPE }],
-      });
-      running.set(ctx.core, { server, label: input.label, readOnly: input.readOnly });
-      // The token is returned once, here; it is never stored or sent again.
-      return { url: server.url, token, label: input.label };
-    }),
+    .mutation(({ ctx, input }) => ctx.core.sharing.start(input)),
 
   stop: publicProcedure.mutation(async ({ ctx }) => {
-    const r = running.get(ctx.core);
-    running.delete(ctx.core);
-    await r?.server.close();
+    await ctx.core.sharing.stop();
     return { running: false };
   }),
 });
-
-/** Stops the UI-started MCP server of this core, if any (the host calls it on shutdown). */
-export async function stopMcpServerFor(core: MooringCore): Promise<void> {
-  const r = running.get(core);
-  running.delete(core);
-  await r?.server.close();
-}

@@ -32,11 +32,11 @@ export const appRouter = router({
 
   /** Diagnostics: per-server metrics now, state transitions and metric samples since the host started. */
   diagnostics: publicProcedure.query(({ ctx }) =>
-    ctx.core.statuses().map((status) => ({ status, history: ctx.history.get(status.name) })),
+    ctx.core.servers.statuses().map((status) => ({ status, history: ctx.history.get(status.name) })),
   ),
 
   /** Mooring's settings as the UI needs them (YOLO is shown loudly while on). */
-  settings: publicProcedure.query(({ ctx }) => ctx.core.settings()),
+  settings: publicProcedure.query(({ ctx }) => ctx.core.settings.current()),
 
   /** Every live change, merged into one stream (see eventStream.ts for why one). */
   events: publicProcedure.subscription(({ ctx, signal }) => uiEvents(ctx.core, signal)),

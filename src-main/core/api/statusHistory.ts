@@ -1,27 +1,7 @@
 // Reconnect history for Diagnostics (issue 5): each server's state transitions, bounded per server,
 // plus a latency sample each time the metrics change, so the UI can draw p50/p95 over time.
-import type { SessionState, SessionStatus } from '@shared/session';
-
-export interface StateTransition {
-  at: number;
-  state: SessionState;
-  attempt?: number;
-  maxAttempts?: number;
-  error?: string;
-}
-
-export interface MetricsSample {
-  at: number;
-  calls: number;
-  errors: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-}
-
-export interface ServerHistory {
-  transitions: StateTransition[];
-  samples: MetricsSample[];
-}
+import type { SessionStatus } from '@shared/session';
+import type { ServerHistory } from '@shared/wire';
 
 const MAX_ENTRIES = 200;
 

@@ -1,20 +1,16 @@
-// Tool selection and the Tools playground (issue 5): every tool with its flags and schema, and a
+// Tool selection and the Tools playground (calls/toolService.ts): every tool with its flags and schema, and a
 // call that walks the full path (catalog → safety → approval → session), exactly as the chat's calls do.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { publicProcedure, router } from './trpc';
-import { toWireResult, toWireTool, type WireTool } from './wire';
+import type { WireTool } from '@shared/wire';
+import { toWireResult, toWireTool } from './wire';
 
 export const toolsRouter = router({
   /** Every tool of every live session, enabled or not, in server order. */
   list: publicProcedure
     .input(z.object({ server: z.string().optional() }).default({}))
-    .query(({ ctx, input }): WireTool[] =>
-      ctx.core
-        .catalog()
-        .entries.filter((e) => !e.handle.removed && (!input.server || e.server === input.server))
-        .map(toWireTool),
-    ),
+    .query(({ ctx, input }): WireTool[] => ctx.core.tools.list(input.server).map(toWireTool)),
 
   /**
    * Calls one tool by its model name. The lifecycle events (requested → awaiting-approval → running →
@@ -29,7 +25,7 @@ export const toolsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input, signal }) => {
-      const outcome = await ctx.core.callTool(input.name, input.arguments, {
+      const outcome = await ctx.core.tools.call(input.name, input.arguments, {
         client: 'ui:playground',
         id: input.id ?? randomUUID(),
         ...(signal ? { signal } : {}),

@@ -1,54 +1,10 @@
-// What crosses the bridge: plain JSON (HTTP and IPC alike). Bytes travel as base64 once; the
-// catalog's live handles and lazy getters stay in the core.
+// The core's values as they cross the bridge (the shapes are in shared/wire.ts): bytes become base64
+// once; the catalog's live handles and lazy getters stay in the core.
 import type { ToolResult } from '@shared/toolResult';
+import type { WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
 import { formatFix } from '../catalog/argRepair';
 import type { CatalogEntry } from '../catalog/catalog';
-import type { ToolCallEvent } from '../toolCallRunner';
-
-export type WirePart =
-  | { kind: 'text'; text: string }
-  | { kind: 'image' | 'audio'; mimeType: string; base64: string; size: number }
-  | {
-      kind: 'resource_link';
-      uri: string;
-      name: string;
-      title?: string;
-      description?: string;
-      mimeType?: string;
-    }
-  | { kind: 'resource'; uri: string; mimeType?: string; text?: string; base64?: string; size?: number }
-  | { kind: 'unknown'; type: string };
-
-export interface WireToolResult {
-  isError: boolean;
-  parts: WirePart[];
-  structured?: unknown;
-  structuredValidation?: { valid: boolean; error?: string };
-}
-
-export interface WireToolCallEvent extends Omit<ToolCallEvent, 'result' | 'fixes'> {
-  result?: WireToolResult;
-  /** Human-readable argument repairs, for the card. */
-  fixes?: string[];
-}
-
-export interface WireTool {
-  modelName: string;
-  server: string;
-  tool: string;
-  friendlyName: string;
-  title?: string;
-  description: string;
-  /** The server's own schema (refs inlined): what the approval dialog validates edited arguments with. */
-  inputSchema: unknown;
-  readOnly: boolean;
-  destructive: boolean;
-  idempotent: boolean;
-  openWorld: boolean;
-  enabled: boolean;
-  excludedReason?: string;
-  tokenCost: number;
-}
+import type { ToolCallEvent } from '../calls/toolCallRunner';
 
 const b64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');

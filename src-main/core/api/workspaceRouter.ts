@@ -3,12 +3,12 @@
 // asked here and kept in the keychain). Nothing from a workspace file runs until it is approved.
 import { z } from 'zod';
 import { MooringError } from '../errors';
-import { describeWorkspaceErrors } from '../workspace';
+import { describeWorkspaceErrors } from '../workspace/workspaceServers';
 import { publicProcedure, router } from './trpc';
 
 export const workspaceRouter = router({
   scan: publicProcedure.input(z.object({ dir: z.string().min(1) })).query(async ({ ctx, input }) => {
-    const scan = await ctx.core.scanWorkspace(input.dir);
+    const scan = await ctx.core.workspaces.scan(input.dir);
     return {
       workspace: scan.workspace,
       servers: scan.servers.map((s) => ({
@@ -35,7 +35,7 @@ export const workspaceRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      await ctx.core.approveWorkspaceServer(input.dir, input.name, async (asked) => {
+      await ctx.core.workspaces.approve(input.dir, input.name, async (asked) => {
         const value = input.inputs[asked.id];
         if (value === undefined || value === '')
           throw new MooringError(

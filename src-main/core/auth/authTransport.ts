@@ -11,27 +11,16 @@ import {
   type FetchLike,
   type JSONRPCMessage,
   type OAuthClientProvider,
-  type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
+import type { AuthCapableTransport, TransportAuth } from '../mcp/transportFactory';
 import { toAuthError } from './authErrors';
 import type { MooringOAuthProvider } from './oauthProvider';
 
 /** Browser round trips one message may take (the first sign-in, then one scope step-up). */
 export const MAX_AUTHORIZATIONS_PER_SEND = 2;
 
-/** A transport that can redeem an authorization callback (StreamableHTTP and SSE both can). */
-export type AuthCapableTransport = Transport & { finishAuth(params: URLSearchParams): Promise<void> };
-
-/** What the transport factory needs to put OAuth on a remote transport. */
-export interface TransportAuth {
-  /** Passed to the SDK transport as its `authProvider`. */
-  provider: OAuthClientProvider;
-  /** Set when the provider checks the metadata issuer itself (see OAuthProviderOptions.issuerCheck). */
-  skipIssuerMetadataValidation?: boolean;
-  /** Makes `transport` finish browser sign-ins and refresh early; returns the same object. */
-  wrap<T extends AuthCapableTransport>(transport: T, opts: { serverUrl: string; fetch?: FetchLike }): T;
-}
+export type { AuthCapableTransport, TransportAuth };
 
 type Interactive = Pick<
   MooringOAuthProvider,

@@ -4,7 +4,6 @@
 // client secret it reads or writes; the core wires that to its redactor. Without a keychain, a server that
 // never signed in reads as "not signed in" instead of failing.
 import { describe, expect, it } from 'vitest';
-import { ServerConfigSchema } from '@shared/config';
 import { tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
@@ -80,9 +79,8 @@ describe('OAuthStore', () => {
     const core = await MooringCore.open({ home: tempDir('mooring-oauth-redact-'), secretStore: secrets });
     try {
       expect(core.redactor.redact('Bearer access-token-1')).toBe('Bearer access-token-1');
-      await core.oauth.signInState(
-        ServerConfigSchema.parse({ name: 'remote', transport: 'http', url: RESOURCE }),
-      );
+      await core.servers.add({ name: 'remote', transport: 'http', url: RESOURCE }, { start: false });
+      await core.auth.state('remote');
       expect(core.redactor.redact('Bearer access-token-1, refresh-token-1')).toBe(
         'Bearer [redacted], [redacted]',
       );

@@ -1,5 +1,6 @@
 // The catalog over real servers from node_modules (issue 3, "Acceptance"): server-everything,
-// server-filesystem and server-memory together; two copies of one server; images end to end.
+// server-filesystem and server-memory together; two copies of one server; images end to end. Calls go
+// through the gated path (calls/toolCallRunner.ts), the only way to reach a server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toResultJson } from '@shared/toolResult';
@@ -9,12 +10,13 @@ import { MooringError } from '../errors';
 import type { SessionPool } from '../mcp/sessionPool';
 import { ToolCatalog } from './catalog';
 import { toModelContent } from './normalizeResult';
-import { startServers } from './realServers.testutil';
+import { gatedCaller, startServers } from '../../../test/helpers/realServers';
 
 const MODEL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 let pool: SessionPool;
 let catalog: ToolCatalog;
 let root: string;
+let gated: Awaited<ReturnType<typeof gatedCaller>>;
 
 beforeAll(async () => {
   const dir = tempDir('mooring-catalog-');
@@ -29,8 +31,10 @@ beforeAll(async () => {
   ]);
   pool = started.pool;
   catalog = new ToolCatalog(started.inputs());
+  gated = await gatedCaller(pool, () => catalog);
 });
 afterAll(async () => {
+  await gated?.close();
   await pool?.closeAll();
 });
 
@@ -104,7 +108,7 @@ describe('catalog over everything + filesystem + memory', () => {
   });
 
   it('coerces string numbers before calling get-sum on the real server', async () => {
-    const { result, fixes } = await catalog.call('mcp__everything__get-sum', {
+    const { result, fixes } = await gated.call('mcp__everything__get-sum', {
       a: '2',
       b: '40',
       _mooringTrace: 'x',
@@ -122,24 +126,24 @@ describe('catalog over everything + filesystem + memory', () => {
     const entities = JSON.stringify([
       { name: 'Mooring', entityType: 'project', observations: ['a desktop MCP host'] },
     ]);
-    const created = await catalog.call('create_entities', { entities });
+    const created = await gated.call('create_entities', { entities });
     expect(created.fixes).toContainEqual({ path: 'entities', kind: 'json-string→array' });
     expect(created.result.isError).toBe(false);
-    const graph = await catalog.call('mcp__memory__read_graph', {});
+    const graph = await gated.call('mcp__memory__read_graph', {});
     expect(JSON.stringify(graph.result)).toContain('a desktop MCP host');
   });
 
   it('reads a real file through server-filesystem, and a server-side failure is a value, not an exception', async () => {
-    const ok = await catalog.call('mcp__fs__read_text_file', { path: join(root, 'hello.txt') });
+    const ok = await gated.call('mcp__fs__read_text_file', { path: join(root, 'hello.txt') });
     expect(toResultJson(ok.result).text).toContain('hello from the catalog test');
-    const bad = await catalog.call('mcp__fs__read_text_file', { path: '/etc/passwd' });
+    const bad = await gated.call('mcp__fs__read_text_file', { path: '/etc/passwd' });
     expect(bad.result.isError).toBe(true);
     expect(toResultJson(bad.result).text).toMatch(/denied|outside|not allowed/i);
     expect(readFileSync(join(root, 'hello.txt'), 'utf8')).toContain('hello');
   });
 
   it('normalises the tiny image from server-everything, and a non-vision prompt gets a placeholder', async () => {
-    const { result } = await catalog.call('mcp__everything__get-tiny-image', {});
+    const { result } = await gated.call('mcp__everything__get-tiny-image', {});
     const image = result.parts.find((p) => p.kind === 'image');
     expect(image).toMatchObject({ kind: 'image', mimeType: 'image/png' });
     if (image?.kind !== 'image') throw new Error('no image');
@@ -160,7 +164,7 @@ describe('catalog over everything + filesystem + memory', () => {
   });
 
   it('validates structuredContent against the outputSchema', async () => {
-    const { result } = await catalog.call('mcp__everything__get-structured-content', { location: 'Chicago' });
+    const { result } = await gated.call('mcp__everything__get-structured-content', { location: 'Chicago' });
     expect(result.structured).toMatchObject({ temperature: expect.any(Number) });
     expect(result.structuredValidation).toEqual({ valid: true });
     const model = toModelContent(result, { vision: false, maxChars: 10_000 });

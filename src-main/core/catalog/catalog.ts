@@ -4,9 +4,8 @@
 
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/client';
 import { friendlyName, ToolNameRegistry } from '@shared/toolNames';
-import type { ToolResult } from '@shared/toolResult';
 import { MooringError } from '../errors';
-import type { CallOptions, ToolHandle } from '../mcp/types';
+import type { ToolHandle } from '../mcp/types';
 import type { Provider } from './adaptSchema';
 import { coerceArgs, stripInternal, type ArgFix } from './argRepair';
 import {
@@ -16,7 +15,6 @@ import {
   type ServerToolFilter,
   type ToolSet,
 } from './filters';
-import { normalizeResult } from './normalizeResult';
 import { resolveToolName, type Resolution } from './resolveName';
 import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
 import { processToolSchema, schemaExclusion, type ProcessedSchema } from './schemaPipeline';
@@ -79,12 +77,6 @@ export interface ToolSummary {
 export interface PreparedArguments {
   args: Record<string, unknown>;
   /** Every change made on the way to the server, for the log. */
-  fixes: ArgFix[];
-}
-
-export interface CatalogCallResult {
-  entry: CatalogEntry;
-  result: ToolResult;
   fixes: ArgFix[];
 }
 
@@ -319,14 +311,6 @@ export class ToolCatalog {
       ...coerced.fixes,
     ];
     return { args: coerced.args, fixes };
-  }
-
-  /** Resolve, prepare and call, normalising the result (for the CLI's `mcp call`; the agent adds safety between). */
-  async call(name: string, modelArgs: unknown, opts?: CallOptions): Promise<CatalogCallResult> {
-    const entry = this.resolve(name);
-    const { args, fixes } = this.prepareArguments(entry, modelArgs);
-    const raw = await entry.handle.call(args, opts);
-    return { entry, result: normalizeResult(raw, { outputSchema: entry.outputSchema }), fixes };
   }
 }
 

@@ -1,7 +1,6 @@
 // The catalog room's public surface (issue 3). Import from here, not from the files behind it.
 export { ToolCatalog, buildCatalog } from './catalog';
 export type {
-  CatalogCallResult,
   CatalogEntry,
   CatalogOptions,
   CatalogServerInput,

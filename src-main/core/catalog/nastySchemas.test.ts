@@ -5,7 +5,7 @@ import { fixtureStdio } from '../../../test/helpers/servers';
 import type { SessionPool } from '../mcp/sessionPool';
 import { ToolCatalog } from './catalog';
 import { ConversationTools } from './conversationTools';
-import { startServers } from './realServers.testutil';
+import { gatedCaller, startServers } from '../../../test/helpers/realServers';
 import { TRUNCATED_DESCRIPTION } from './schemaRefs';
 
 let pool: SessionPool;
@@ -85,7 +85,10 @@ describe('nasty schemas', () => {
 
   it('sends dot-path arguments to the server nested and typed', async () => {
     const c = new ToolCatalog(inputs);
-    const { result, fixes } = await c.call('depth_eight', { 'l1.l2.l3.l4.l5.l6.l7.l8': '7' });
+    const gated = await gatedCaller(pool, () => c);
+    const { result, fixes } = await gated
+      .call('depth_eight', { 'l1.l2.l3.l4.l5.l6.l7.l8': '7' })
+      .finally(() => gated.close());
     expect(fixes).toContainEqual({ path: 'l1.l2.l3.l4.l5.l6.l7.l8', kind: 'dot-path→nested' });
     expect(fixes).toContainEqual({ path: 'l1.l2.l3.l4.l5.l6.l7.l8', kind: 'string→integer' });
     const echoed = JSON.parse((result.parts[0] as { text: string }).text);

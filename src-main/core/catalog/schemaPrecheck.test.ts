@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROVIDERS } from './adaptSchema';
-import { toolSchema } from './schemaArbitraries.testutil';
+import { toolSchema } from '../../../test/helpers/schemaArbitraries';
 import { computeSchema } from './schemaPipeline';
 import { schemaSurelyAdapts } from './schemaPrecheck';
 

@@ -7,7 +7,7 @@ import { coerceArgs, stripInternal } from './argRepair';
 import { flattenArgs, flattenSchema, schemaShape, unflattenArgs } from './schemaFlatten';
 import { computeSchema } from './schemaPipeline';
 import { resolveRefs, TRUNCATED_DESCRIPTION } from './schemaRefs';
-import { argsFor, nestedObjectSchema, toolSchema } from './schemaArbitraries.testutil';
+import { argsFor, nestedObjectSchema, toolSchema } from '../../../test/helpers/schemaArbitraries';
 
 function hasRef(v: unknown): boolean {
   return JSON.stringify(v).includes('"$ref"');

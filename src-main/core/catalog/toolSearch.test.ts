@@ -15,7 +15,7 @@ import type { SessionPool } from '../mcp/sessionPool';
 import type { ToolsChange } from '../mcp/types';
 import { ToolCatalog } from './catalog';
 import { ConversationTools, shouldDefer } from './conversationTools';
-import { startServers } from './realServers.testutil';
+import { startServers } from '../../../test/helpers/realServers';
 import { parseSelect, parseToolSearchInput } from './toolSearch';
 
 let pool: SessionPool;

@@ -10,7 +10,7 @@ export { applyElicitationDefaults, completeElicitationContent } from './elicitat
 export { isOpenableUrl } from './elicitation';
 export { DEFAULT_INTERACTION_TIMEOUT_MS, InteractionBroker } from './interactionBroker';
 export { applyLogLevel, MCP_LOG_LEVEL } from './logLevel';
-export { getPrompt, listPrompts, slashCommands, type SlashCommand } from './prompts';
+export { getPrompt, listPrompts, PromptsService, slashCommands, type SlashCommand } from './prompts';
 export {
   completeArgument,
   listResources,

@@ -12,7 +12,7 @@ import {
 } from '@shared/interactions';
 import { MooringError } from '../errors';
 import { completeElicitationContent } from './elicitationContent';
-import { PendingRequests } from '../pendingRequests';
+import { PendingRequests } from '../safety/pendingRequests';
 
 /** Ten minutes: a form can take a person a while; a server that waits longer has its own timeout. */
 export const DEFAULT_INTERACTION_TIMEOUT_MS = 10 * 60_000;

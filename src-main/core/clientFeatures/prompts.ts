@@ -65,3 +65,27 @@ export async function getPrompt(
     c.getPrompt({ name, arguments: args }, { timeout: FEATURE_TIMEOUT_MS }),
   );
 }
+
+/** The composer's prompts over the live sessions: one object the core hands out. */
+export class PromptsService {
+  constructor(
+    private readonly sessions: { list(): ServerSession[]; get(name: string): ServerSession | undefined },
+  ) {}
+
+  /** Every ready server's prompts, as `/command`s. */
+  commands(): Promise<SlashCommand[]> {
+    return slashCommands(this.sessions.list());
+  }
+
+  /** `prompts/get` on one server with the form's arguments. */
+  async get(server: string, name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
+    const session = this.sessions.get(server);
+    if (!session)
+      throw new MooringError(
+        'not_found',
+        `No server named "${server}" is running`,
+        'Check Settings > MCP servers',
+      );
+    return getPrompt(session, name, args);
+  }
+}

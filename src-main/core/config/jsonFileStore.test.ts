@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChatPreferencesFile } from '../api/chatPreferences';
+import { ChatPreferencesFile } from '../agent/chatPreferences';
 import { homePaths } from '../home';
 import { ApprovalStore, approvalsPath } from '../safety/approvalStore';
 import { knownToolsPath, ToolQuarantine } from '../safety/toolQuarantine';

@@ -8,24 +8,11 @@
 //   vscode:mcp/install?URL-ENCODED(JSON)   (also vscode-insiders:)   JSON: a VS Code server entry with `name`
 // The entry is checked by the same code that imports those products' files (config/importFormats.ts), so a
 // link and a pasted file agree on every field.
-import type { ServerConfig } from '@shared/config';
+import type { InstallLinkResult, InstallLinkSource } from '@shared/install';
 import { parseImport } from '../config/importFormats';
 import { ConfigInvalidError } from '../config/jsonDiagnostics';
 
-export type InstallLinkSource = 'mooring' | 'cursor' | 'vscode';
-
-export type InstallLinkResult =
-  | {
-      ok: true;
-      source: InstallLinkSource;
-      /** The server entry, validated, defaults filled in. */
-      server: ServerConfig;
-      /** Set when the link's name was not a valid server name. */
-      renamedFrom?: string;
-      /** Fields the link carried that Mooring does not take, `${input:…}` it will ask for, and similar. */
-      warnings: string[];
-    }
-  | { ok: false; error: string; hint: string };
+export type { InstallLinkResult, InstallLinkSource };
 
 /** Links longer than this are refused before any decoding (a real entry is a few hundred bytes). */
 export const MAX_INSTALL_LINK_LENGTH = 32_768;

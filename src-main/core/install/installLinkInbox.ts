@@ -3,15 +3,10 @@
 // launched the app is still there when the window's event stream connects. Nothing here installs anything.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { parseInstallLink, type InstallLinkResult } from './installLink';
+import type { InstallLinkOffer } from '@shared/install';
+import { parseInstallLink } from './installLink';
 
-export interface InstallLinkOffer {
-  id: string;
-  /** ISO time the link arrived. */
-  receivedAt: string;
-  /** The parsed link: a validated server entry, or why the link is wrong. The raw link is not kept. */
-  result: InstallLinkResult;
-}
+export type { InstallLinkOffer };
 
 /** More than this many undecided links means something is sending them in a loop: the oldest go. */
 export const MAX_PENDING_INSTALL_LINKS = 10;

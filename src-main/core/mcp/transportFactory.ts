@@ -4,14 +4,30 @@ import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type FetchLike,
+  type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
-import type { TransportAuth } from '../auth/authTransport';
 import { MooringError } from '../errors';
-import { withServerHeaders } from '../safety/serverHeaders';
+import { withServerHeaders } from './serverHeaders';
 import { childEnvironment } from './childEnv';
 import { StdioTransport } from './stdioTransport';
+
+/** A transport that can redeem an authorization callback (StreamableHTTP and SSE both can). */
+export type AuthCapableTransport = Transport & { finishAuth(params: URLSearchParams): Promise<void> };
+
+/**
+ * What the transport factory needs to put OAuth on a remote transport. Declared here, by the session
+ * room that uses it; the auth room implements it (auth/authTransport.ts), so sessions never import auth.
+ */
+export interface TransportAuth {
+  /** Passed to the SDK transport as its `authProvider`. */
+  provider: OAuthClientProvider;
+  /** Set when the provider checks the metadata issuer itself (see OAuthProviderOptions.issuerCheck). */
+  skipIssuerMetadataValidation?: boolean;
+  /** Makes `transport` finish browser sign-ins and refresh early; returns the same object. */
+  wrap<T extends AuthCapableTransport>(transport: T, opts: { serverUrl: string; fetch?: FetchLike }): T;
+}
 
 export interface TransportHooks {
   /** One line of a stdio server's stderr, already bounded (StderrLines). */

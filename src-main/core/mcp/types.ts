@@ -1,15 +1,10 @@
 // The session room's public contract. Everything above the session room (catalog, safety, agent,
 // api, cli) depends on these types, never on the actor's internals.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import type { LogLine, SessionStatus } from '@shared/session';
+import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
+import type { Progress } from '@shared/toolCall';
 
-export type { CallToolResult, Tool };
-
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+export type { CallToolResult, Progress, Tool, ToolsChange };
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -30,14 +25,6 @@ export interface ToolHandle {
   /** True once the server stopped listing this tool; calls then fail with not_found. */
   readonly removed: boolean;
   call(args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult>;
-}
-
-export interface ToolsChange {
-  server: string;
-  added: string[];
-  removed: string[];
-  /** Tools whose description, schema or annotations changed. */
-  changed: string[];
 }
 
 export interface SessionEvents {

@@ -10,7 +10,7 @@ import {
 } from '@shared/approval';
 import type { ErrorData } from '@shared/errors';
 import { MooringError } from '../errors';
-import { PendingRequests } from '../pendingRequests';
+import { PendingRequests } from './pendingRequests';
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
 

@@ -70,5 +70,4 @@ export {
   type GuardedFetchOptions,
 } from './guardedFetch';
 export { maskUrl, redactText, REDACTED, SecretRedactor } from './redact';
-export { withServerHeaders, type ServerHeadersOptions } from './serverHeaders';
 export { fetchFollowingRedirects, type Hop, type SendHop } from './redirects';

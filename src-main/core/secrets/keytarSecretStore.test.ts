@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServersStore } from '../config/serversStore';
 import { KeytarSecretStore, SECRET_SERVICE } from './secretStore';
-import { ServerManager } from './serverManager';
+import { ServerManager } from '../config/serverManager';
 
 // with-keyring sets WITH_KEYRING_INNER; gnome-keyring 42 started with --unlock prints no
 // GNOME_KEYRING_CONTROL, so either marks a private keyring.

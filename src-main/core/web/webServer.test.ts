@@ -44,7 +44,7 @@ describe('browser mode', () => {
     mkdirSync(staticDir);
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Mooring test</title>');
     core = await MooringCore.open({ home, secretStore: new MemorySecretStore() });
-    await core.addServer(everythingStdio('everything'));
+    await core.servers.add(everythingStdio('everything'));
     web = await startWebServer({ core, staticDir });
     token = new URL(web.url).searchParams.get('token')!;
   });

@@ -10,7 +10,6 @@ export {
   logMasker,
   maskForLog,
 } from './envServer';
-export { isSafeToRetry, withSafeRetry, type RetryableTool, type SafeRetryOptions } from './safeRetry';
 export {
   WorkspaceApprovals,
   workspaceApprovalsPath,

@@ -2,7 +2,8 @@
 // in browser mode. No batching: a call waiting for approval must not hold up the answer to it.
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client';
 import { ipcLink } from './ipcLink';
-import type { AppRouter, MooringBridge } from './routerTypes';
+import type { MooringBridge } from '@shared/ipc';
+import type { AppRouter } from './routerTypes';
 
 declare global {
   interface Window {

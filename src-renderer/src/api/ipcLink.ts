@@ -3,7 +3,7 @@
 import { TRPCClientError, type TRPCLink } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { observable } from '@trpc/server/observable';
-import type { IpcResponse, MooringBridge } from './routerTypes';
+import type { IpcResponse, MooringBridge } from '@shared/ipc';
 
 export function ipcLink<TRouter extends AnyTRPCRouter>(bridge: MooringBridge): TRPCLink<TRouter> {
   let nextId = 1;

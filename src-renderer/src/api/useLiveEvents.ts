@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import type { LogLine } from '@shared/session';
 import { applyChatUiEvent } from '../screens/chat/liveChat';
 import { useCalls } from '../stores/callStore';
-import type { ServerRow, UiEvent } from './routerTypes';
+import type { ServerRow, UiEvent } from '@shared/wire';
 import { useTRPC } from './trpc';
 
 const MAX_LOG_LINES = 500;

@@ -1,6 +1,6 @@
 // A normalised tool result rendered natively (issue 5): text, structured JSON, images in a gallery,
 // resource links and embedded resources; nothing the host does not know silently vanishes.
-import type { WirePart, WireToolResult } from '../api/routerTypes';
+import type { WirePart, WireToolResult } from '@shared/wire';
 import { Gallery, type ImageData } from './Gallery';
 
 export function ResultView({ result, label }: { result: WireToolResult; label: string }) {

@@ -1,6 +1,6 @@
 // Diagnostics (issue 5): per server calls, error rate, p50/p95 latency over time, reconnect history.
 import { useQuery } from '@tanstack/react-query';
-import type { MetricsSample } from '../api/routerTypes';
+import type { MetricsSample } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { stateText } from '../components/StateBadge';
 

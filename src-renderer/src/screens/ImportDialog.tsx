@@ -1,5 +1,6 @@
-// Import from Claude Desktop / Cursor / VS Code (issue 5): paste or choose the file, see every server
-// with the full command line it would run, and consent per server before anything is written (issue 4).
+// Import from Claude Desktop / Cursor / VS Code: paste or choose the file, see every server with the
+// full command line it would run, and consent per server before anything is written. The chosen
+// servers are added all or nothing.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../api/trpc';
@@ -106,9 +107,14 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           <ErrorNote error={doImport.error} />
           {doImport.data && (
             <ul className="plain" data-testid="import-results">
-              {doImport.data.map((r) => (
-                <li key={r.name} className={r.ok ? 'ok-text' : 'danger-text'}>
-                  {r.name}: {r.ok ? 'added' : r.error}
+              {doImport.data.added.map((name) => (
+                <li key={name} className="ok-text">
+                  {name}: added
+                </li>
+              ))}
+              {doImport.data.replaced.map((name) => (
+                <li key={name} className="ok-text">
+                  {name}: replaced
                 </li>
               ))}
             </ul>
@@ -123,8 +129,13 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
               className="primary"
               disabled={chosen.size === 0 || doImport.isPending || !!doImport.data}
               onClick={() =>
+                // The text that was previewed, not the box's current content: consent covers what was shown.
                 doImport.mutate({
-                  servers: preview.data.servers.filter((s) => chosen.has(s.config.name)).map((s) => s.config),
+                  text: preview.variables?.text ?? text,
+                  fileName: preview.variables?.fileName ?? fileName,
+                  names: preview.data.servers
+                    .filter((s) => chosen.has(s.config.name))
+                    .map((s) => s.config.name),
                 })
               }
             >

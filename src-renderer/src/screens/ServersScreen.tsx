@@ -1,7 +1,7 @@
 // Settings > Tools > MCP (issue 5): every server with its live state, tool count and schema token
 // cost; add, edit, test, logs, refresh, enable/disable, remove with confirmation, import.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ServerRow } from '../api/routerTypes';
+import type { ServerRow } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';

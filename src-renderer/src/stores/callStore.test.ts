@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { WireToolCallEvent } from '../api/routerTypes';
+import type { WireToolCallEvent } from '@shared/wire';
 import { MAX_CARDS, phaseOf, useCalls } from './callStore';
 
 const ev = (

@@ -1,7 +1,7 @@
 // The tool-call cards of this window: each call's lifecycle as it streamed in, keyed by call id.
 // It accumulates a stream for display (newest first, bounded), so it lives with the UI state.
 import { create } from 'zustand';
-import type { WireToolCallEvent } from '../api/routerTypes';
+import type { WireToolCallEvent } from '@shared/wire';
 
 export interface CallCard {
   id: string;

@@ -15,8 +15,8 @@ import { MooringError } from '../../errors';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { parseToolArguments, toProviderError } from './providerErrors';
 import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
+import { DEFAULT_PROVIDER_URLS } from '@shared/providers';
 
-export const DEFAULT_ANTHROPIC_URL = 'https://api.anthropic.com';
 const DEFAULT_MAX_TOKENS = 4096;
 const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 type MediaType = (typeof MEDIA_TYPES)[number];
@@ -79,7 +79,7 @@ export class AnthropicProvider implements ChatProvider {
   private readonly overrides: CapabilityOverrides;
 
   constructor(opts: AnthropicProviderOptions = {}) {
-    this.baseUrl = (opts.baseUrl ?? DEFAULT_ANTHROPIC_URL).replace(/\/+$/, '');
+    this.baseUrl = (opts.baseUrl ?? DEFAULT_PROVIDER_URLS.anthropic).replace(/\/+$/, '');
     this.overrides = opts.capabilityOverrides ?? {};
     this.maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
     if (!opts.apiKey) {

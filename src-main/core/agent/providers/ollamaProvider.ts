@@ -6,8 +6,7 @@ import { MooringError } from '../../errors';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { toProviderError } from './providerErrors';
 import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
-
-export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434';
+import { DEFAULT_PROVIDER_URLS } from '@shared/providers';
 
 export interface OllamaProviderOptions {
   baseUrl?: string;
@@ -47,7 +46,7 @@ export class OllamaProvider implements ChatProvider {
   private readonly overrides: CapabilityOverrides;
 
   constructor(opts: OllamaProviderOptions = {}) {
-    this.baseUrl = (opts.baseUrl ?? DEFAULT_OLLAMA_URL).replace(/\/+$/, '');
+    this.baseUrl = (opts.baseUrl ?? DEFAULT_PROVIDER_URLS.ollama).replace(/\/+$/, '');
     this.overrides = opts.capabilityOverrides ?? {};
   }
 

@@ -13,8 +13,7 @@ import { MooringError } from '../../errors';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { parseToolArguments, toProviderError } from './providerErrors';
 import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
-
-export const DEFAULT_OPENAI_URL = 'https://api.openai.com/v1';
+import { DEFAULT_PROVIDER_URLS } from '@shared/providers';
 
 export interface OpenAIProviderOptions {
   baseUrl?: string;
@@ -87,9 +86,9 @@ export class OpenAIProvider implements ChatProvider {
   private readonly overrides: CapabilityOverrides;
 
   constructor(opts: OpenAIProviderOptions = {}) {
-    this.baseUrl = (opts.baseUrl ?? DEFAULT_OPENAI_URL).replace(/\/+$/, '');
+    this.baseUrl = (opts.baseUrl ?? DEFAULT_PROVIDER_URLS.openai).replace(/\/+$/, '');
     this.overrides = opts.capabilityOverrides ?? {};
-    if (!opts.apiKey && this.baseUrl === DEFAULT_OPENAI_URL) {
+    if (!opts.apiKey && this.baseUrl === DEFAULT_PROVIDER_URLS.openai) {
       throw new MooringError(
         'auth_required',
         'No OpenAI API key is set',

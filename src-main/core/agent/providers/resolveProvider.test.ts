@@ -4,7 +4,8 @@ import { startAnthropicServer } from '../../../../test/fixtures/providers/anthro
 import { startOllamaServer } from '../../../../test/fixtures/providers/ollamaServer';
 import { startOpenAIServer } from '../../../../test/fixtures/providers/openaiServer';
 import { lookupCapabilities } from './modelCapabilities';
-import { DEFAULT_OLLAMA_URL, OllamaProvider } from './ollamaProvider';
+import { DEFAULT_PROVIDER_URLS } from '@shared/providers';
+import { OllamaProvider } from './ollamaProvider';
 import { parseModelSpec, resolveProvider } from './resolveProvider';
 
 async function closedPort(): Promise<number> {
@@ -30,8 +31,8 @@ describe('parseModelSpec', () => {
 describe('resolveProvider', () => {
   it('defaults Ollama to 127.0.0.1:11434 and prefers settings over the environment', () => {
     const bare = resolveProvider('ollama:llama3.2', {}, {});
-    expect((bare.provider as OllamaProvider).baseUrl).toBe(DEFAULT_OLLAMA_URL);
-    expect(DEFAULT_OLLAMA_URL).toBe('http://127.0.0.1:11434');
+    expect((bare.provider as OllamaProvider).baseUrl).toBe(DEFAULT_PROVIDER_URLS.ollama);
+    expect(DEFAULT_PROVIDER_URLS.ollama).toBe('http://127.0.0.1:11434');
     const env = { MOORING_OLLAMA_URL: 'http://127.0.0.1:1/' };
     expect((resolveProvider('ollama:m', {}, env).provider as OllamaProvider).baseUrl).toBe(
       'http://127.0.0.1:1',

@@ -2,16 +2,13 @@
 // from the settings first, then the environment (MOORING_OLLAMA_URL, MOORING_OPENAI_BASE_URL +
 // OPENAI_API_KEY, MOORING_ANTHROPIC_BASE_URL + ANTHROPIC_API_KEY), then the defaults. Settings win so
 // that a key typed into the app is not silently replaced by a stray shell variable.
+import { DEFAULT_MODEL_SPEC, PROVIDER_IDS, type ProviderId } from '@shared/providers';
 import { MooringError } from '../../errors';
 import { AnthropicProvider } from './anthropicProvider';
 import type { CapabilityOverrides } from './modelCapabilities';
 import { OllamaProvider } from './ollamaProvider';
 import { OpenAIProvider } from './openaiProvider';
 import type { ChatProvider } from './types';
-
-export const PROVIDER_IDS = ['ollama', 'openai', 'anthropic'] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-export const DEFAULT_MODEL_SPEC = 'ollama:llama3.2';
 
 export interface ProviderSettings {
   baseUrl?: string;

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { ElicitationFieldSchema, ElicitationFormInteraction } from '@shared/interactions';
 import { ErrorNote } from '../ErrorNote';
 import { choices, fieldKind, initialValues, validateForm, type FieldValue } from './elicitationForm';
-import type { Answer } from './InteractionDialogs';
+import type { Answer } from './answer';
 
 const INPUT_TYPE: Record<string, string> = {
   email: 'email',

@@ -4,7 +4,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ElicitationUrlInteraction } from '@shared/interactions';
 import { ErrorNote } from '../ErrorNote';
-import type { Answer } from './InteractionDialogs';
+import type { Answer } from './answer';
 
 export function isHttps(url: string): boolean {
   try {

@@ -3,14 +3,13 @@
 // A request is answered, never dismissed by a stray click; Escape answers "cancel" where the spec has it.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Interaction, InteractionAnswerInput } from '@shared/interactions';
+import type { Interaction } from '@shared/interactions';
 import { useTRPC } from '../../api/trpc';
 import { ElicitationFormBody } from './ElicitationFormBody';
 import { ElicitationUrlBody } from './ElicitationUrlBody';
 import { SamplingBody } from './SamplingBody';
+import type { Answer } from './answer';
 import './dialogs.css';
-
-export type Answer = (answer: InteractionAnswerInput) => void;
 
 export function InteractionDialogs() {
   const trpc = useTRPC();

@@ -5,7 +5,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
 import type { SamplingContentView, SamplingInteraction } from '@shared/interactions';
 import { ErrorNote } from '../ErrorNote';
-import type { Answer } from './InteractionDialogs';
+import type { Answer } from './answer';
 
 const blocks = (c: SamplingContentView | SamplingContentView[]) => (Array.isArray(c) ? c : [c]);
 const textOf = (c: SamplingContentView | SamplingContentView[]) =>

@@ -13,6 +13,7 @@ import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 import { MessageList } from './MessageList';
 import './chat.css';
+import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 
 export function ChatScreen() {
   const selected = useChat((s) => s.selected);
@@ -82,7 +83,7 @@ function Conversation({ id }: { id: string | null }) {
             aria-label="Model (provider:model)"
             className="model-input"
             value={shownModel}
-            placeholder="ollama:llama3.2"
+            placeholder={DEFAULT_MODEL_SPEC}
             onChange={(e) => setModel(e.target.value)}
             onBlur={() => id && model && saveModel.mutate({ conversationId: id, model })}
           />

@@ -5,7 +5,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
 import { parseModelName } from '@shared/toolNames';
-import type { WirePart, WireToolCallEvent } from '../../api/routerTypes';
+import type { WirePart, WireToolCallEvent } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ToolCallCard } from '../../components/ToolCallCard';
 import { useCalls, type CallCard } from '../../stores/callStore';

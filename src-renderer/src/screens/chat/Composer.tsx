@@ -3,7 +3,7 @@
 // and its messages (prompts/get) are inserted into the composer for the user to read and send.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
-import type { SlashCommandView } from '../../api/routerTypes';
+import type { SlashCommandView } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 

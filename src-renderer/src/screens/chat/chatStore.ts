@@ -2,12 +2,13 @@
 // call's latest state and progress, which conversations are answering, and which one is open. Messages
 // that are complete live in the TanStack Query cache (`chat.load`); this holds only what is in flight.
 import { create } from 'zustand';
-import type { ChatEvent, ToolCallState, ToolProgress } from '@shared/chat';
+import type { ChatEvent, ToolCallState } from '@shared/chat';
+import type { Progress } from '@shared/toolCall';
 import type { ErrorData } from '@shared/errors';
 
 export interface LiveCall {
   state: ToolCallState;
-  progress?: ToolProgress;
+  progress?: Progress;
   text?: string;
 }
 

@@ -3,7 +3,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChatMessage } from '@shared/chat';
 import type { Interaction } from '@shared/interactions';
-import type { UiEvent } from '../../api/routerTypes';
+import type { UiEvent } from '@shared/wire';
 import type { useTRPC } from '../../api/trpc';
 import { useChat } from './chatStore';
 

@@ -3,7 +3,8 @@
 // provider's models or says what is wrong and what to do.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ProviderView } from '../../api/routerTypes';
+import { DEFAULT_MODEL_SPEC, DEFAULT_PROVIDER_URLS } from '@shared/providers';
+import type { ProviderView } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import '../chat/chat.css';
@@ -13,11 +14,6 @@ const LABEL: Record<ProviderView['id'], string> = {
   ollama: 'Ollama',
   openai: 'OpenAI-compatible (OpenAI, LM Studio, llama.cpp, vLLM, OpenRouter)',
   anthropic: 'Anthropic',
-};
-const DEFAULT_URL: Record<ProviderView['id'], string> = {
-  ollama: 'http://127.0.0.1:11434',
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
 };
 
 function useModelsQuery() {
@@ -40,7 +36,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
     Object.fromEntries(
       data.providers.map((p) => [
         p.id,
-        p.id === 'ollama' && p.baseUrl === DEFAULT_URL.ollama ? '' : (p.baseUrl ?? ''),
+        p.id === 'ollama' && p.baseUrl === DEFAULT_PROVIDER_URLS.ollama ? '' : (p.baseUrl ?? ''),
       ]),
     ),
   );
@@ -75,7 +71,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
             aria-label="Default model"
             value={defaultModel}
             onChange={(e) => setDefaultModel(e.target.value)}
-            placeholder="ollama:llama3.2"
+            placeholder={DEFAULT_MODEL_SPEC}
             list="model-suggestions"
           />
           <datalist id="model-suggestions">
@@ -144,7 +140,7 @@ function ProviderRow(props: {
           aria-label={`${p.id} base URL`}
           value={props.url}
           onChange={(e) => props.onUrl(e.target.value)}
-          placeholder={p.envBaseUrl ? `${p.envBaseUrl} (from the environment)` : DEFAULT_URL[p.id]}
+          placeholder={p.envBaseUrl ? `${p.envBaseUrl} (from the environment)` : DEFAULT_PROVIDER_URLS[p.id]}
         />
       </label>
       {p.needsKey && (

@@ -2,10 +2,10 @@
 // Secrets are stored first and rolled back if the file write fails, so the file never refers to a
 // secret that is not there and a failed change leaves no new secret behind. The file never holds a value.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
-import { mergeIntoStore, parseImport, type ImportResult, type MergeResult } from '../config/importFormats';
-import { parseServerInput, type ServersStore } from '../config/serversStore';
+import { mergeIntoStore, parseImport, type ImportResult, type MergeResult } from './importFormats';
+import { parseServerInput, type ServersStore } from './serversStore';
 import { MooringError } from '../errors';
-import { secretUnavailable, type SecretStore } from './secretStore';
+import { secretUnavailable, type SecretStore } from '../secrets/secretStore';
 import {
   deleteServerSecrets,
   envAccount,
@@ -16,7 +16,7 @@ import {
   secretAccounts,
   splitSecrets,
   type SecretEntry,
-} from './serverSecrets';
+} from '../secrets/serverSecrets';
 
 export interface SplitOptions {
   /** Treat env/header names that look secret (`*TOKEN*`, `*KEY*`, …) as secret; default true. */
@@ -126,13 +126,17 @@ export class ServerManager {
     return { removed, leftInKeychain: await deleteServerSecrets(this.secrets, removed) };
   }
 
-  /** Imports any known format (all or nothing); secret-looking plain values go to the keychain. */
+  /**
+   * Imports any known format (all or nothing); secret-looking plain values go to the keychain. With
+   * `only`, just those servers of the file (the ones the user consented to).
+   */
   async import(
     text: string,
-    opts: { fileName: string; replaceExisting?: boolean } & SplitOptions,
+    opts: { fileName: string; replaceExisting?: boolean; only?: readonly string[] } & SplitOptions,
   ): Promise<ImportResult & MergeResult> {
     const parsed = parseImport(text, opts);
-    const split = parsed.servers.map((s) => splitSecrets(s, opts));
+    const chosen = opts.only ? pick(parsed.servers, opts.only, opts.fileName) : parsed.servers;
+    const split = chosen.map((s) => splitSecrets(s, opts));
     const servers = split.map((s) => parseServerInput(s.config));
     const secrets = split.flatMap((s) => s.secrets);
     await this.ensureKeychain(secrets);
@@ -164,6 +168,18 @@ export class ServerManager {
   async listMasked(opts: { urlHostOnly?: boolean } = {}): Promise<ServerConfig[]> {
     return (await this.store.list()).map((s) => maskConfig(s, opts));
   }
+}
+
+/** The servers named in `names`, in the file's order; a name the file does not have is `not_found`. */
+function pick(servers: readonly ServerConfig[], names: readonly string[], fileName: string): ServerConfig[] {
+  const missing = names.filter((n) => !servers.some((s) => s.name === n));
+  if (missing.length)
+    throw new MooringError(
+      'not_found',
+      `${fileName} has no server named ${missing.map((m) => `"${m}"`).join(', ')}. Nothing was imported.`,
+      'Preview the file again and choose among the servers it lists.',
+    );
+  return servers.filter((s) => names.includes(s.name));
 }
 
 /** Secrets given as "<keychain>" whose stored value must follow a rename: old account → new account. */

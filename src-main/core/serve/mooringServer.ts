@@ -3,9 +3,7 @@
 // Sessions, and the tools of every connected server — over one shared core. Each connection carries its
 // client's identity and scope; the transports (stdioServer.ts, httpServer.ts) only decide who it is.
 import { McpServer } from '@modelcontextprotocol/server';
-import { ConversationStore } from '../agent/conversationStore';
-import { MemoryStore } from '../memory/memoryStore';
-import type { MooringCore } from '../mooringCore';
+import type { ServedCore } from './servedCore';
 import type { ClientIdentity } from './clientScope';
 import { registerMemoryCapability } from './memoryCapability';
 import { registerSessionsCapability } from './sessionsCapability';
@@ -13,10 +11,10 @@ import { DEFAULT_APPROVAL_TIMEOUT_MS, relayCoreTools } from './toolsRelay';
 
 export const SERVER_INFO = { name: 'mooring', title: 'Mooring', version: '0.1.0' };
 
+export type { ServedCore };
+
 export interface MooringServerDeps {
-  core: MooringCore;
-  memory?: MemoryStore;
-  conversations?: ConversationStore;
+  core: ServedCore;
   /** How long a call from an external client waits for the user's approval before it is refused. */
   approvalTimeoutMs?: number;
   /** `provider:model` for start_session when the client names none. */
@@ -46,17 +44,15 @@ export function createMooringServer(
     capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
     instructions: INSTRUCTIONS,
   });
-  const home = deps.core.paths.home;
   const approvalTimeoutMs = deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  registerMemoryCapability(mcp, { memory: deps.memory ?? MemoryStore.forHome(home), identity });
+  registerMemoryCapability(mcp, { memory: deps.core.memory, identity });
   registerSessionsCapability(mcp, {
     core: deps.core,
-    conversations: deps.conversations ?? ConversationStore.forHome(home),
     identity,
     approvalTimeoutMs,
     ...(deps.defaultModel ? { defaultModel: deps.defaultModel } : {}),
   });
-  const stopRelay = relayCoreTools({ core: deps.core, mcp, identity, approvalTimeoutMs });
+  const stopRelay = relayCoreTools({ tools: deps.core.tools, mcp, identity, approvalTimeoutMs });
   return {
     mcp,
     async close() {

@@ -5,19 +5,16 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { ChatMessage } from '@shared/chat';
 import { z } from 'zod';
 import { runChatTurn } from '../agent/chatTurn';
-import type { ConversationStore } from '../agent/conversationStore';
-import { DEFAULT_MODEL_SPEC, resolveProvider } from '../agent/providers/resolveProvider';
-import { agentProviderSettings } from '../agent/providerAccess';
+import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import { MooringError, toErrorData } from '../errors';
-import type { MooringCore } from '../mooringCore';
+import type { ServedCore } from './servedCore';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { guard } from './memoryCapability';
 import { ScopedRuntime } from './scopedRuntime';
 import { textResult } from './toolResults';
 
 export interface SessionsCapabilityOptions {
-  core: MooringCore;
-  conversations: ConversationStore;
+  core: ServedCore;
   identity: () => ClientIdentity;
   approvalTimeoutMs: number;
   /** `provider:model` for start_session when the client names none (default MOORING_MODEL, then ollama:llama3.2). */
@@ -43,7 +40,7 @@ function renderMessage(m: ChatMessage): string {
 }
 
 export function registerSessionsCapability(mcp: McpServer, opts: SessionsCapabilityOptions): void {
-  const { conversations } = opts;
+  const { conversations } = opts.core;
   const allowed = (name: string, readOnly: boolean) =>
     scopeAllows(opts.identity().scope, { name, readOnly }).ok;
   const ro = { readOnlyHint: true, openWorldHint: false } as const;
@@ -137,10 +134,8 @@ export function registerSessionsCapability(mcp: McpServer, opts: SessionsCapabil
       },
       guard(async ({ prompt, model: spec }, ctx) => {
         const env = opts.env ?? process.env;
-        const { provider, model } = resolveProvider(
+        const { provider, model } = await opts.core.providers.providerFor(
           spec ?? opts.defaultModel ?? env.MOORING_MODEL ?? DEFAULT_MODEL_SPEC,
-          await agentProviderSettings(opts.core),
-          env,
         );
         const who = opts.identity();
         const runtime = new ScopedRuntime(opts.core, who, {
@@ -155,7 +150,7 @@ export function registerSessionsCapability(mcp: McpServer, opts: SessionsCapabil
             runtime,
             message: prompt,
             signal: ctx.mcpReq.signal,
-            maxToolIterations: opts.core.settings().maxToolIterations,
+            maxToolIterations: opts.core.settings.current().maxToolIterations,
           });
           return textResult(result.message.text, {
             conversationId: result.conversationId,

@@ -2,9 +2,9 @@
 // against a fake OpenAI-compatible server, and prints `ACK <message id>` after each step is appended
 // and fsync'd. The parent kills it with SIGKILL mid-turn.
 // Usage: node --import tsx crashChild.ts <home> <conversationId> <baseUrl>
-import { runChatTurn } from '../chatTurn';
-import { ConversationStore } from '../conversationStore';
-import { OpenAIProvider } from '../providers/openaiProvider';
+import { runChatTurn } from '../../src-main/core/agent/chatTurn';
+import { ConversationStore } from '../../src-main/core/agent/conversationStore';
+import { OpenAIProvider } from '../../src-main/core/agent/providers/openaiProvider';
 import { inProcessRuntime } from './mcpRuntime';
 
 const [home, conversationId, baseUrl] = process.argv.slice(2);

@@ -2,13 +2,13 @@
 // dispatcher joined by a bridge that clones every message the way IPC does (structured clone).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTRPCClient, TRPCClientError } from '@trpc/client';
-import { ipcLink } from '../../../src-renderer/src/api/ipcLink';
-import { everythingStdio, tempDir } from '../../../test/helpers/servers';
-import { MooringCore } from '../mooringCore';
-import { MemorySecretStore } from '../secrets/secretStore';
-import { createIpcDispatcher } from './ipcDispatcher';
-import type { IpcResponse, MooringBridge } from './ipcProtocol';
-import { appRouter, createApiContext, type AppRouter } from './router';
+import { ipcLink } from '../../src-renderer/src/api/ipcLink';
+import { everythingStdio, tempDir } from '../helpers/servers';
+import { MooringCore } from '../../src-main/core/mooringCore';
+import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
+import { createIpcDispatcher } from '../../src-main/core/api/ipcDispatcher';
+import type { IpcResponse, MooringBridge } from '../../shared/ipc';
+import { appRouter, createApiContext, type AppRouter } from '../../src-main/core/api/router';
 
 describe('the IPC link', () => {
   let core: MooringCore;
@@ -82,7 +82,7 @@ describe('the IPC link', () => {
     let statusEvents = 0;
     const count = () => statusEvents++;
     core.on('status', count);
-    await core.setEnabled('everything', false);
+    await core.servers.setEnabled('everything', false);
     core.off('status', count);
     listeners.delete(spy);
     expect(statusEvents).toBeGreaterThan(0);

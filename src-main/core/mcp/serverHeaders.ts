@@ -1,10 +1,11 @@
 // A remote server's configured headers (an API key, a static Authorization) are for that server only
 // (README, "Safety"). The SDK would send them with every request its transport makes — OAuth discovery,
 // client registration and token requests to an authorization server on another origin included — if they
-// were passed as `requestInit.headers`. So they are added here instead, per hop: only a request (or a
-// redirect hop) to the server URL's own origin gets them; any other host never sees them.
+// were passed as `requestInit.headers`. So they are added here instead: only a request to the server URL's
+// own origin gets them, and such a request is never followed to another origin with them. The SDK asks
+// for `redirect: 'manual'` on every request and follows same-origin redirects itself, one request at a
+// time (each comes back through here), so nothing it needs is lost.
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { fetchFollowingRedirects } from './redirects';
 
 export interface ServerHeadersOptions {
   /** The MCP server's URL: its origin (scheme, host, port) is the only one the headers go to. */
@@ -17,15 +18,10 @@ export function withServerHeaders(base: FetchLike, opts: ServerHeadersOptions): 
   const entries = Object.entries(opts.headers);
   if (!entries.length) return base;
   const origin = new URL(opts.serverUrl).origin;
-  return (input, init = {}) =>
-    // Redirects are followed here, hop by hop, so a same-origin request redirected elsewhere loses them.
-    fetchFollowingRedirects(
-      (hop) => {
-        const headers = new Headers(hop.headers);
-        if (hop.url.origin === origin) for (const [k, v] of entries) if (!headers.has(k)) headers.set(k, v);
-        return base(hop.url, { ...init, method: hop.method, body: hop.body, headers, redirect: 'manual' });
-      },
-      input,
-      init,
-    );
+  return (input, init = {}) => {
+    if (new URL(input).origin !== origin) return base(input, init);
+    const headers = new Headers(init.headers);
+    for (const [k, v] of entries) if (!headers.has(k)) headers.set(k, v);
+    return base(input, { ...init, headers, redirect: init.redirect === 'error' ? 'error' : 'manual' });
+  };
 }

@@ -1,7 +1,7 @@
 // The "Tools" capability of Mooring's own server (issue 8): every enabled tool of every connected server,
 // under its `mcp__server__tool` name with its description and annotations, kept in step with the core's
 // catalog (the SDK sends notifications/tools/list_changed when the set changes). A call goes through
-// `core.callTool` — catalog, safety (audit with the client's identity, approval through the broker) and
+// the tools service's one gated call — catalog, safety (audit with the client's identity, approval through the broker) and
 // the session actor — exactly like a call from the chat.
 import { randomUUID } from 'node:crypto';
 import type {
@@ -11,10 +11,11 @@ import type {
   ServerContext,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
+import type { Progress } from '@shared/toolCall';
 import type { CatalogEntry } from '../catalog/catalog';
 import { MooringError } from '../errors';
-import type { MooringCore } from '../mooringCore';
-import type { ToolCallEvent, ToolCallOutcome } from '../toolCallRunner';
+import type { ToolCallEvent, ToolCallOutcome } from '../calls/toolCallRunner';
+import type { ToolService } from '../calls/toolService';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { errorResult, toCallToolResult } from './toolResults';
 
@@ -56,7 +57,7 @@ export interface CallThroughCoreOptions {
   client: string;
   approvalTimeoutMs: number;
   signal?: AbortSignal;
-  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (p: Progress) => void;
 }
 
 /**
@@ -65,7 +66,7 @@ export interface CallThroughCoreOptions {
  * events for this call id), and ends the wait through the call's abort signal.
  */
 export async function callThroughCore(
-  core: MooringCore,
+  tools: ToolService,
   modelName: string,
   args: unknown,
   opts: CallThroughCoreOptions,
@@ -83,9 +84,9 @@ export async function callThroughCore(
       }, opts.approvalTimeoutMs);
     } else if (e.phase !== 'requested') clearTimeout(timer);
   };
-  core.on('toolCall', onEvent);
+  tools.on('toolCall', onEvent);
   try {
-    return await core.callTool(modelName, args, {
+    return await tools.call(modelName, args, {
       id,
       client: opts.client,
       interactive: true,
@@ -103,12 +104,12 @@ export async function callThroughCore(
     throw err;
   } finally {
     clearTimeout(timer);
-    core.off('toolCall', onEvent);
+    tools.off('toolCall', onEvent);
   }
 }
 
 export interface ToolsRelayOptions {
-  core: MooringCore;
+  tools: ToolService;
   mcp: McpServer;
   /** A function: over stdio the client's name is known only after the handshake. */
   identity: () => ClientIdentity;
@@ -117,13 +118,13 @@ export interface ToolsRelayOptions {
 
 /** Registers the core's tools on `mcp` and keeps them in step; returns the unsubscribe. */
 export function relayCoreTools(opts: ToolsRelayOptions): () => void {
-  const { core, mcp } = opts;
+  const { tools, mcp } = opts;
   const registered = new Map<string, { tool: RegisteredTool; key: string }>();
 
   const call = async (modelName: string, args: Args, ctx: ServerContext): Promise<CallToolResult> => {
     const who = opts.identity();
     try {
-      const entry = core.catalog().get(modelName);
+      const entry = tools.catalog().get(modelName);
       if (!entry || !entry.enabled || isInteractiveOnly(entry))
         throw new MooringError(
           'not_found',
@@ -139,7 +140,7 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
           'Ask the user for a token with a wider scope.',
         );
       const token = ctx.mcpReq._meta?.progressToken;
-      const outcome = await callThroughCore(core, modelName, args, {
+      const outcome = await callThroughCore(tools, modelName, args, {
         client: who.name,
         approvalTimeoutMs: opts.approvalTimeoutMs,
         signal: ctx.mcpReq.signal,
@@ -161,7 +162,7 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
   const sync = () => {
     const scope = opts.identity().scope;
     const wanted = new Map<string, CatalogEntry>();
-    for (const e of core.catalog().active())
+    for (const e of tools.catalog().active())
       if (!isInteractiveOnly(e) && scopeAllows(scope, { name: e.modelName, readOnly: e.readOnly }).ok)
         wanted.set(e.modelName, e);
     for (const [name, r] of registered)
@@ -196,11 +197,9 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
     pending = setTimeout(sync, 25);
   };
   sync();
-  core.on('tools', schedule);
-  core.on('status', schedule);
+  tools.on('changed', schedule);
   return () => {
     clearTimeout(pending);
-    core.off('tools', schedule);
-    core.off('status', schedule);
+    tools.off('changed', schedule);
   };
 }

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { ErrorData } from '@shared/errors';
-import { MooringError } from './errors';
+import { MooringError } from '../errors';
 
 export interface Stamped {
   id: string;

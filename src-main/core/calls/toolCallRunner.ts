@@ -4,36 +4,23 @@
 // Every step emits one lifecycle event; every decision lands in the audit log.
 import { randomUUID } from 'node:crypto';
 import type { AuditDecision } from '@shared/approval';
-import type { ErrorData } from '@shared/errors';
+import type { Progress, ToolCallEventBase, ToolCallPhase } from '@shared/toolCall';
 import type { ToolResult } from '@shared/toolResult';
-import type { CatalogEntry, ToolCatalog } from './catalog/catalog';
-import { normalizeResult } from './catalog/normalizeResult';
-import type { ArgFix } from './catalog/argRepair';
-import { toErrorData } from './errors';
-import { withSafeRetry } from './workspace/safeRetry';
-import type { Progress, Tool } from './mcp/types';
-import type { FingerprintedTool } from './safety/toolFingerprint';
-import type { SessionActor } from './mcp/sessionActor';
-import type { ApprovalBroker } from './safety/approvalBroker';
-import { authorizeCall, type GateDeps, type GateResult } from './safety/approvalGate';
+import type { CatalogEntry, ToolCatalog } from '../catalog/catalog';
+import { normalizeResult } from '../catalog/normalizeResult';
+import type { ArgFix } from '../catalog/argRepair';
+import { toErrorData } from '../errors';
+import { withSafeRetry } from '../mcp/safeRetry';
+import type { Tool } from '../mcp/types';
+import type { FingerprintedTool } from '../safety/toolFingerprint';
+import type { SessionActor } from '../mcp/sessionActor';
+import type { ApprovalBroker } from '../safety/approvalBroker';
+import { authorizeCall, type GateDeps, type GateResult } from '../safety/approvalGate';
 
-export type ToolCallPhase = 'requested' | 'awaiting-approval' | 'running' | 'done' | 'failed' | 'refused';
+export type { ToolCallPhase };
 
-export interface ToolCallEvent {
-  id: string;
-  server: string;
-  tool: string;
-  modelName: string;
-  friendlyName: string;
-  phase: ToolCallPhase;
-  at: number;
-  client?: string;
-  progress?: Progress;
-  /** While awaiting approval: the broker's request id, to answer it. */
-  approvalId?: string;
-  /** On a retry after a dropped connection (read-only or idempotent tools only). */
-  retry?: { attempt: number; error: ErrorData };
-  error?: ErrorData;
+/** One lifecycle event as the core emits it: the live result and the argument repairs included. */
+export interface ToolCallEvent extends ToolCallEventBase {
   /** On done (and failed with isError): the normalised result. */
   result?: ToolResult;
   fixes?: ArgFix[];

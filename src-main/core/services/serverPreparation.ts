@@ -5,15 +5,15 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
 import type { LogLine } from '@shared/session';
-import { childEnvironment } from './mcp/childEnv';
-import { checkCommandAllowed, checkRuntimeLocation } from './safety/commandAllowlist';
-import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
-import { checkServerPackages } from './safety/osvCheck';
-import type { SecretRedactor } from './safety/redact';
-import { ssrfPolicyOf } from './safety/ssrfGuard';
-import type { SecretStore } from './secrets/secretStore';
-import { resolveServerConfig, secretValuesOf } from './secrets/serverSecrets';
-import { canonicalWorkspace, resolveWorkspaceInputs } from './workspace';
+import { childEnvironment } from '../mcp/childEnv';
+import { checkCommandAllowed, checkRuntimeLocation } from '../safety/commandAllowlist';
+import { createGuardedFetch, type GuardedFetch } from '../safety/guardedFetch';
+import { checkServerPackages } from '../safety/osvCheck';
+import type { SecretRedactor } from '../safety/redact';
+import { ssrfPolicyOf } from '../safety/ssrfGuard';
+import type { SecretStore } from '../secrets/secretStore';
+import { resolveServerConfig, secretValuesOf } from '../secrets/serverSecrets';
+import { canonicalWorkspace, resolveWorkspaceInputs } from '../workspace';
 
 export interface ServerPreparationDeps {
   secrets: SecretStore;

@@ -5,9 +5,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServersStore } from '../config/serversStore';
-import { MemorySecretStore } from './secretStore';
-import { KEYCHAIN_REF, MASK } from './serverSecrets';
+import { ServersStore } from './serversStore';
+import { MemorySecretStore } from '../secrets/secretStore';
+import { KEYCHAIN_REF, MASK } from '../secrets/serverSecrets';
 import { ServerManager } from './serverManager';
 
 let home: string;

@@ -2,9 +2,11 @@
 // approved servers, and a server of the same name overrides the global one for that conversation only.
 // Each folder with such servers gets its own small session pool; the global pool is untouched.
 import type { ServerConfig } from '@shared/config';
-import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
-import type { SessionActor } from './mcp/sessionActor';
-import { canonicalWorkspace, effectiveServers, type WorkspaceScan } from './workspace';
+import { SessionPool, type PoolActorOptions } from '../mcp/sessionPool';
+import type { SessionActor } from '../mcp/sessionActor';
+import { canonicalWorkspace } from './discovery';
+import { effectiveServers } from './workspaceServers';
+import type { WorkspaceScan } from './workspaceTypes';
 
 export interface WorkspaceSessionsDeps {
   globalConfigs: () => Promise<ServerConfig[]>;

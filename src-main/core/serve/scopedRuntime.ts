@@ -1,5 +1,5 @@
-// The agent runtime `start_session` uses (issue 8): the lead's CoreToolRuntime (every call through
-// core.callTool), narrowed to the external client's scope — a read-only client must not reach a
+// The agent runtime `start_session` uses (issue 8): the core's tool runtime (every call through the
+// tools service's one gated call), narrowed to the external client's scope — a read-only client must not reach a
 // destructive tool by asking Mooring's own agent to call it — and with the same bounded wait for
 // approval as a direct call.
 import { CoreToolRuntime } from '../agent/coreToolRuntime';
@@ -10,7 +10,7 @@ import type {
   ToolExecutionContext,
   ToolOutcome,
 } from '../agent/toolRuntime';
-import type { MooringCore } from '../mooringCore';
+import type { ServedCore } from './servedCore';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { isInteractiveOnly } from './toolsRelay';
 
@@ -18,16 +18,19 @@ export class ScopedRuntime implements AgentToolRuntime {
   private readonly inner: CoreToolRuntime;
 
   constructor(
-    private readonly core: MooringCore,
+    private readonly core: ServedCore,
     private readonly who: ClientIdentity,
     private readonly opts: { vision: boolean; approvalTimeoutMs: number },
   ) {
-    this.inner = new CoreToolRuntime(core, { vision: opts.vision });
+    this.inner = new CoreToolRuntime(
+      { tools: core.tools, settings: () => core.settings.current() },
+      { vision: opts.vision },
+    );
   }
 
   /** Why the client may not use this tool, or undefined when it may (names the catalog does not know pass). */
   private refusal(name: string): string | undefined {
-    const r = this.core.catalog().tryResolve(name);
+    const r = this.core.tools.catalog().tryResolve(name);
     if (!r.ok) return undefined;
     if (isInteractiveOnly(r.entry)) return `"${r.entry.modelName}" is only for the Mooring window`;
     const v = scopeAllows(this.who.scope, { name: r.entry.modelName, readOnly: r.entry.readOnly });

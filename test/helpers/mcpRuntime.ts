@@ -11,7 +11,7 @@ import type {
   ToolCall,
   ToolExecutionContext,
   ToolOutcome,
-} from '../toolRuntime';
+} from '../../src-main/core/agent/toolRuntime';
 
 const require = createRequire(import.meta.url);
 

@@ -1,0 +1,138 @@
+// What crosses the bridge between the core and any UI (ARCHITECTURE.md, `api/`): plain JSON over IPC
+// and HTTP alike. Bytes travel as base64 once; the catalog's live handles stay in the core, which
+// converts to these shapes in src-main/core/api/wire.ts. The renderer imports only these types and the
+// router's type.
+import type { ApprovalRequest } from './approval';
+import type { ChatEvent } from './chat';
+import type { ServerConfig } from './config';
+import type { InstallLinkOffer } from './install';
+import type { Interaction } from './interactions';
+import type { ProviderId } from './providers';
+import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
+import type { ToolCallEventBase } from './toolCall';
+import type { EmbeddedResourcePart, MediaPart, ResourceLinkPart, TextPart, UnknownPart } from './toolResult';
+
+/** A result part as JSON: the bytes of an image, audio clip or embedded blob as base64. */
+export type WirePart =
+  | TextPart
+  | (Omit<MediaPart, 'bytes'> & { base64: string })
+  | ResourceLinkPart
+  | (Omit<EmbeddedResourcePart, 'bytes'> & { base64?: string })
+  | UnknownPart;
+
+export interface WireToolResult {
+  isError: boolean;
+  parts: WirePart[];
+  structured?: unknown;
+  structuredValidation?: { valid: boolean; error?: string };
+}
+
+export interface WireToolCallEvent extends ToolCallEventBase {
+  result?: WireToolResult;
+  /** Human-readable argument repairs, for the card. */
+  fixes?: string[];
+}
+
+export interface WireTool {
+  modelName: string;
+  server: string;
+  tool: string;
+  friendlyName: string;
+  title?: string;
+  description: string;
+  /** The server's own schema (refs inlined): what the approval dialog validates edited arguments with. */
+  inputSchema: unknown;
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+  enabled: boolean;
+  excludedReason?: string;
+  tokenCost: number;
+}
+
+/** One configured server as the Servers screen lists it. */
+export interface ServerRow {
+  config: ServerConfig;
+  status: SessionStatus | null;
+  /** Prompt tokens of this server's enabled tool schemas. */
+  tokenCost: number;
+  /** The command line as it would run (secrets masked), for the list and for consent. */
+  commandLine: string;
+}
+
+/** One provider in Settings > Models. */
+export interface ProviderView {
+  id: ProviderId;
+  baseUrl: string | null;
+  /** The environment variable that fills an empty base URL, when it is set. */
+  envBaseUrl: string | null;
+  needsKey: boolean;
+  /** A key is in the keychain (its value never leaves the core). */
+  keyStored: boolean;
+  /** The name of the environment variable that supplies a key, when set. */
+  keyFromEnv: string | null;
+  suggestedModel: string;
+}
+
+/** A server's prompt offered as a `/command` in the composer. */
+export interface SlashCommandView {
+  command: string;
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+
+/** Whether a conversation's turn is running (the chat's spinner and Cancel). */
+export interface TurnState {
+  conversationId: string;
+  running: boolean;
+}
+
+/** Diagnostics: one state change of a server's session. */
+export interface StateTransition {
+  at: number;
+  state: SessionState;
+  attempt?: number;
+  maxAttempts?: number;
+  error?: string;
+}
+
+/** Diagnostics: the latency figures each time a server's metrics moved. */
+export interface MetricsSample {
+  at: number;
+  calls: number;
+  errors: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface ServerHistory {
+  transitions: StateTransition[];
+  samples: MetricsSample[];
+}
+
+/**
+ * The one live stream to the UI: session states, tool changes, the tool-call lifecycle, logs, approval
+ * and interaction requests, and the chat, merged into a single subscription (see
+ * src-main/core/api/eventStream.ts for why one).
+ */
+export type UiEvent =
+  /** First on every stream: it flushes the response headers, and tells the UI to refetch what it missed. */
+  | { type: 'connected' }
+  | { type: 'status'; status: SessionStatus }
+  | { type: 'tools'; change: ToolsChange }
+  | { type: 'toolCall'; event: WireToolCallEvent }
+  | { type: 'log'; line: LogLine }
+  | { type: 'approval'; request: ApprovalRequest }
+  | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
+  /** A server asks the user: sampling approval, a form, a link. */
+  | { type: 'interaction'; request: Interaction }
+  | { type: 'interactionResolved'; id: string; error?: string }
+  /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */
+  | { type: 'chat'; event: ChatEvent }
+  | { type: 'turn'; turn: TurnState }
+  /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
+  | { type: 'installLink'; offer: InstallLinkOffer };

@@ -1,0 +1,352 @@
+// The chat service (ARCHITECTURE.md, `agent/`): conversations and their turns for every host. The UI's
+// turns start here and run in the background, each ChatEvent on the `chat` event tagged by conversation;
+// `mooring chat` runs one turn in the foreground through `prepareTurn`. The core owns one service.
+import { EventEmitter } from 'node:events';
+import type { ChatEvent, ConversationSummary } from '@shared/chat';
+import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import type { ProviderView, TurnState } from '@shared/wire';
+import type { ToolService } from '../calls/toolService';
+import type { RootsRegistry } from '../clientFeatures/roots';
+import type { SamplingComplete } from '../clientFeatures/sampling';
+import type { SettingsService } from '../config/settingsService';
+import { MooringError, toErrorData } from '../errors';
+import type { ChatPreferencesFile } from './chatPreferences';
+import { runChatTurn, type ChatTurnResult } from './chatTurn';
+import { titleFromText, type ConversationStore, type LoadedConversation } from './conversationStore';
+import { CoreToolRuntime } from './coreToolRuntime';
+import type { ProviderAccess, ProviderCheck } from './providerAccess';
+import { parseModelSpec } from './providers/resolveProvider';
+import { providerCompletion } from './samplingCompletion';
+
+export interface ChatServiceEvents {
+  chat: [ChatEvent];
+  turn: [TurnState];
+}
+
+export interface ChatServiceDeps {
+  conversations: ConversationStore;
+  prefs: ChatPreferencesFile;
+  providers: ProviderAccess;
+  settings: SettingsService;
+  tools: ToolService;
+  /** The roots offered to servers: each conversation's project folder, the active one current. */
+  roots: RootsRegistry;
+  /** Starts a folder's approved servers for its conversations; returns its canonical path. */
+  ensureWorkspace: (dir: string) => Promise<string>;
+  /** The model that answers server-initiated sampling (after the user approves each request). */
+  setSamplingModel: (complete: SamplingComplete) => void;
+  env: () => NodeJS.ProcessEnv;
+}
+
+export interface SendInput {
+  conversationId?: string;
+  text: string;
+  /** `provider:model`; absent: the conversation's last model, else the default. */
+  model?: string;
+  /** For a new conversation: its project folder (the MCP root). */
+  workspace?: string | null;
+  /** A named tool set (settings.toolSets): the model is offered only those tools. */
+  toolSet?: string;
+}
+
+/** `mooring chat`: one turn in the foreground, with the terminal's answers to approvals. */
+export interface TerminalTurnOptions {
+  model: string;
+  toolSet?: string;
+  /** The CLI's --yes: approve what would be asked. */
+  preApproved?: boolean;
+  /** False when nobody can answer an approval (a script without --yes). */
+  interactive?: boolean;
+}
+
+export interface TerminalTurnRun {
+  message: string;
+  conversationId?: string;
+  /** For a new conversation: its project folder. */
+  workspace?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: ChatEvent) => void;
+}
+
+export type ConversationRow = ConversationSummary & { running: boolean };
+
+const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
+
+export class ChatService extends EventEmitter<ChatServiceEvents> {
+  private readonly turns = new Map<string, AbortController>();
+  private readonly runtimes = new Map<string, { key: string; runtime: CoreToolRuntime }>();
+  /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
+  private samplingSpec?: string;
+
+  constructor(private readonly deps: ChatServiceDeps) {
+    super();
+    deps.setSamplingModel(async (req, ctx) => {
+      const spec = this.samplingSpec ?? (await this.defaultModel());
+      const { provider, model } = await deps.providers.providerFor(spec);
+      return providerCompletion(provider, model)(req, ctx);
+    });
+  }
+
+  // ---- conversations ---------------------------------------------------------------------------
+
+  async list(): Promise<ConversationRow[]> {
+    return (await this.deps.conversations.list()).map((c) => ({ ...c, running: this.isRunning(c.id) }));
+  }
+
+  async search(query: string): Promise<ConversationRow[]> {
+    return (await this.deps.conversations.search(query)).map((c) => ({
+      ...c,
+      running: this.isRunning(c.id),
+    }));
+  }
+
+  /** One conversation with every message; it becomes the active one (its folder is the MCP root). */
+  async load(id: string): Promise<LoadedConversation & { running: boolean; model: string }> {
+    const loaded = await this.deps.conversations.load(id);
+    await this.open(id, loaded.summary.workspace);
+    return { ...loaded, running: this.isRunning(id), model: await this.modelOf(id) };
+  }
+
+  rename(id: string, title: string): Promise<void> {
+    return this.deps.conversations.rename(id, title);
+  }
+
+  isRunning(conversationId: string): boolean {
+    return this.turns.has(conversationId);
+  }
+
+  async delete(conversationId: string): Promise<void> {
+    this.cancel(conversationId);
+    await this.deps.conversations.delete(conversationId);
+    this.runtimes.delete(conversationId);
+    await this.deps.roots.setFolder(conversationId, undefined);
+    await this.deps.prefs.update((p) => {
+      const { [conversationId]: _gone, ...rest } = p.conversationModels;
+      return { ...p, conversationModels: rest };
+    });
+  }
+
+  /** A conversation's project folder: offered as the MCP root; servers get roots/list_changed. */
+  async setWorkspace(conversationId: string, workspace: string | null): Promise<void> {
+    // Checked (absolute, existing folder) before it is written.
+    await this.deps.roots.setFolder(conversationId, workspace ?? undefined);
+    await this.deps.conversations.setWorkspace(conversationId, workspace);
+  }
+
+  /** The conversation the user looks at: its folder is the root the servers see. */
+  async open(conversationId: string, workspace: string | null): Promise<void> {
+    if (workspace && !this.deps.roots.folderOf(conversationId))
+      await this.deps.roots.setFolder(conversationId, workspace).catch(() => undefined);
+    await this.deps.roots.activate(conversationId);
+  }
+
+  // ---- models ----------------------------------------------------------------------------------
+
+  /** Saved default, else MOORING_MODEL, else the default provider's suggested model. */
+  async defaultModel(): Promise<string> {
+    const saved = (await this.deps.prefs.get()).defaultModel;
+    if (saved) return saved;
+    const fromEnv = this.deps.env().MOORING_MODEL;
+    if (fromEnv) return fromEnv;
+    const provider = this.deps.settings.current().providers.default;
+    return `${provider}:${SUGGESTED_MODELS[provider]}`;
+  }
+
+  async modelOf(conversationId: string | undefined): Promise<string> {
+    const prefs = await this.deps.prefs.get();
+    return (conversationId && prefs.conversationModels[conversationId]) || (await this.defaultModel());
+  }
+
+  async setModel(conversationId: string, spec: string): Promise<void> {
+    parseModelSpec(spec);
+    await this.deps.prefs.update((p) => ({
+      ...p,
+      conversationModels: { ...p.conversationModels, [conversationId]: spec },
+    }));
+  }
+
+  /** Settings > Models: the default model, each provider, and whether a keychain holds keys. */
+  async models(): Promise<{
+    defaultModel: string;
+    providers: ProviderView[];
+    keychain: { ok: true } | { ok: false; reason: string };
+  }> {
+    const [defaultModel, providers, keychain] = await Promise.all([
+      this.defaultModel(),
+      this.deps.providers.views(),
+      this.deps.providers.keychain(),
+    ]);
+    return { defaultModel, providers, keychain };
+  }
+
+  /** Writes the default model and the base URLs (validated by the settings schema; nothing written if bad). */
+  async saveModels(input: {
+    defaultModel: string;
+    baseUrls: Partial<Record<ProviderId, string | null>>;
+  }): Promise<void> {
+    const { provider } = parseModelSpec(input.defaultModel);
+    const openai = emptyToUndefined(input.baseUrls.openai);
+    const anthropic = emptyToUndefined(input.baseUrls.anthropic);
+    await this.deps.settings.update((current) => ({
+      ...current,
+      providers: {
+        default: provider,
+        ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },
+        openai: openai ? { baseUrl: openai } : {},
+        anthropic: anthropic ? { baseUrl: anthropic } : {},
+      },
+    }));
+    await this.deps.prefs.update((p) => ({ ...p, defaultModel: input.defaultModel }));
+  }
+
+  /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
+  async modelStatus(): Promise<{ model: string; check: ProviderCheck }> {
+    const model = await this.defaultModel();
+    let provider: ProviderId;
+    try {
+      provider = parseModelSpec(model).provider;
+    } catch (err) {
+      return { model, check: { ok: false, error: toErrorData(err) } };
+    }
+    return { model, check: await this.deps.providers.check(provider, 4_000) };
+  }
+
+  // ---- turns -----------------------------------------------------------------------------------
+
+  /** Starts a turn and returns at once with its conversation; the turn streams through events. */
+  async send(input: SendInput): Promise<{ conversationId: string; model: string }> {
+    if (!input.text.trim()) throw new MooringError('usage', 'The message is empty', 'Type a message to send');
+    const spec = input.model ?? (await this.modelOf(input.conversationId));
+    parseModelSpec(spec); // a clear usage error before anything is written
+    if (input.toolSet) this.deps.settings.toolSet(input.toolSet); // not_found, naming the sets there are
+    let cid = input.conversationId;
+    if (cid && this.turns.has(cid))
+      throw new MooringError(
+        'usage',
+        'This conversation is still answering',
+        'Wait for the answer, or press Cancel first',
+      );
+    if (!cid) {
+      const created = await this.deps.conversations.create({
+        title: titleFromText(input.text),
+        workspace: input.workspace ?? null,
+      });
+      cid = created.id;
+      if (created.workspace) await this.deps.roots.setFolder(cid, created.workspace);
+    } else {
+      await this.deps.conversations.load(cid); // not_found before anything starts
+    }
+    await this.deps.roots.activate(cid);
+    if (input.model || !(await this.deps.prefs.get()).conversationModels[cid]) await this.setModel(cid, spec);
+    const { provider, model } = await this.deps.providers.providerFor(spec);
+    this.samplingSpec = spec;
+    const caps = provider.capabilities(model);
+    // A project folder brings its approved servers (overriding globals of the same name, for this
+    // conversation only); a folder that is gone or unreadable leaves the global servers in use.
+    const folder = this.deps.roots.folderOf(cid);
+    const workspace = folder ? await this.deps.ensureWorkspace(folder).catch(() => undefined) : undefined;
+    const runtime = this.runtimeFor(cid, { vision: caps.vision, provider: provider.id, input, workspace });
+    const ac = new AbortController();
+    this.turns.set(cid, ac);
+    const conversationId = cid;
+    this.emit('turn', { conversationId, running: true });
+    void runChatTurn({
+      store: this.deps.conversations,
+      provider,
+      model,
+      runtime,
+      conversationId,
+      message: input.text,
+      signal: ac.signal,
+      maxToolIterations: this.deps.settings.current().maxToolIterations,
+      onEvent: (e) => this.emit('chat', e),
+    })
+      .catch((err: unknown) => {
+        // runChatTurn already reported the failure as an `error` event and a note; cancel is a note.
+        const e = toErrorData(err);
+        if (e.code !== 'cancelled' && !(err instanceof MooringError))
+          this.emit('chat', { type: 'error', conversationId, error: e });
+      })
+      .finally(() => {
+        this.turns.delete(conversationId);
+        this.emit('turn', { conversationId, running: false });
+      });
+    return { conversationId, model: spec };
+  }
+
+  /**
+   * `mooring chat`: checks the tool set and the model first (a typo fails before any server starts),
+   * makes that model answer sampling, and returns the turn to run once the servers are up.
+   */
+  async prepareTurn(
+    opts: TerminalTurnOptions,
+  ): Promise<{ run: (r: TerminalTurnRun) => Promise<ChatTurnResult> }> {
+    const toolSet = opts.toolSet ? this.deps.settings.toolSet(opts.toolSet).name : undefined;
+    const { provider, model } = await this.deps.providers.providerFor(opts.model);
+    this.deps.setSamplingModel(providerCompletion(provider, model));
+    return {
+      run: (r) =>
+        runChatTurn({
+          store: this.deps.conversations,
+          provider,
+          model,
+          runtime: this.toolRuntime({
+            provider: provider.id,
+            ...(toolSet ? { toolSet } : {}),
+            vision: provider.capabilities(model).vision,
+            ...(opts.preApproved ? { preApproved: true } : {}),
+            ...(opts.interactive === false ? { interactive: false } : {}),
+          }),
+          message: r.message,
+          ...(r.conversationId ? { conversationId: r.conversationId } : {}),
+          ...(r.workspace && !r.conversationId ? { workspace: r.workspace } : {}),
+          maxToolIterations: this.deps.settings.current().maxToolIterations,
+          ...(r.signal ? { signal: r.signal } : {}),
+          ...(r.onEvent ? { onEvent: r.onEvent } : {}),
+        }),
+    };
+  }
+
+  /** Aborts the turn: the model stream stops, running calls get notifications/cancelled. */
+  cancel(conversationId: string): boolean {
+    const ac = this.turns.get(conversationId);
+    if (!ac) return false;
+    ac.abort(new MooringError('cancelled', 'Cancelled by the user'));
+    return true;
+  }
+
+  cancelAll(): void {
+    for (const ac of this.turns.values()) ac.abort(new MooringError('cancelled', 'Mooring is closing'));
+  }
+
+  /** A tool runtime over the core's one gated call path (the chat's, and `mooring serve`'s agent). */
+  toolRuntime(opts: ConstructorParameters<typeof CoreToolRuntime>[1]): CoreToolRuntime {
+    return new CoreToolRuntime(
+      { tools: this.deps.tools, settings: () => this.deps.settings.current() },
+      opts,
+    );
+  }
+
+  /**
+   * One runtime per conversation, model kind, tool set and project folder: the tool schemas follow the
+   * provider's rules, the tools the set and the folder's servers.
+   */
+  private runtimeFor(
+    conversationId: string,
+    o: { vision: boolean; provider: string; input: SendInput; workspace: string | undefined },
+  ): CoreToolRuntime {
+    const toolSet = o.input.toolSet;
+    const key = JSON.stringify([o.vision, o.provider, toolSet ?? null, o.workspace ?? null]);
+    const held = this.runtimes.get(conversationId);
+    if (held && held.key === key) return held.runtime;
+    const runtime = this.toolRuntime({
+      vision: o.vision,
+      provider: o.provider,
+      interactive: true,
+      ...(toolSet ? { toolSet } : {}),
+      ...(o.workspace ? { workspace: o.workspace } : {}),
+    });
+    this.runtimes.set(conversationId, { key, runtime });
+    return runtime;
+  }
+}

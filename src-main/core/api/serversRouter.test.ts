@@ -1,0 +1,75 @@
+// The Servers and Tools screens through the router on a real core and a real server: the tool toggle
+// must do what the core's toggle does. A tool that arrives through list_changed and is not read-only
+// starts quarantined; turning it on in the app must end the quarantine, so the next call runs.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixturePath, tempDir, TSX_CLI, waitFor } from '../../../test/helpers/servers';
+import { MooringCore } from '../mooringCore';
+import { MemorySecretStore } from '../secrets/secretStore';
+import { appRouter, createApiContext } from './router';
+import { createCallerFactory } from './trpc';
+
+let core: MooringCore | undefined;
+afterEach(async () => core?.close());
+
+async function appOn(servers: unknown[], settings: unknown = {}) {
+  const home = tempDir('mooring-servers-ui-');
+  writeFileSync(join(home, 'mcp_servers.json'), JSON.stringify({ servers }));
+  writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
+  core = await MooringCore.open({
+    home,
+    secretStore: new MemorySecretStore(),
+    env: { ...process.env, MOORING_NO_SHELL_PATH: '1' },
+  });
+  await core.start();
+  return { home, caller: createCallerFactory(appRouter)(createApiContext(core)) };
+}
+
+describe('servers router', () => {
+  it('enabling a quarantined tool in the app lets it run', async () => {
+    // YOLO: no approval dialog in the way, so the only thing that can refuse the call is the quarantine.
+    const { home, caller } = await appOn(
+      [{ name: 'fx', command: 'node', args: [TSX_CLI, fixturePath('engineServer.ts')] }],
+      { yolo: true },
+    );
+    await caller.tools.run({ name: 'mcp__fx__add_tool', arguments: { name: 'late_arrival' } });
+    const late = await waitFor(
+      async () => (await caller.tools.list({ server: 'fx' })).find((t) => t.tool === 'late_arrival'),
+      'the new tool on the Tools screen',
+    );
+    expect(late).toMatchObject({ enabled: false });
+    await expect(caller.tools.run({ name: 'mcp__fx__late_arrival' })).rejects.toThrow(/refused/);
+
+    await caller.servers.setToolEnabled({ server: 'fx', tool: 'late_arrival', enabled: true });
+
+    expect((await caller.tools.list({ server: 'fx' })).find((t) => t.tool === 'late_arrival')).toMatchObject({
+      enabled: true,
+    });
+    const out = await caller.tools.run({ name: 'mcp__fx__late_arrival' });
+    expect(out.result.parts).toEqual([{ kind: 'text', text: 'I am late_arrival' }]);
+    // The quarantine is over on disk too (written by the time the core closed): a restart does not
+    // hold the tool back again.
+    await core!.close();
+    core = undefined;
+    const known = JSON.parse(readFileSync(join(home, 'known_tools.json'), 'utf8'));
+    expect(known.servers.fx.quarantined).toEqual([]);
+  });
+
+  it('the toggle off and on again writes excludeTools and keeps includeTools in step', async () => {
+    const { home, caller } = await appOn([
+      {
+        name: 'fx',
+        command: 'node',
+        args: [TSX_CLI, fixturePath('engineServer.ts')],
+        includeTools: ['add_tool', 'remove_tool'],
+      },
+    ]);
+    const file = () => JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers[0];
+    await caller.servers.setToolEnabled({ server: 'fx', tool: 'add_tool', enabled: false });
+    expect(file()).toMatchObject({ excludeTools: ['add_tool'], includeTools: ['remove_tool'] });
+    await caller.servers.setToolEnabled({ server: 'fx', tool: 'add_tool', enabled: true });
+    expect(file().excludeTools ?? []).toEqual([]);
+    expect(file().includeTools).toEqual(['remove_tool', 'add_tool']);
+  });
+});

@@ -1,0 +1,134 @@
+// The tools service (ARCHITECTURE.md, "The path of one tool call"): the catalog over every live session
+// (per provider, tool set and project folder; new tools held back by the quarantine) and the one gated
+// call. Every host calls tools here: the chat, the Tools playground, the CLI and `mooring serve`.
+import { EventEmitter } from 'node:events';
+import type { ServerConfig } from '@shared/config';
+import { buildCatalog, type CatalogEntry, type ToolCatalog } from '../catalog/catalog';
+import type { Provider } from '../catalog/adaptSchema';
+import type { ToolSet } from '../catalog/filters';
+import type { SessionActor } from '../mcp/sessionActor';
+import type { SessionPool } from '../mcp/sessionPool';
+import type { ApprovalBroker } from '../safety/approvalBroker';
+import type { GateDeps } from '../safety/approvalGate';
+import type { ToolQuarantine } from '../safety/toolQuarantine';
+import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
+
+export interface ToolServiceEvents {
+  /** One step of one call's lifecycle. */
+  toolCall: [ToolCallEvent];
+  /** A session's tools or state changed: every catalog handed out before is stale. */
+  changed: [];
+}
+
+export interface CatalogQuery {
+  /** Whose schema rules the model-facing schemas follow (default anthropic). */
+  provider?: Provider;
+  /** A named tool set from the settings: tools outside it are disabled. */
+  toolSet?: string;
+  /** A conversation's project folder (canonical): its approved servers join or override the global ones. */
+  workspace?: string;
+}
+
+export interface ToolServiceDeps {
+  pool: SessionPool;
+  /** The sessions a folder's conversation sees, and the folder's own session of one server. */
+  sessionsFor: (workspace: string | undefined, global: SessionActor[]) => SessionActor[];
+  folderSession: (workspace: string | undefined, server: string) => SessionActor | undefined;
+  quarantine: ToolQuarantine;
+  /** The gate's stores and the switch it reads (safety/approvalGate.ts). */
+  gate: Omit<GateDeps, 'broker'>;
+  approvals: ApprovalBroker;
+  /** A named tool set; throws `not_found` naming the ones there are. */
+  toolSet: (name: string) => ToolSet;
+}
+
+export class ToolService extends EventEmitter<ToolServiceEvents> {
+  /** One catalog per provider, tool set and folder, rebuilt only after a session changed. */
+  private readonly catalogs = new Map<string, ToolCatalog>();
+
+  constructor(private readonly deps: ToolServiceDeps) {
+    super();
+    deps.pool.on('status', () => this.invalidate());
+    deps.pool.on('tools', (t) => {
+      this.holdNewTools(t.server);
+      this.invalidate();
+    });
+  }
+
+  /** Drops every cached catalog (a session, a filter, the settings or a folder's servers changed). */
+  invalidate(): void {
+    this.catalogs.clear();
+    this.emit('changed');
+  }
+
+  /** The catalog over every live session, its model-facing schemas adapted to one provider's rules. */
+  catalog(query: CatalogQuery = {}): ToolCatalog {
+    const provider = query.provider ?? 'anthropic';
+    const key = JSON.stringify([provider, query.toolSet ?? null, query.workspace ?? null]);
+    const cached = this.catalogs.get(key);
+    if (cached) return cached;
+    const toolSet = query.toolSet ? this.deps.toolSet(query.toolSet) : undefined;
+    const built = buildCatalog(
+      this.deps.sessionsFor(query.workspace, this.deps.pool.list()).map((a) => {
+        const held = this.deps.quarantine.quarantined(a.name);
+        const config: ServerConfig = held.length
+          ? { ...a.config, excludeTools: [...a.config.excludeTools, ...held] }
+          : a.config;
+        return { server: a.name, config, tools: a.tools() };
+      }),
+      { provider, ...(toolSet ? { toolSet } : {}) },
+    );
+    this.catalogs.set(key, built);
+    return built;
+  }
+
+  /** Every tool the servers list now, enabled or not (the Tools screen), optionally of one server. */
+  list(server?: string): CatalogEntry[] {
+    return this.catalog().entries.filter((e) => !e.handle.removed && (!server || e.server === server));
+  }
+
+  /** Prompt tokens of each server's enabled tool schemas. */
+  tokenCostByServer(): Record<string, number> {
+    return this.catalog().tokenCostByServer();
+  }
+
+  /**
+   * The one way to call a tool: catalog → safety (decide, ask, remember, audit) → session → result
+   * (calls/toolCallRunner.ts). Lifecycle events arrive as `toolCall` under the call's id.
+   */
+  call(name: string, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
+    return runToolCall(
+      {
+        catalog: () => this.catalog({ ...(ctx.workspace ? { workspace: ctx.workspace } : {}) }),
+        actor: (s) => this.deps.folderSession(ctx.workspace, s) ?? this.deps.pool.get(s),
+        gate: { ...this.deps.gate, broker: this.deps.approvals },
+        broker: this.deps.approvals,
+        emit: (e) => this.emit('toolCall', e),
+      },
+      name,
+      args,
+      ctx,
+    );
+  }
+
+  /** The user enabled a tool: a quarantine on it ends. */
+  release(server: string, tool: string): void {
+    this.deps.quarantine.release(server, tool);
+    this.invalidate();
+  }
+
+  /** A server listed tools: a new one that is not read-only stays off until the user enables it. */
+  private holdNewTools(server: string): void {
+    const actor = this.deps.pool.get(server);
+    if (!actor) return;
+    const held = this.deps.quarantine.observe(
+      server,
+      actor.tools().map((h) => ({ name: h.name, annotations: h.definition.annotations })),
+    );
+    for (const name of held)
+      actor.hostLog(
+        'warning',
+        `new tool "${name}" is disabled until you enable it (it is not marked read-only)`,
+      );
+  }
+}

@@ -1,0 +1,98 @@
+// The settings service: settings.json as the core holds it (one store per core, so its updates are
+// serialised), the named tool sets inside it, and the change hook the core uses to rebuild what depends
+// on a setting. The Settings screens, the tool-set panel and `mooring toolset` all change it here.
+import type { Settings, SettingsInput } from '@shared/settings';
+import { MooringError } from '../errors';
+import { SettingsStore } from './settings';
+
+export interface ToolSetEntry {
+  name: string;
+  /** Model tool names (`mcp__server__tool`). */
+  tools: string[];
+}
+
+export interface SettingsServiceOptions {
+  file: string;
+  /** The settings as loaded (loadSettings) when the core opened. */
+  initial: Settings;
+  /** Called after every change the core makes or reloads (catalogs, log levels). */
+  onChange?: (settings: Settings) => Promise<void> | void;
+}
+
+export class SettingsService {
+  private readonly store: SettingsStore;
+  private settings: Settings;
+
+  constructor(private readonly opts: SettingsServiceOptions) {
+    this.store = new SettingsStore({ file: opts.file });
+    this.settings = opts.initial;
+  }
+
+  /** The settings as of the last load or change. */
+  current(): Settings {
+    return this.settings;
+  }
+
+  /** Reads the file again (it may have been edited by hand or by another process). */
+  async reload(): Promise<Settings> {
+    this.settings = await this.store.get();
+    await this.opts.onChange?.(this.settings);
+    return this.settings;
+  }
+
+  /** Applies `change` to the file's current settings; nothing is written when the result is invalid. */
+  async update(change: (current: Settings) => SettingsInput): Promise<Settings> {
+    this.settings = await this.store.update(change);
+    await this.opts.onChange?.(this.settings);
+    return this.settings;
+  }
+
+  /** A named tool set; an unknown name is a clear error listing the ones there are. */
+  toolSet(name: string): ToolSetEntry {
+    const set = this.settings.toolSets.find((t) => t.name === name);
+    if (!set) throw noToolSet(name, this.settings.toolSets);
+    return set;
+  }
+
+  toolSets(): ToolSetEntry[] {
+    return this.settings.toolSets;
+  }
+
+  /** Creates or replaces a tool set; every tool must be a model tool name. */
+  async saveToolSet(set: ToolSetEntry): Promise<ToolSetEntry[]> {
+    const bad = set.tools.filter((t) => !t.startsWith('mcp__'));
+    if (bad.length)
+      throw new MooringError(
+        'usage',
+        `Not model tool names: ${bad.join(', ')}`,
+        'Use the names `mooring mcp tools` prints, like mcp__files__read_text_file.',
+      );
+    const saved = await this.update((s) => ({
+      ...s,
+      toolSets: [...s.toolSets.filter((t) => t.name !== set.name), { name: set.name, tools: set.tools }],
+    }));
+    return saved.toolSets;
+  }
+
+  /** Removes a tool set; an unknown name is `not_found`, naming the sets there are. */
+  async removeToolSet(name: string): Promise<ToolSetEntry[]> {
+    const saved = await this.update((s) => {
+      if (!s.toolSets.some((t) => t.name === name)) throw noToolSet(name, s.toolSets);
+      return { ...s, toolSets: s.toolSets.filter((t) => t.name !== name) };
+    });
+    return saved.toolSets;
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}
+
+function noToolSet(name: string, sets: readonly ToolSetEntry[]): MooringError {
+  const names = sets.map((t) => `"${t.name}"`).join(', ');
+  return new MooringError(
+    'not_found',
+    `There is no tool set named "${name}"`,
+    names ? `Tool sets: ${names}.` : 'Create one: mooring toolset add NAME mcp__server__tool …',
+  );
+}

@@ -1,0 +1,318 @@
+// The configured-servers service: every change to mcp_servers.json the app or the CLI can make, each
+// one method that keeps the file, the keychain, the quarantine and the live sessions in step (add, edit,
+// remove, enable, the tool toggle, the default safe set, import, test, refresh, logs). Routers and
+// commands call these; none writes the file itself.
+import type { ServerConfig, ServerConfigInput } from '@shared/config';
+import type { LogLine, SessionStatus } from '@shared/session';
+import type { ServerRow } from '@shared/wire';
+import type { ToolService } from '../calls/toolService';
+import { defaultExcludeTools } from '../catalog/filters';
+import { parseImport, type ImportResult } from '../config/importFormats';
+import type { ServerManager } from '../config/serverManager';
+import { parseServerInput } from '../config/serversStore';
+import { MooringError } from '../errors';
+import { testConnection, type ConnectionTestResult } from '../mcp/connectionTest';
+import type { PoolActorOptions, SessionPool } from '../mcp/sessionPool';
+import { describeCommandLine } from '../safety/commandAllowlist';
+import { KEYCHAIN_REF } from '../secrets/serverSecrets';
+import { describeWorkspaceErrors, effectiveServers } from '../workspace/workspaceServers';
+import type { WorkspaceScan } from '../workspace/workspaceTypes';
+
+export interface ConfiguredServersDeps {
+  manager: ServerManager;
+  pool: SessionPool;
+  tools: Pick<ToolService, 'invalidate' | 'release' | 'tokenCostByServer'>;
+  /** The options of a throwaway session (Test): the same checks and guarded fetch as a real start. */
+  testSession: PoolActorOptions;
+  /** Forgets a server's sign-in (its tokens in the keychain) when the server is removed. */
+  forgetSignIn: (name: string) => Promise<void>;
+  /** Servers for this process only (MOORING_MCP_SERVER_* quick config); never written. */
+  extraServers: ServerConfig[];
+  /** The project folder of this process (CLI --workspace): its approved servers join or override. */
+  workspace?: string;
+  scanWorkspace: (dir: string) => Promise<WorkspaceScan>;
+  log: (line: LogLine) => void;
+}
+
+/** What the default safe set did, e.g. "3 destructive tools disabled by default". */
+export interface SafeDefaults {
+  disabledCount: number;
+  message?: string;
+}
+
+export interface ImportRequest {
+  text: string;
+  fileName: string;
+  /** Only these servers of the file (the ones the user consented to); default every one. */
+  names?: string[];
+  /** Replace servers of the same name instead of refusing the import. */
+  replaceExisting?: boolean;
+}
+
+export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
+  servers: { config: ServerConfig; commandLine: string; exists: boolean }[];
+}
+
+export class ConfiguredServers {
+  private stopWatch?: () => void;
+
+  constructor(private readonly deps: ConfiguredServersDeps) {}
+
+  /**
+   * Every server this process runs: the file's, then the extra (quick config) ones, then — with a
+   * workspace — its approved servers joining or overriding those. A broken workspace file is logged
+   * with its location; the global servers keep working.
+   */
+  async configs(): Promise<ServerConfig[]> {
+    const fromFile = await this.deps.manager.store.list();
+    const extra = this.deps.extraServers;
+    const clash = extra.find((e) => fromFile.some((f) => f.name === e.name));
+    if (clash)
+      throw new MooringError(
+        'usage',
+        `The quick-config server "${clash.name}" (MOORING_MCP_SERVER_*) has the name of a server in mcp_servers.json`,
+        `Rename or remove the "${clash.name}" server in the file, or unset MOORING_MCP_SERVER_STDIO / MOORING_MCP_SERVER_URL.`,
+      );
+    const global = [...fromFile, ...extra];
+    if (!this.deps.workspace) return global;
+    const eff = effectiveServers(global, await this.deps.scanWorkspace(this.deps.workspace));
+    for (const line of describeWorkspaceErrors(eff.errors))
+      this.deps.log({ server: '*', at: Date.now(), source: 'host', level: 'error', text: line });
+    for (const p of eff.pending)
+      this.deps.log({
+        server: p.name,
+        at: Date.now(),
+        source: 'host',
+        level: 'notice',
+        text: `workspace server "${p.name}" from ${p.source} is not approved (${p.status}); it does not run`,
+      });
+    return eff.servers;
+  }
+
+  /** One configured server as written in the file ("<keychain>" where a secret is); `not_found` if none. */
+  get(name: string): Promise<ServerConfig> {
+    return this.deps.manager.store.get(name);
+  }
+
+  /** The servers with secrets masked, for `mooring mcp list`. */
+  listMasked(): Promise<ServerConfig[]> {
+    return this.deps.manager.listMasked();
+  }
+
+  /** The Servers screen: each server with its live state, token cost and command line. */
+  async rows(): Promise<ServerRow[]> {
+    const configs = await this.configs();
+    const statuses = new Map(this.statuses().map((s) => [s.name, s]));
+    const costs = this.deps.tools.tokenCostByServer();
+    return configs.map((config) => ({
+      config,
+      status: statuses.get(config.name) ?? null,
+      tokenCost: costs[config.name] ?? 0,
+      commandLine: describeCommandLine(config),
+    }));
+  }
+
+  statuses(): SessionStatus[] {
+    return this.deps.pool.statuses();
+  }
+
+  logs(name: string): LogLine[] {
+    return this.deps.pool.get(name)?.logs.toArray() ?? [];
+  }
+
+  // ---- sessions --------------------------------------------------------------------------------
+
+  /** Brings the sessions in line with the configs (after any edit). */
+  async sync(): Promise<void> {
+    await this.deps.pool.sync(await this.configs());
+  }
+
+  /** Starts just these servers (the CLI connects only what a command needs). */
+  async startOnly(names: string[]): Promise<void> {
+    const all = await this.configs();
+    const missing = names.filter((n) => !all.some((c) => c.name === n));
+    if (missing.length)
+      throw new MooringError(
+        'not_found',
+        `No server named ${missing.map((m) => `"${m}"`).join(', ')}`,
+        'List the servers with: mooring mcp list',
+      );
+    await this.deps.pool.sync(
+      all.filter((c) => names.includes(c.name)).map((c) => ({ ...c, enabled: true })),
+    );
+  }
+
+  /** Follows edits of mcp_servers.json (by hand, or by another process) until `close`. */
+  async watch(): Promise<void> {
+    if (this.stopWatch) return;
+    this.stopWatch = await this.deps.manager.store.watch((change) => {
+      if (change.ok) void this.sync();
+      else
+        this.deps.log({
+          server: '*',
+          at: Date.now(),
+          source: 'host',
+          level: 'error',
+          text: change.error.message,
+        });
+    });
+  }
+
+  async refresh(name: string): Promise<SessionStatus | null> {
+    const actor = this.deps.pool.get(name);
+    if (!actor) throw new MooringError('not_found', `"${name}" is not running`, 'Enable it first.');
+    await actor.refreshTools();
+    return this.statuses().find((s) => s.name === name) ?? null;
+  }
+
+  // ---- changes ---------------------------------------------------------------------------------
+
+  /**
+   * Validates, moves secret values into the keychain, writes the file atomically, then (unless `start`
+   * is false) syncs the sessions. With `safeDefaults` (a server added in the app) the new server starts
+   * with the default safe set: read-only tools on, destructive ones off.
+   */
+  async add(
+    input: ServerConfigInput,
+    opts: { start?: boolean; safeDefaults?: boolean } = {},
+  ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
+    const saved = await this.deps.manager.add(input);
+    if (opts.start !== false) await this.sync();
+    const safeDefaults = opts.safeDefaults ? await this.applySafeDefaults(saved.name) : { disabledCount: 0 };
+    return { ...saved, safeDefaults };
+  }
+
+  async update(name: string, input: ServerConfigInput): Promise<ServerConfig> {
+    const saved = await this.deps.manager.update(name, input);
+    await this.sync();
+    return saved;
+  }
+
+  /** Removes the server, its keychain secrets and its sign-in. */
+  async remove(name: string): Promise<void> {
+    await this.deps.forgetSignIn(name).catch(() => undefined);
+    await this.deps.manager.remove(name);
+    await this.sync();
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    await this.deps.manager.store.setEnabled(name, enabled);
+    await this.sync();
+  }
+
+  /** `mooring mcp call --trust`: runs this server's command even if it is outside the allowlist. */
+  async trust(name: string): Promise<void> {
+    await this.change(name, (c) => ({ ...c, trust: true }));
+  }
+
+  /**
+   * The tool toggle (Tool selection, `includeTools`/`excludeTools`): enabling a tool also ends its
+   * quarantine, so a tool that arrived through list_changed runs once the user turns it on.
+   */
+  async setToolEnabled(server: string, tool: string, enabled: boolean): Promise<void> {
+    if (enabled) this.deps.tools.release(server, tool);
+    await this.change(server, (c) => {
+      const exclude = c.excludeTools.filter((t) => t !== tool);
+      if (!enabled) exclude.push(tool);
+      const include = c.includeTools
+        ? enabled
+          ? [...new Set([...c.includeTools, tool])]
+          : c.includeTools.filter((t) => t !== tool)
+        : undefined;
+      return { ...c, excludeTools: exclude, ...(include ? { includeTools: include } : {}) };
+    });
+  }
+
+  /**
+   * The default safe set for a server just enabled in the app: read-only tools on; destructive and
+   * unannotated tools (possibly destructive, per the spec's annotations) off, written to its
+   * excludeTools. Returns what it did, e.g. "3 destructive tools disabled by default".
+   */
+  async applySafeDefaults(name: string): Promise<SafeDefaults> {
+    const actor = this.deps.pool.get(name);
+    if (!actor || actor.status().state !== 'ready') return { disabledCount: 0 };
+    const safe = defaultExcludeTools(actor.tools().map((t) => t.definition));
+    if (!safe.disabledCount) return { disabledCount: 0 };
+    await this.change(name, (c) => ({
+      ...c,
+      excludeTools: [...new Set([...c.excludeTools, ...safe.excludeTools])],
+    }));
+    return { disabledCount: safe.disabledCount, ...(safe.message ? { message: safe.message } : {}) };
+  }
+
+  // ---- import ----------------------------------------------------------------------------------
+
+  /** What a Claude Desktop, Cursor, VS Code or Mooring file would add, with each command line, for consent. */
+  async previewImport(text: string, fileName: string): Promise<ImportPreview> {
+    const parsed = parseImport(text, { fileName });
+    const existing = new Set((await this.configs()).map((s) => s.name));
+    return {
+      format: parsed.format,
+      renamed: parsed.renamed,
+      warnings: parsed.warnings,
+      inputs: parsed.inputs,
+      servers: parsed.servers.map((config) => ({
+        config,
+        commandLine: describeCommandLine(config),
+        exists: existing.has(config.name),
+      })),
+    };
+  }
+
+  /**
+   * Adds the consented servers of a file in one atomic write (all or nothing), secret-looking values to
+   * the keychain, then starts them. The app and `mooring mcp import` both come here.
+   */
+  async import(request: ImportRequest): Promise<{ added: string[]; replaced: string[] }> {
+    const merged = await this.deps.manager.import(request.text, {
+      fileName: request.fileName,
+      ...(request.names ? { only: request.names } : {}),
+      ...(request.replaceExisting ? { replaceExisting: true } : {}),
+    });
+    await this.sync();
+    return { added: merged.added, replaced: merged.replaced };
+  }
+
+  // ---- test ------------------------------------------------------------------------------------
+
+  /**
+   * A handshake and tools/list on a throwaway session, through the same safety checks as a real start.
+   * Secret values typed into the form are used for this test only; nothing is written. A "<keychain>"
+   * value (of a saved server) is read from the keychain.
+   */
+  test(input: ServerConfigInput): Promise<ConnectionTestResult> {
+    const config = parseServerInput(input);
+    const stored = (values: Record<string, string>, keys: string[]) =>
+      keys.filter((k) => values[k] === KEYCHAIN_REF);
+    return testConnection(
+      {
+        ...config,
+        secretEnv: stored(config.env, config.secretEnv),
+        secretHeaders: stored(config.headers, config.secretHeaders),
+      },
+      this.deps.testSession,
+    );
+  }
+
+  /** `mooring mcp test NAME`: the saved server, its secrets from the keychain. */
+  async testSaved(name: string): Promise<ConnectionTestResult> {
+    return this.test(await this.get(name));
+  }
+
+  close(): void {
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+  }
+
+  /** One read-modify-write of one server entry, atomic in the file, then the sessions follow. */
+  private async change(name: string, edit: (c: ServerConfig) => ServerConfigInput): Promise<void> {
+    await this.deps.manager.store.transaction((servers) => {
+      const at = servers.findIndex((s) => s.name === name);
+      if (at < 0)
+        throw new MooringError('not_found', `No server named "${name}".`, 'Run "mooring mcp list".');
+      return servers.map((s, i) => (i === at ? edit(s) : s));
+    });
+    this.deps.tools.invalidate();
+    await this.sync();
+  }
+}

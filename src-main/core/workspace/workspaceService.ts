@@ -1,0 +1,74 @@
+// The workspaces service: what a project folder offers (its own file, .vscode/.cursor/.mcp.json) with
+// each entry's approval, approving one (pinned to its content; VS Code inputs to the keychain), and the
+// per-folder sessions of a conversation tied to a folder. The Project folder screen, `mooring mcp
+// list|approve --workspace` and the chat all come here.
+import type { ServerConfig } from '@shared/config';
+import { MooringError } from '../errors';
+import type { PoolActorOptions } from '../mcp/sessionPool';
+import type { SecretStore } from '../secrets/secretStore';
+import { approveWorkspaceServer, scanWorkspace } from './discovery';
+import { WorkspaceApprovals } from './workspaceApprovals';
+import type { AskInput } from './workspaceInputs';
+import { WorkspaceSessions } from './workspaceSessions';
+import type { OfferedServer, WorkspaceScan } from './workspaceTypes';
+
+export interface WorkspaceServiceDeps {
+  home: string;
+  secrets: SecretStore;
+  /** The global servers (file and quick config) a folder's servers join or override. */
+  globalConfigs: () => Promise<ServerConfig[]>;
+  /** Session options for one folder's pool (its `prepare` resolves that folder's inputs). */
+  poolOptions: (workspace: string) => PoolActorOptions;
+  /** A folder session's tools or state changed. */
+  onChange: () => void;
+}
+
+export class WorkspaceService {
+  private approvals?: WorkspaceApprovals;
+  /** Per-folder pools for the approved workspace servers of conversations tied to a folder. */
+  readonly sessions: WorkspaceSessions;
+
+  constructor(private readonly deps: WorkspaceServiceDeps) {
+    this.sessions = new WorkspaceSessions({
+      globalConfigs: deps.globalConfigs,
+      scan: (dir) => this.scan(dir),
+      poolOptions: deps.poolOptions,
+      onChange: deps.onChange,
+    });
+  }
+
+  /** The servers a folder offers, each with its approval status. */
+  async scan(dir: string): Promise<WorkspaceScan> {
+    this.approvals ??= await WorkspaceApprovals.open(this.deps.home);
+    return scanWorkspace(dir, { approvals: this.approvals });
+  }
+
+  /** Approves one offered server (pinned to its content); asks its VS Code inputs through `ask`. */
+  async approve(dir: string, name: string, ask?: AskInput): Promise<OfferedServer> {
+    const scan = await this.scan(dir);
+    const offered = scan.servers.find((s) => s.name === name);
+    if (!offered)
+      throw new MooringError(
+        'not_found',
+        `Workspace ${scan.workspace} offers no server named "${name}"`,
+        `List them: mooring mcp list --workspace ${dir}`,
+      );
+    await approveWorkspaceServer({
+      offered,
+      approvals: this.approvals!,
+      secrets: this.deps.secrets,
+      ...(ask ? { ask } : {}),
+      decidedBy: 'user',
+    });
+    return offered;
+  }
+
+  /** Starts (or syncs) a folder's approved servers for its conversations; returns its canonical path. */
+  ensure(dir: string): Promise<string> {
+    return this.sessions.ensure(dir);
+  }
+
+  close(): Promise<void> {
+    return this.sessions.closeAll();
+  }
+}
