@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import { formatFix } from '../core/catalog/argRepair';
 import { saveMedia, printResult } from './callOutput';
-import { failIfNotReady, type CoreRunner } from './mcpCommands';
+import { failIfNotReady, type CoreRunner } from './coreRunner';
 import { EXIT } from './output';
 import { interactive } from './terminalPrompt';
 import { answerApprovalsOnTerminal } from './terminalRequests';

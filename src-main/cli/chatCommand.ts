@@ -6,7 +6,7 @@ import type { ChatEvent } from '@shared/chat';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import { jsonForTerminal } from '@shared/untrustedText';
 import { MooringError } from '../core/errors';
-import { warnNotConnected, type CoreRunner } from './mcpCommands';
+import { warnNotConnected, type CoreRunner } from './coreRunner';
 import { EXIT } from './output';
 import { answerInteractionsOnTerminal } from './terminalInteractions';
 import { interactive } from './terminalPrompt';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import type { ImportPreview } from '../core/services/configuredServers';
-import type { CoreRunner } from './mcpCommands';
+import type { CoreRunner } from './coreRunner';
 import { interactive, terminal } from './terminalPrompt';
 import { say, tty } from './terminalText';
 

@@ -4,22 +4,17 @@
 import type { Command } from 'commander';
 import type { ServerConfigInput, TransportKind } from '@shared/config';
 import { MooringError } from '../core/errors';
-import type { MooringCore } from '../core/mooringCore';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
 import { formatWorkspaceScan } from '../core/workspace/workspaceReport';
 import { registerCallCommand } from './callCommand';
+import { failIfNotReady, warnNotConnected, type CoreRunner } from './coreRunner';
 import { registerImportCommand } from './importCommand';
 import { collect, EXIT, parsePairs } from './output';
 import { readSecretValues } from './secretInput';
 import { interactive, terminal } from './terminalPrompt';
 import { multiline, print, printJson, say, tty } from './terminalText';
 
-type Run = (core: MooringCore) => Promise<number | void>;
-export type CoreRunner = (
-  fn: Run,
-  /** handlesSignals: a long-running service stops itself on SIGINT/SIGTERM and returns (exit 0). */
-  opts?: { json?: boolean; workspace?: string; handlesSignals?: boolean },
-) => Promise<void>;
+export type { CoreRunner } from './coreRunner';
 
 export function registerMcpCommands(program: Command, withCore: CoreRunner): Command {
   const mcp = program.command('mcp').description('manage MCP servers and call their tools');
@@ -222,18 +217,4 @@ asks for the value without echoing it; from a script, pipe it in:
 
   registerCallCommand(mcp, withCore);
   return mcp;
-}
-
-/** One warning line per server that did not connect. */
-export function warnNotConnected(core: MooringCore): void {
-  for (const s of core.servers.statuses())
-    if (s.state === 'failed')
-      say(tty`warning: ${s.name} is not connected: ${s.error?.message.split('\n')[0] ?? 'failed'}\n`);
-}
-
-export function failIfNotReady(core: MooringCore, name: string): void {
-  const s = core.servers.statuses().find((x) => x.name === name);
-  if (s?.state === 'ready') return;
-  const e = s?.error;
-  throw new MooringError(e?.code ?? 'connect_failed', e?.message ?? `"${name}" did not connect`, e?.hint);
 }

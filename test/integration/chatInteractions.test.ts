@@ -4,7 +4,6 @@
 // (--yes approves the tool call, never the sampling); a form is asked field by field, defaults shown, bad
 // values asked again. Without a terminal both are declined at once with a line saying so. And
 // `mooring mcp test` sees the tools a real session sees.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { startOpenAIServer } from '../fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../fixtures/providers/scriptedServer';
 import { runMooring } from '../helpers/cli';
 import { mooringInPty } from '../helpers/pty';
-import { EVERYTHING, ROOT, tempDir } from '../helpers/servers';
+import { EVERYTHING, tempDir } from '../helpers/servers';
 
 let home: string;
 let fake: FakeProviderServer | undefined;
@@ -23,21 +22,6 @@ afterEach(async () => {
 
 const modelEnv = () => ({ MOORING_OPENAI_BASE_URL: `${fake!.url}/v1`, OPENAI_API_KEY: 'test-key' });
 const chatArgs = (message: string) => ['chat', '--model', 'openai:gpt-4o', '--yes', message];
-
-/** `mooring chat` with no terminal: stdin from /dev/null, output on pipes. */
-function chatWithoutTerminal(message: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), ...chatArgs(message)], {
-      env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1', ...modelEnv() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 /** The tool result the model was sent back, from the scripted server's recorded requests. */
 const toolResultSent = () =>
@@ -135,7 +119,7 @@ describe('mooring chat answers sampling and forms at the terminal (server-everyt
       },
       { text: 'Understood.' },
     ]);
-    const res = await chatWithoutTerminal('try both');
+    const res = await runMooring(home, chatArgs('try both'), { env: modelEnv() }); // no terminal
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain(
       'mooring: every asked for a completion from your model (sampling); declined: there is no terminal to ask.',

@@ -2,7 +2,6 @@
 // `mooring` command: yes runs, Ctrl-C and Ctrl-D deny, two requests at once are asked one after the other,
 // a request that ends while asked is reported and a late answer is dropped (never kept for the next
 // question), and a secret typed at the prompt is never echoed.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -12,7 +11,7 @@ import { startOpenAIServer } from '../fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../fixtures/providers/scriptedServer';
 import { runMooring } from '../helpers/cli';
 import { CTRL_C, CTRL_D, mooringInPty } from '../helpers/pty';
-import { FILESYSTEM, ROOT, tempDir, waitFor } from '../helpers/servers';
+import { FILESYSTEM, tempDir, waitFor } from '../helpers/servers';
 
 let home: string;
 let root: string;
@@ -21,24 +20,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-/** `mooring ARGS…` with `input` on a pipe as its standard input (not a terminal). */
-function pipeMooring(
-  args: string[],
-  input: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), ...args], {
-      env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(input);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 const writeArgs = (name: string) => JSON.stringify({ path: join(root, name), content: name });
 const noCrash = (output: string) =>
@@ -177,9 +158,12 @@ describe('the terminal prompt (real pty)', () => {
       await runMooring(home, ['mcp', 'remove', 'withsecret']);
     } else expect(pty.output()).toMatch(/keychain/i); // no keychain here: a clear refusal, nothing written
 
-    const piped = await pipeMooring(
+    const piped = await runMooring(
+      home,
       ['mcp', 'add', 'piped', '--secret-env', 'API_KEY', '--', 'node', 'x.js'],
-      `${secret}\n`,
+      {
+        input: `${secret}\n`,
+      },
     );
     expect(piped.stdout + piped.stderr).not.toContain(secret);
     if (process.env.WITH_KEYRING_INNER) {
