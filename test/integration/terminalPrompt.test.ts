@@ -92,6 +92,18 @@ describe('the terminal prompt (real pty)', () => {
     noCrash(pty.output());
   });
 
+  it('Ctrl-C while no question is open still stops mooring chat', async () => {
+    fake = await startOpenAIServer([{ text: 'thinking…', hang: true }]);
+    const pty = mooringInPty(home, ['chat', '--model', 'openai:gpt-4o', 'take your time'], {
+      MOORING_OPENAI_BASE_URL: `${fake.url}/v1`,
+      OPENAI_API_KEY: 'test-key',
+    });
+    await pty.waitFor('thinking…');
+    pty.type(CTRL_C);
+    expect(await pty.exited).toBe(130);
+    noCrash(pty.output());
+  });
+
   it('serve --http: a request that times out while asked is reported, and a late answer is dropped', async () => {
     const pty = mooringInPty(home, ['serve', '--http', '0', '--approval-timeout', '1']);
     const url = (await pty.waitFor(/http:\/\/127\.0\.0\.1:\d+\/mcp/)).trim();
