@@ -21,13 +21,12 @@ import { terminal, type Asker, type DialogResult, type Ended } from './terminalP
 const NOUN: Record<Interaction['kind'], string> = {
   sampling: 'a completion from your model (sampling)',
   'elicitation-form': 'some input (a form)',
-  'elicitation-url': 'to open a link',
+  'elicitation-url': 'a link to be opened',
 };
 
-const decline = (kind: Interaction['kind']) =>
-  kind === 'sampling'
-    ? { kind, outcome: 'decline', decidedBy: 'user:cli' }
-    : { kind, action: 'decline', decidedBy: 'user:cli' };
+/** `user:cli` when the person said no; `cli:no-terminal` when nobody could be asked (in the server's log). */
+const decline = (kind: Interaction['kind'], decidedBy = 'user:cli') =>
+  kind === 'sampling' ? { kind, outcome: 'decline', decidedBy } : { kind, action: 'decline', decidedBy };
 
 /**
  * Answers the servers' sampling and form requests on this terminal (one at a time, queued with the
@@ -47,7 +46,7 @@ export function answerInteractionsOnTerminal(
       // After the broker's own `requested` bookkeeping: the answer settles the parked request.
       queueMicrotask(() => {
         try {
-          broker.answer(req.id, decline(req.kind));
+          broker.answer(req.id, decline(req.kind, opts.interactive ? 'cli:no-browser' : 'cli:no-terminal'));
         } catch {
           // Already ended (cancelled by the server): nothing to decline.
         }
