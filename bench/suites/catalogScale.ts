@@ -1,10 +1,10 @@
 // 3. Catalog scale (issue 9): 50 servers × 100 tools with $refs and nested schemas (generated in-process
 // as ToolHandles, see bench/lib/toolDefs.ts). Build time, tool_search latency, and the prompt tokens of
 // deferred vs eager loading. The baselines here are the issue's targets: the ratio is value / target.
-import { countTokens } from 'gpt-tokenizer';
 import { buildCatalog } from '../../src-main/core/catalog/catalog';
 import { ConversationTools } from '../../src-main/core/catalog/conversationTools';
 import { toolTokenCost } from '../../src-main/core/catalog/tokenCost';
+import { countTokens } from '../../src-main/core/tokenCount';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
 import { ratio, summarize } from '../lib/stats';
 import { generatedServers, searchQueries } from '../lib/toolDefs';
