@@ -1,0 +1,58 @@
+// Is out/ older than the sources it is built from, and if so, build it. One `electron-vite build` makes
+// every bundle: the Electron main, the compiled CLI (out/main/cli.js, which `bin/mooring.mjs` runs), the
+// preload and the renderer (ARCHITECTURE.md, "How the CLI ships"). Shared by `npm start`, `npm run cli`,
+// the vitest and Playwright global setups, and the CLI's own stale-build warning.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What one build writes; a missing one means the build never ran (or failed half way). */
+export const BUILD_OUTPUTS = [
+  'out/main/index.js',
+  'out/main/cli.js',
+  'out/preload/index.cjs',
+  'out/renderer/index.html',
+];
+const SOURCE_DIRS = ['shared', 'src-main', 'src-preload', 'src-renderer'];
+const CONFIG_FILES = ['electron.vite.config.ts', 'package.json'];
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when out/ is missing a bundle, or a source under shared/, src-* (or the build's config) is newer. */
+export function buildIsStale(root) {
+  const outputs = BUILD_OUTPUTS.map((p) => join(root, p));
+  if (!outputs.every((p) => existsSync(p))) return true;
+  const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
+  const sources = SOURCE_DIRS.map((d) => newestMtime(join(root, d)));
+  const configs = CONFIG_FILES.map((f) => join(root, f))
+    .filter((f) => existsSync(f))
+    .map((f) => statSync(f).mtimeMs);
+  return Math.max(...sources, ...configs) > built;
+}
+
+/**
+ * Builds when out/ is stale; true when it built. The build's own output goes to stderr, so a command run
+ * after it (`npm run cli -- mcp list --json`) keeps a clean stdout. Throws when the build fails.
+ */
+export function buildIfStale(root) {
+  if (!buildIsStale(root)) return false;
+  const built = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: ['ignore', 2, 2] },
+  );
+  if (built.status !== 0)
+    throw new Error(
+      `electron-vite build failed (exit ${built.status ?? built.signal}); see its output above`,
+    );
+  return true;
+}
