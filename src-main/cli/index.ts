@@ -34,6 +34,14 @@ function quickConfig(): ServerConfig[] {
   return [quick];
 }
 
+/**
+ * The wait after stdin EOF, and again after SIGTERM, when a command closes a stdio server. Someone waits
+ * at the terminal (or a client for `serve`), and some servers ignore EOF: with the default 2 s stages each
+ * such server held every one-shot command for 2 s. 120 ms lets a server that exits on EOF do so (they take
+ * a few ms) and keeps the whole close under 300 ms for one that does not.
+ */
+const CLOSE_STAGE_MS = 120;
+
 /** Opens the core, runs one command, closes every session, and exits with the command's code. */
 const withCore: CoreRunner = async (fn, opts = {}) => {
   let core: MooringCore | undefined;
@@ -42,6 +50,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
   try {
     core = await MooringCore.open({
       extraServers: quickConfig(),
+      session: { closeStageMs: CLOSE_STAGE_MS },
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
     });
     if (!opts.handlesSignals) stopSignals = closeOnSignals(core);

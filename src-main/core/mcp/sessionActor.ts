@@ -49,6 +49,8 @@ export interface SessionActorOptions {
    * server's own), status errors, and the errors connects and calls throw.
    */
   redact?: (text: string) => string;
+  /** A stdio server's close stages, shorter for hosts whose user waits on the close (TransportHooks). */
+  closeStageMs?: number;
 }
 
 export class SessionActor extends EventEmitter {
@@ -232,6 +234,7 @@ export class SessionActor extends EventEmitter {
           ),
         ...(fetch ? { fetch } : {}),
         ...(auth ? { auth } : {}),
+        ...(this.opts.closeStageMs !== undefined ? { closeStageMs: this.opts.closeStageMs } : {}),
       });
       client = new Client(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
       client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));
