@@ -1,8 +1,8 @@
 // One side of the memory benchmark, run in its own process so neither side's heap or modules count
 // against the other: `node bench/results/compiled/memoryChild.mjs mooring|sdk`, compiled for both sides
-// alike by bench/lib/compiled.ts (bundled, as the product ships; neither through tsx). Opens 10 stdio sessions
-// to server-everything, makes 20 calls on each, collects garbage, and prints one JSON line:
-// this process's RSS and heap (the server children are not counted; they are the same for both).
+// alike by bench/lib/compiled.ts (bundled, as the product ships; neither through tsx). Opens 10 stdio
+// sessions to server-everything, makes 20 calls on each, collects garbage, and prints one JSON line: this
+// process's RSS and heap (the server children are not counted; they are the same for both).
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { EVERYTHING_PATH, rawCommand } from './lib/paths';

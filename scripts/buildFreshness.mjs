@@ -27,16 +27,26 @@ function newestMtime(dir) {
   return newest;
 }
 
+/**
+ * True when an output (a path under root) is missing, or a file under `sources` (folders or files under root)
+ * is newer than the oldest output.
+ */
+export function outputsAreStale(root, { outputs, sources }) {
+  const out = outputs.map((p) => join(root, p));
+  if (!out.every((p) => existsSync(p))) return true;
+  const built = Math.min(...out.map((p) => statSync(p).mtimeMs));
+  const newest = sources
+    .map((p) => join(root, p))
+    .map((p) => {
+      if (!existsSync(p)) return 0;
+      return statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs;
+    });
+  return Math.max(...newest) > built;
+}
+
 /** True when out/ is missing a bundle, or a source under shared/, src-* (or the build's config) is newer. */
 export function buildIsStale(root) {
-  const outputs = BUILD_OUTPUTS.map((p) => join(root, p));
-  if (!outputs.every((p) => existsSync(p))) return true;
-  const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
-  const sources = SOURCE_DIRS.map((d) => newestMtime(join(root, d)));
-  const configs = CONFIG_FILES.map((f) => join(root, f))
-    .filter((f) => existsSync(f))
-    .map((f) => statSync(f).mtimeMs);
-  return Math.max(...sources, ...configs) > built;
+  return outputsAreStale(root, { outputs: BUILD_OUTPUTS, sources: [...SOURCE_DIRS, ...CONFIG_FILES] });
 }
 
 /**

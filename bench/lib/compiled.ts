@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'vite';
 // @ts-expect-error -- a plain .mjs helper shared with scripts/start.mjs
-import { buildIfStale } from '../../scripts/buildFreshness.mjs';
+import { buildIfStale, outputsAreStale } from '../../scripts/buildFreshness.mjs';
 import { ROOT } from './paths';
 
 /** Entry name → source, under bench/. */
@@ -34,8 +34,14 @@ export async function mooringBin(): Promise<string> {
   return join(ROOT, 'bin/mooring.mjs');
 }
 
+const isStale = outputsAreStale as (root: string, o: { outputs: string[]; sources: string[] }) => boolean;
+
 async function compileAll(): Promise<void> {
   (buildIfStale as (root: string) => boolean)(ROOT);
+  // Rebuilt only when a source changed since the last run (what they bundle: bench's own, the core, shared/).
+  const outputs = Object.keys(ENTRIES).map((name) => `bench/results/compiled/${name}.mjs`);
+  const sources = ['bench/lib', 'bench/raw', 'bench/memoryChild.ts', 'src-main', 'shared', 'package.json'];
+  if (!isStale(ROOT, { outputs, sources })) return;
   await build({
     configFile: false,
     root: ROOT,

@@ -1,4 +1,4 @@
-// The three contenders every benchmark compares (issue 9): Mooring's core (the full path), the raw
+// The three contenders every benchmark compares (README, "Performance"): Mooring's core (the full path), the raw
 // MCP SDK client, and a bare newline-JSON echo child over a pipe (the floor). Same servers, same
 // machine, same run.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -63,7 +63,7 @@ export async function openCore(
     ...(session ? { session } : {}),
   });
   // toolCallRunner.ts adds one broker listener per call in flight: 16 in flight trips Node's default
-  // limit of 10 and floods stderr with MaxListenersExceededWarning (reported to the lead, issue 9).
+  // limit of 10 and floods stderr with MaxListenersExceededWarning (the runner's, not the bench's).
   core.approvals.setMaxListeners(64);
   return {
     core,

@@ -13,7 +13,7 @@ const MODEL = 'openai:gpt-4o';
 const TOOL = 'mcp__everything__echo';
 
 export async function chatTurnSuite(ctx: SuiteContext): Promise<SuiteResult> {
-  const turns = ctx.quick ? 3 : 20;
+  const turns = ctx.quick ? 2 : 20;
   const script = Array.from({ length: turns + 1 }, () => [
     { toolCalls: [{ name: TOOL, arguments: { message: 'hi' } }] },
     { text: 'The server said: Echo: hi.' },

@@ -29,7 +29,8 @@ export async function cliCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
   };
   const runs: Record<keyof typeof contenders, ProcessRun[]> = { mooring: [], sdk: [] };
   try {
-    for (const argv of Object.values(contenders)) await timeProcess(process.execPath, argv, { env });
+    if (!ctx.quick)
+      for (const argv of Object.values(contenders)) await timeProcess(process.execPath, argv, { env });
     for (let i = 0; i < rounds; i++)
       for (const [name, argv] of rotated(Object.entries(contenders), i)) {
         const run = await timeProcess(process.execPath, argv, { env });

@@ -14,7 +14,7 @@ import { ratio, rotated, summarize } from '../lib/stats';
 const TARGET_MS = 500;
 
 export async function cliStartSuite(ctx: SuiteContext): Promise<SuiteResult> {
-  const rounds = ctx.quick ? 3 : 15;
+  const rounds = ctx.quick ? 2 : 15;
   const bin = await mooringBin();
   const home = await mkdtemp(join(tmpdir(), 'mooring-bench-cli-'));
   const spec = everything();
@@ -27,7 +27,7 @@ export async function cliStartSuite(ctx: SuiteContext): Promise<SuiteResult> {
   };
   try {
     // One untimed run each: the OS file cache holds node and the build for every contender alike.
-    for (const r of Object.values(runs)) await timeProcess(process.execPath, r.args, { env });
+    if (!ctx.quick) for (const r of Object.values(runs)) await timeProcess(process.execPath, r.args, { env });
     for (let i = 0; i < rounds; i++)
       for (const [name, r] of rotated(Object.entries(runs), i)) {
         const run = await timeProcess(process.execPath, r.args, { env });

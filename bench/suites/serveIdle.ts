@@ -15,10 +15,12 @@ import type { SuiteContext, SuiteResult } from '../lib/report';
 import { ratio, sleep, summarize } from '../lib/stats';
 
 const SERVERS = 3;
-const SETTLE_MS = 1000;
+/** Idle time before the reading: long enough for start-up garbage to be collected (less in --quick, a smoke run). */
+const SETTLE_MS = { full: 1000, quick: 300 };
 const MB = 1024 * 1024;
 
 async function idleRss(opts: {
+  settleMs: number;
   args: string[];
   env: NodeJS.ProcessEnv;
   expectTool: (names: string[]) => boolean;
@@ -36,7 +38,7 @@ async function idleRss(opts: {
     const { tools } = await client.listTools();
     if (!opts.expectTool(tools.map((t) => t.name)))
       throw new Error(`the relayed tools are missing: ${tools.map((t) => t.name).join(', ')}`);
-    await sleep(SETTLE_MS);
+    await sleep(opts.settleMs);
     const rss = transport.pid ? rssBytes(transport.pid) : undefined;
     if (rss === undefined) throw new Error('no /proc/<pid>/status to read the resident memory from');
     return rss;
@@ -47,6 +49,7 @@ async function idleRss(opts: {
 
 export async function serveIdleSuite(ctx: SuiteContext): Promise<SuiteResult> {
   const trials = ctx.quick ? 1 : 3;
+  const settleMs = ctx.quick ? SETTLE_MS.quick : SETTLE_MS.full;
   if (process.platform !== 'linux') {
     ctx.log('serve idle memory: skipped, /proc is Linux only');
     return { rows: [], raw: { skipped: 'not Linux' } };
@@ -66,6 +69,7 @@ export async function serveIdleSuite(ctx: SuiteContext): Promise<SuiteResult> {
         if (who === 'mooring')
           mooring.push(
             await idleRss({
+              settleMs,
               args: [bin, 'serve', '--stdio'],
               env,
               expectTool: (n) => specs.every((s) => n.includes(`mcp__${s.name}__echo`)),
@@ -74,6 +78,7 @@ export async function serveIdleSuite(ctx: SuiteContext): Promise<SuiteResult> {
         else
           sdk.push(
             await idleRss({
+              settleMs,
               args: [relay, JSON.stringify(specs)],
               env,
               expectTool: (n) => specs.every((s) => n.includes(`${s.name}__echo`)),
@@ -105,7 +110,7 @@ export async function serveIdleSuite(ctx: SuiteContext): Promise<SuiteResult> {
     raw: {
       servers: `${SERVERS} × server-everything stdio`,
       trials,
-      settleMs: SETTLE_MS,
+      settleMs,
       mooringMB: mooring.map(mb),
       sdkMB: sdk.map(mb),
     },

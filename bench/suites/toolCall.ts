@@ -16,7 +16,7 @@ interface Contender {
 const IN_FLIGHT = 16;
 
 export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
-  const rounds = ctx.quick ? 3 : 10;
+  const rounds = ctx.quick ? 2 : 10;
   const seqPerRound = ctx.quick ? 200 : 1000;
   const concPerRound = ctx.quick ? 600 : 4000;
   const warmup = ctx.quick ? 200 : 1000;

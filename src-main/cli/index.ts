@@ -19,8 +19,9 @@ const program = new Command('mooring')
   .showHelpAfterError('(run with --help for usage)');
 
 /**
- * Quick config from the environment (issue 10): MOORING_MCP_SERVER_STDIO / _URL add one server named
- * `env` for this process, and everything this process prints is masked (host only for URLs).
+ * Quick config from the environment (ARCHITECTURE.md, "The core, by room": workspace, env quick config):
+ * MOORING_MCP_SERVER_STDIO / _URL add one server named `env` for this process, and everything this process
+ * prints is masked (host only for URLs).
  */
 function quickConfig(): ServerConfig[] {
   const quick = envServer(process.env);

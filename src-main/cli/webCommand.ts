@@ -1,6 +1,6 @@
-// `mooring web [--port N] [--no-open] [--json]` (issue 5, browser mode): opens the core, connects every
-// enabled server, serves the UI on 127.0.0.1 and prints one URL with a one-time token. Ctrl-C or
-// SIGTERM closes every session before exiting.
+// `mooring web [--port N] [--no-open] [--json]` (ARCHITECTURE.md, "Processes and entry points": browser
+// mode): opens the core, connects every enabled server, serves the UI on 127.0.0.1 and prints one URL with
+// a one-time token. Ctrl-C or SIGTERM closes every session before exiting.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -66,7 +66,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     port,
     staticDir: opts.staticDir ?? builtRendererDir(),
   });
-  // Approvals from `mooring serve` on this home show in this window's dialog (issue 8, approval relay).
+  // Approvals from `mooring serve` on this home show in this window's dialog (ARCHITECTURE.md, "Data on disk": run/, the approval relay).
   const relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
     process.stderr.write(
       `mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`,
