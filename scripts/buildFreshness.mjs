@@ -16,11 +16,13 @@ export const BUILD_OUTPUTS = [
 const SOURCE_DIRS = ['shared', 'src-main', 'src-preload', 'src-renderer'];
 const CONFIG_FILES = ['electron.vite.config.ts', 'package.json'];
 
+/** Newest mtime under `dir`; tests are skipped (no bundle contains them, so editing one needs no build). */
 function newestMtime(dir) {
   let newest = 0;
   if (!existsSync(dir)) return newest;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    if (/\.test\.tsx?$/.test(entry.name)) continue;
     const p = join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }

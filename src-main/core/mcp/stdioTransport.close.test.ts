@@ -45,33 +45,25 @@ async function startTransport(closeStageMs?: number): Promise<StdioTransport> {
 }
 
 describe('stdio close stages', () => {
-  it('a server that ignores EOF gets SIGTERM when closeStageMs ends, not before', async () => {
-    const t = await startTransport(100);
-    const sent = sigterms();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const closing = t.close();
-    await vi.advanceTimersByTimeAsync(99);
-    expect(sent()).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(sent()).toBe(1);
-    vi.useRealTimers();
-    await closing;
-    expect(t.exit?.signal).toBe('SIGTERM');
-  });
-
-  it('without it, the wait after EOF is the default 2 s', async () => {
-    const t = await startTransport();
-    const sent = sigterms();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const closing = t.close();
-    await vi.advanceTimersByTimeAsync(STAGE_WAIT_MS - 1);
-    expect(sent()).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(sent()).toBe(1);
-    vi.useRealTimers();
-    await closing;
-    expect(t.exit?.signal).toBe('SIGTERM');
-  });
+  it.each([
+    ['closeStageMs: 100', 100, 100],
+    ['no closeStageMs: the default 2 s', undefined, STAGE_WAIT_MS],
+  ])(
+    'a server that ignores EOF gets SIGTERM when the stage ends, not before (%s)',
+    async (_, closeStageMs, wait) => {
+      const t = await startTransport(closeStageMs);
+      const sent = sigterms();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const closing = t.close();
+      await vi.advanceTimersByTimeAsync(wait - 1);
+      expect(sent()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent()).toBe(1);
+      vi.useRealTimers();
+      await closing;
+      expect(t.exit?.signal).toBe('SIGTERM');
+    },
+  );
 
   it("a session's closeStageMs reaches its stdio transport", async () => {
     const config = ServerConfigSchema.parse({
