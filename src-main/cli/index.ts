@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { closeOnSignals } from '../core/lifecycle';
 import type { ServerConfig } from '@shared/config';
+import { QUICK_CLOSE_STAGE_MS } from '../core/mcp/stdioTransport';
 import { MooringCore } from '../core/mooringCore';
 import { envServer, logMasker } from '../core/workspace/envServer';
 import { registerAuthCommands } from './authCommands';
@@ -35,14 +36,6 @@ function quickConfig(): ServerConfig[] {
   return [quick];
 }
 
-/**
- * The wait after stdin EOF, and again after SIGTERM, when a command closes a stdio server. Someone waits
- * at the terminal (or a client for `serve`), and some servers ignore EOF: with the default 2 s stages each
- * such server held every one-shot command for 2 s. 120 ms lets a server that exits on EOF do so (they take
- * a few ms) and keeps the whole close under 300 ms for one that does not.
- */
-const CLOSE_STAGE_MS = 120;
-
 /** Opens the core, runs one command, closes every session, and exits with the command's code. */
 const withCore: CoreRunner = async (fn, opts = {}) => {
   let core: MooringCore | undefined;
@@ -51,7 +44,8 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
   try {
     core = await MooringCore.open({
       extraServers: quickConfig(),
-      session: { closeStageMs: CLOSE_STAGE_MS },
+      // Someone waits on every command's close (ARCHITECTURE.md, "Session actor states").
+      session: { closeStageMs: QUICK_CLOSE_STAGE_MS },
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
     });
     if (!opts.handlesSignals) stopSignals = closeOnSignals(core);
