@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { ChatEvent, ConversationSummary } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
 import type { RootsRegistry } from '../clientFeatures/roots';
@@ -66,6 +67,8 @@ export interface TerminalTurnRun {
   workspace?: string;
   signal?: AbortSignal;
   onEvent?: (event: ChatEvent) => void;
+  /** Each lifecycle event of each tool call of the turn. */
+  onPhase?: (e: ToolCallEvent) => void;
 }
 
 export type ConversationRow = ConversationSummary & { running: boolean };
@@ -303,6 +306,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
           maxToolIterations: this.deps.settings.current().maxToolIterations,
           ...(r.signal ? { signal: r.signal } : {}),
           ...(r.onEvent ? { onEvent: r.onEvent } : {}),
+          ...(r.onPhase ? { onPhase: r.onPhase } : {}),
         }),
     };
   }
