@@ -88,6 +88,12 @@ export interface SlashCommandView {
 export interface TurnState {
   conversationId: string;
   running: boolean;
+  /**
+   * Increases with every turn that starts or ends, across conversations. `chat.load` and `chat.send`
+   * answer with the value as of their answer, so a view keeps whichever of an answer and an event is
+   * newer: the two travel apart (a request, the event stream) and may arrive in either order.
+   */
+  seq: number;
 }
 
 /** Diagnostics: one state change of a server's session. */

@@ -60,14 +60,14 @@ function Conversation({ id }: { id: string | null }) {
 
   useEffect(() => {
     if (!id || !loaded.data) return;
-    setRunning(id, loaded.data.running);
+    setRunning(id, loaded.data.running, loaded.data.turnSeq, 'answer');
     covered(id, loaded.data.messages.length);
   }, [id, loaded.data, setRunning, covered]);
 
   const send = useMutation(
     trpc.chat.send.mutationOptions({
       onSuccess: (r) => {
-        setRunning(r.conversationId, true);
+        setRunning(r.conversationId, true, r.turnSeq, 'answer');
         if (!id) select(r.conversationId);
         void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
       },

@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
 import { callKey, isTerminalPhase } from '@shared/toolCall';
 import { parseModelName } from '@shared/toolNames';
-import type { WirePart } from '@shared/wire';
+import type { WirePart, WireToolCallEvent } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ToolCallCard, viewOfEvent, type CallView } from '../../components/ToolCallCard';
 import { useCalls } from '../../stores/callStore';
@@ -14,9 +14,10 @@ import { useChat } from './chatStore';
 
 const approxBytes = (b64: string) => Math.floor((b64.length * 3) / 4);
 
-/** Who the call is: the tool the name resolved to, else what the name says. */
-function identity(call: ToolCallRequest, step: ToolChatMessage | undefined) {
+/** Who the call is: the tool the name resolved to (saved, or heard on the stream), else what the name says. */
+function identity(call: ToolCallRequest, step: ToolChatMessage | undefined, live?: WireToolCallEvent) {
   if (step?.target) return step.target;
+  if (live) return { server: live.server, tool: live.tool, friendlyName: live.friendlyName };
   const parsed = parseModelName(call.name);
   return {
     server: parsed?.serverSegment ?? 'mooring',
@@ -26,7 +27,7 @@ function identity(call: ToolCallRequest, step: ToolChatMessage | undefined) {
 }
 
 /** A saved step as the card shows it: the result the model read, or why the call did not run. */
-export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage): CallView {
+export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage, live?: WireToolCallEvent): CallView {
   const parts: WirePart[] = [
     ...(step.text ? [{ kind: 'text' as const, text: step.text }] : []),
     ...(step.images ?? []).map((i) => ({
@@ -37,7 +38,7 @@ export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage): CallVi
     })),
   ];
   return {
-    ...identity(call, step),
+    ...identity(call, step, live),
     phase: step.status,
     arguments: step.editedArguments ?? call.arguments,
     ...(step.editedArguments ? { edited: true } : {}),
@@ -65,13 +66,13 @@ export function ChatToolCard(props: {
   const turnRunning = useChat((s) => s.running[conversationId] === true);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const view: CallView = step
-    ? viewOfStep(call, step)
+    ? viewOfStep(call, step, live)
     : live
       ? { ...viewOfEvent(live), arguments: live.editedArguments ?? call.arguments }
       : { ...identity(call, undefined), phase: 'requested', arguments: call.arguments };
   const active = turnRunning && !step && !isTerminalPhase(view.phase);
   return (
-    <div className="chat-tool" data-testid="chat-tool" data-state={view.phase}>
+    <div className="chat-tool" data-testid="chat-tool" data-state={view.phase} data-tool={view.tool}>
       <ToolCallCard view={view} />
       {active && (
         <button

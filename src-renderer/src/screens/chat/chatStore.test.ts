@@ -29,6 +29,18 @@ describe('a conversation as a snapshot plus the messages announced since', () =>
     expect(useChat.getState().deltas['c']!.map((d) => d.index)).toEqual([6]);
   });
 
+  it("keeps the newer of a turn event and a load's answer, whichever arrives first", () => {
+    useChat.setState({ running: {}, turnSeq: {} });
+    const s = useChat.getState();
+    s.setRunning('c', true, 4, 'answer'); // chat.send answered: the turn started at 4
+    s.setRunning('c', false, 5); // the turn ended
+    s.setRunning('c', true, 4, 'answer'); // a load read while it ran, answered late
+    expect(useChat.getState().running['c']).toBe(false);
+    s.setRunning('c', true, 6); // the next turn
+    s.setRunning('c', true, 6, 'answer'); // a load read after it started
+    expect(useChat.getState().running['c']).toBe(true);
+  });
+
   it('drops the streamed draft once its message is complete', () => {
     const s = useChat.getState();
     s.apply({ type: 'text-delta', conversationId: 'c', messageId: 'a1', text: 'Hel' });

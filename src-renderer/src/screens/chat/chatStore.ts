@@ -23,9 +23,12 @@ export interface ChatLiveState {
   drafts: Record<string, Draft | undefined>;
   deltas: Record<string, Delta[] | undefined>;
   running: Record<string, boolean>;
+  /** The TurnState.seq each `running` is as of: an older answer or event changes nothing. */
+  turnSeq: Record<string, number>;
   errors: Record<string, ErrorData | undefined>;
   select(id: string | null): void;
-  setRunning(id: string, running: boolean): void;
+  /** From a `turn` event (`event: true`), or from an answer of `chat.load` / `chat.send`. */
+  setRunning(id: string, running: boolean, seq: number, from?: 'event' | 'answer'): void;
   apply(e: ChatEvent): void;
   /** A snapshot of `length` messages arrived: deltas it holds are dropped. */
   covered(id: string, length: number): void;
@@ -36,16 +39,24 @@ export const useChat = create<ChatLiveState>((set) => ({
   drafts: {},
   deltas: {},
   running: {},
+  turnSeq: {},
   errors: {},
   select: (selected) => set({ selected }),
-  setRunning: (id, running) =>
-    set((s) => ({
-      running: { ...s.running, [id]: running },
-      // A new turn starts without the last turn's error.
-      ...(running ? { errors: { ...s.errors, [id]: undefined } } : {}),
-      // A turn that ended leaves no half-streamed text behind (it was saved, or cancelled and saved).
-      ...(!running ? { drafts: { ...s.drafts, [id]: undefined } } : {}),
-    })),
+  setRunning: (id, running, seq, from = 'event') =>
+    set((s) => {
+      // An answer read the state as of its seq, so it holds when no newer event came; an event
+      // holds when it is newer than what is held.
+      const held = s.turnSeq[id] ?? -1;
+      if (from === 'event' ? seq <= held : seq < held) return s;
+      return {
+        running: { ...s.running, [id]: running },
+        turnSeq: { ...s.turnSeq, [id]: seq },
+        // A new turn starts without the last turn's error.
+        ...(running ? { errors: { ...s.errors, [id]: undefined } } : {}),
+        // A turn that ended leaves no half-streamed text behind (it was saved, or cancelled and saved).
+        ...(!running ? { drafts: { ...s.drafts, [id]: undefined } } : {}),
+      };
+    }),
   apply: (e) =>
     set((s) => {
       const cid = e.conversationId;

@@ -25,7 +25,7 @@ export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boole
       return true;
     }
     case 'turn':
-      useChat.getState().setRunning(e.turn.conversationId, e.turn.running);
+      useChat.getState().setRunning(e.turn.conversationId, e.turn.running, e.turn.seq);
       // The list shows which conversations answer, and when each was last updated.
       void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
       void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
