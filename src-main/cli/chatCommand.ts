@@ -1,10 +1,14 @@
-// `mooring chat`: one chat turn from a terminal, with the configured servers, streaming the answer and each
-// tool step; --json prints one JSON event per line. Approvals, sampling and forms are asked on this terminal
-// through the one queued prompt; with no terminal, sampling and forms are declined at once.
+// `mooring chat`: one chat turn from a terminal (ARCHITECTURE.md, "Processes and entry points"), with
+// the configured servers, streaming the answer and each tool step; --json prints one JSON event per
+// line: the chat's events, and each tool call's lifecycle as `{"type":"toolCall","event":…}` (the same
+// shape as the UI's stream). Approvals, sampling and forms are asked on this terminal through the one
+// queued prompt (ARCHITECTURE.md, "The terminal"); with no terminal, sampling and forms are declined at once.
 import type { Command } from 'commander';
 import type { ChatEvent } from '@shared/chat';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
+import type { ToolCallEvent } from '@shared/toolCall';
 import { jsonForTerminal } from '@shared/untrustedText';
+import { toWireEvent } from '../core/api/wire';
 import { MooringError } from '../core/errors';
 import { warnNotConnected, type CoreRunner } from './coreRunner';
 import { EXIT } from './output';
@@ -18,22 +22,26 @@ function printEvent(e: ChatEvent): void {
     case 'text-delta':
       print(safe(multiline(e.text)));
       break;
-    case 'tool-call':
-      if (e.state === 'requested') say(tty`\n→ ${e.call.name} ${jsonForTerminal(e.call.arguments)}\n`);
-      else if (e.state === 'running' && e.progress)
-        say(tty`  … ${e.progress.progress}${e.progress.total ? `/${e.progress.total}` : ''}\n`);
-      else if (e.state === 'done' || e.state === 'failed' || e.state === 'refused')
-        say(tty`  ${e.state}: ${(e.text ?? '').split('\n')[0]!.slice(0, 200)}\n`);
+    case 'message-complete': {
+      // Every call shows here, also those that never reached a server (an unknown name, tool_search).
+      const m = e.message;
+      if (m.role === 'assistant')
+        for (const c of m.toolCalls) say(tty`\n→ ${c.name} ${jsonForTerminal(c.arguments)}\n`);
+      else if (m.role === 'tool') say(tty`  ${m.status}: ${m.text.split('\n')[0]!.slice(0, 200)}\n`);
       break;
+    }
     case 'note':
       say(tty`\n[${e.level}] ${multiline(e.text)}\n`);
       break;
     case 'error':
       say(tty`\nerror: ${multiline(e.error.message)}\n` + (e.error.hint ? tty`hint: ${e.error.hint}\n` : ''));
       break;
-    case 'message-complete':
-      break;
   }
+}
+
+function printPhase(e: ToolCallEvent): void {
+  if (e.phase === 'running' && e.progress)
+    say(tty`  … ${e.progress.progress}${e.progress.total ? `/${e.progress.total}` : ''}\n`);
 }
 
 export function registerChatCommand(program: Command, withCore: CoreRunner): void {
@@ -46,7 +54,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
       `e.g. ollama:llama3.2, openai:gpt-4o, anthropic:claude-sonnet-4-5 (default ${DEFAULT_MODEL_SPEC})`,
     )
     .option('--conversation <id>', 'continue a conversation')
-    .option('--yes', 'approve every tool call that needs approval')
+    .option('--yes', 'approve every tool call that needs approval (never a server’s sampling request)')
     .option('--json', 'one JSON event per line')
     .option('--tool-set <name>', 'offer the model only this named tool set (mooring toolset list)')
     .option(
@@ -78,6 +86,8 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
               ...(o.workspace ? { workspace: o.workspace } : {}),
               signal: ac.signal,
               onEvent: (e) => (o.json ? printJsonLine(e) : printEvent(e)),
+              onPhase: (e) =>
+                o.json ? printJsonLine({ type: 'toolCall', event: toWireEvent(e) }) : printPhase(e),
             });
             if (!o.json) print('\n');
             say(tty`conversation: ${result.conversationId}\n`);
