@@ -34,8 +34,12 @@ interface MessageBase {
 export interface UserChatMessage extends MessageBase {
   role: 'user';
   content: ContentPart[];
-  /** 'protocol': written by the loop (e.g. the text protocol's corrective message), not by the person. */
-  origin?: 'person' | 'protocol';
+  /**
+   * 'protocol': written by the loop (e.g. the text protocol's corrective message), not by the person.
+   * 'task': the outcome of a tool call's task that outlived its turn, delivered by Mooring
+   * (src-main/core/agent/taskDelivery.ts).
+   */
+  origin?: 'person' | 'protocol' | 'task';
 }
 
 export interface AssistantChatMessage extends MessageBase {

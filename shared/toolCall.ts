@@ -4,6 +4,7 @@
 // the logs and the metrics all read. The core's events carry the live result (bytes); the wire's carry
 // it as base64 (`WireToolCallEvent` in shared/wire.ts), the same type with another result.
 import type { ErrorData } from './errors';
+import type { CallTask } from './tasks';
 import type { ToolResult } from './toolResult';
 
 /** What a server reports with notifications/progress (MCP spec, "Progress"). */
@@ -45,6 +46,11 @@ export interface ToolCallEvent<R = ToolResult> {
   /** On `running`, when the user edited the arguments in the approval dialog: those are what ran. */
   editedArguments?: Record<string, unknown>;
   progress?: Progress;
+  /**
+   * On `running` (and at the end) when the server runs the call as a task (shared/tasks.ts): its id and
+   * status, so the card shows where it stands and offers Cancel.
+   */
+  task?: CallTask;
   /** While awaiting approval: the broker's request id, to answer it. */
   approvalId?: string;
   /** On a retry after a dropped connection (read-only or idempotent tools only). */
@@ -70,6 +76,7 @@ export function foldCallEvent<R>(prev: ToolCallEvent<R> | undefined, e: ToolCall
   if (prev.editedArguments && !next.editedArguments) next.editedArguments = prev.editedArguments;
   if (next.phase === 'running' && prev.phase === 'running' && prev.progress && !next.progress)
     next.progress = prev.progress;
+  if (prev.task && !next.task) next.task = prev.task;
   return next;
 }
 

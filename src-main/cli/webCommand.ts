@@ -79,7 +79,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
       `Mooring is running in browser mode. Open this link (it works once):\n  ${web.url}\n`,
     );
   if (opts.open && !opts.json) openInBrowser(web.url);
-  void core.start({ watch: true });
+  void core.start({ watch: true, resumeTasks: true });
 
   let stopping = false;
   const stop = async (signal: string) => {

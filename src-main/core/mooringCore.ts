@@ -43,6 +43,7 @@ import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalR
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
+import { TaskService } from './tasks/taskService';
 import { ServerPreparation } from './services/serverPreparation';
 import { canonicalWorkspace } from './workspace/discovery';
 import { WorkspaceService } from './workspace/workspaceService';
@@ -108,6 +109,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly sharing: McpSharing;
   /** The servers' prompts, as the composer's slash commands. */
   readonly prompts: PromptsService;
+  /**
+   * Tool calls that run as tasks (MCP 2025-11-25 "Tasks"; the 2026-07-28 tasks extension): followed to
+   * their end, cancellable, kept in the home and resumed after a restart (ARCHITECTURE.md, "Tasks").
+   */
+  readonly tasks: TaskService;
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
   /**
@@ -176,8 +182,30 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       poolOptions: (workspace) => this.sessionOptions(workspace),
       onChange: () => this.tools.invalidate(),
     });
+    this.tasks = new TaskService({
+      home: paths.home,
+      actor: (server) => this.pool.get(server),
+      fulfil: (server, request, signal) => this.features.fulfilInputRequest(server, request, signal),
+      deliver: ({ record: r, outcome }) =>
+        this.chat.deliverTaskResult({
+          conversationId: r.conversationId!,
+          callId: r.callId,
+          server: r.server,
+          tool: r.tool,
+          friendlyName: r.friendlyName,
+          taskId: r.taskId,
+          outcome,
+        }),
+      publish: (e) => this.tools.publish(e),
+      log: (l) => {
+        const actor = this.pool.get(l.server);
+        if (actor) actor.hostLog(l.level, l.text);
+        else this.emit('log', l);
+      },
+    });
     // Built before the root listens to the pool, so its catalogs are stale before anyone hears a change.
     this.tools = new ToolService({
+      tasks: this.tasks,
       pool: this.pool,
       sessionsFor: (workspace, global) => this.workspaces.sessions.actors(workspace, global),
       folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),
@@ -268,14 +296,27 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.samplingComplete = complete ?? this.opts.complete;
   }
 
-  /** Connects every enabled server in parallel; a failing one is reported, the rest work. */
-  async start(opts: { watch?: boolean } = {}): Promise<void> {
+  /**
+   * Connects every enabled server in parallel; a failing one is reported, the rest work. A host that
+   * stays up (the app, browser mode) also resumes the tasks a closed Mooring left running (`resumeTasks`).
+   */
+  async start(opts: { watch?: boolean; resumeTasks?: boolean } = {}): Promise<void> {
     if (this.opts.workspace) {
       await this.features.roots.setFolder('workspace', await canonicalWorkspace(this.opts.workspace));
       await this.features.roots.activate('workspace');
     }
     await this.servers.sync();
     if (opts.watch) await this.servers.watch();
+    if (opts.resumeTasks)
+      await this.tasks.resume().catch((e: Error) =>
+        this.emit('log', {
+          server: 'mooring',
+          at: Date.now(),
+          source: 'host',
+          level: 'warning',
+          text: `could not resume tasks: ${e.message}`,
+        }),
+      );
   }
 
   /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
@@ -299,6 +340,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   }
 
   async close(): Promise<void> {
+    // First: a conversation's task keeps running on the server, for the next start (not cancelled).
+    await this.tasks.suspend();
     this.chatService?.cancelAll();
     await this.sharing.stop().catch(() => undefined);
     this.features.dispose();
@@ -307,6 +350,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await this.preparation.close();
     await this.audit.close().catch(() => undefined);
     await this.opened.quarantine.flush();
+    await this.tasks.close();
     await this.settings.close();
   }
 

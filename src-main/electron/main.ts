@@ -320,7 +320,7 @@ app.whenReady().then(async () => {
   createWindow();
   setTray(shellState.trayEnabled());
   for (const link of earlyLinks.splice(0)) receiveLink(link);
-  void core.start({ watch: true });
+  void core.start({ watch: true, resumeTasks: true });
   app.on('activate', () => showWindow());
 });
 

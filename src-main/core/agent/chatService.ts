@@ -18,6 +18,7 @@ import { CoreToolRuntime } from './coreToolRuntime';
 import type { ProviderAccess, ProviderCheck } from './providerAccess';
 import { parseModelSpec } from './providers/resolveProvider';
 import { providerCompletion } from './samplingCompletion';
+import { deliveryMessageId, deliveryText, type DeliveredTask } from './taskDelivery';
 
 export interface ChatServiceEvents {
   chat: [ChatEvent];
@@ -78,6 +79,8 @@ const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.tr
 export class ChatService extends EventEmitter<ChatServiceEvents> {
   private readonly turns = new Map<string, AbortController>();
   private readonly runtimes = new Map<string, { key: string; runtime: CoreToolRuntime }>();
+  /** Delivered tasks waiting for their conversation's turn to end. */
+  private readonly waiting = new Map<string, DeliveredTask[]>();
   /** TurnState.seq: bumped as each turn starts and ends. */
   private turnSeq = 0;
   /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
@@ -228,6 +231,43 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
    */
   async send(input: SendInput): Promise<{ conversationId: string; model: string; turnSeq: number }> {
     if (!input.text.trim()) throw new MooringError('usage', 'The message is empty', 'Type a message to send');
+    return this.startTurn(input);
+  }
+
+  /**
+   * The outcome of a tool call's task that outlived its turn (agent/taskDelivery.ts says what "delivered"
+   * means): appended to its conversation once, then a turn runs so the model answers it. While the
+   * conversation's turn runs, it waits for that turn to end. When no model can run now, the message is
+   * appended all the same, for the model's next turn.
+   */
+  async deliverTaskResult(task: DeliveredTask): Promise<void> {
+    const cid = task.conversationId;
+    const messageId = deliveryMessageId(task);
+    const { messages } = await this.deps.conversations.load(cid);
+    if (messages.some((m) => m.id === messageId)) return;
+    if (this.turns.has(cid)) {
+      this.waiting.set(cid, [...(this.waiting.get(cid) ?? []), task]);
+      return;
+    }
+    const text = deliveryText(task);
+    try {
+      await this.startTurn({ conversationId: cid, text }, { origin: 'task', messageId });
+    } catch {
+      const message = { id: messageId, at: Date.now(), role: 'user' as const, origin: 'task' as const };
+      await this.deps.conversations.append(cid, { ...message, content: [{ type: 'text', text }] });
+      this.emit('chat', {
+        type: 'message-complete',
+        conversationId: cid,
+        index: messages.length,
+        message: { ...message, content: [{ type: 'text', text }] },
+      });
+    }
+  }
+
+  private async startTurn(
+    input: SendInput,
+    from: { origin?: 'task'; messageId?: string } = {},
+  ): Promise<{ conversationId: string; model: string; turnSeq: number }> {
     const spec = input.model ?? (await this.modelOf(input.conversationId));
     parseModelSpec(spec); // a clear usage error before anything is written
     if (input.toolSet) this.deps.settings.toolSet(input.toolSet); // not_found, naming the sets there are
@@ -270,6 +310,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       runtime,
       conversationId,
       message: input.text,
+      ...from,
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
       onEvent: (e) => this.emit('chat', e),
@@ -283,6 +324,9 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       .finally(() => {
         this.turns.delete(conversationId);
         this.emit('turn', { conversationId, running: false, seq: ++this.turnSeq });
+        // A task delivered while this turn ran goes in now, one at a time.
+        const next = this.waiting.get(conversationId)?.shift();
+        if (next) void this.deliverTaskResult(next).catch(() => undefined);
       });
     return { conversationId, model: spec, turnSeq: started };
   }
@@ -330,7 +374,9 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
   }
 
   cancelAll(): void {
-    for (const ac of this.turns.values()) ac.abort(new MooringError('cancelled', 'Mooring is closing'));
+    this.waiting.clear();
+    for (const ac of this.turns.values())
+      ac.abort(new MooringError('cancelled', 'Mooring closed before the call finished'));
   }
 
   /** A tool runtime over the core's one gated call path (the chat's, and `mooring serve`'s agent). */

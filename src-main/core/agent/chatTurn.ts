@@ -34,6 +34,10 @@ export interface ChatTurnOptions {
   system?: string;
   /** For a new conversation: its project folder (the MCP root, later). */
   workspace?: string | null;
+  /** Who wrote the turn's message (default the person; 'task': a delivered task, taskDelivery.ts). */
+  origin?: 'person' | 'task';
+  /** The message's id (default a fresh one): a delivered task's is derived from the task. */
+  messageId?: string;
 }
 
 export interface ChatTurnResult {
@@ -70,7 +74,13 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
     await store.append(cid, message);
     opts.onEvent?.({ type: 'message-complete', conversationId: cid, index: index++, message });
   };
-  const user: UserChatMessage = { id: randomUUID(), at: Date.now(), role: 'user', origin: 'person', content };
+  const user: UserChatMessage = {
+    id: opts.messageId ?? randomUUID(),
+    at: Date.now(),
+    role: 'user',
+    origin: opts.origin ?? 'person',
+    content,
+  };
   await append(user);
 
   try {

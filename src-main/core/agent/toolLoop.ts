@@ -222,6 +222,11 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     }
   }
 
+  function abortText(): string {
+    const why: unknown = signal?.reason;
+    return why instanceof MooringError ? `cancelled: ${why.message}` : 'cancelled';
+  }
+
   async function runCall({ call, invalid }: PendingCall): Promise<void> {
     if (invalid)
       return finish(call, { status: 'failed', text: `the model sent invalid arguments: ${invalid}` });
@@ -229,9 +234,10 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    // A runtime that ignores the signal must not hold the turn: cancel settles the call at once.
+    // A runtime that ignores the signal must not hold the turn: cancel settles the call at once, with
+    // why (the person cancelled; Mooring closed while it ran) for the model to read.
     const aborted = new Promise<ToolOutcome>((resolve) =>
-      controller.signal.addEventListener('abort', () => resolve({ status: 'failed', text: 'cancelled' }), {
+      controller.signal.addEventListener('abort', () => resolve({ status: 'failed', text: abortText() }), {
         once: true,
       }),
     );
@@ -249,7 +255,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     } catch (err) {
       outcome = {
         status: 'failed',
-        text: controller.signal.aborted ? 'cancelled' : toErrorData(err).message,
+        text: controller.signal.aborted ? abortText() : toErrorData(err).message,
       };
     } finally {
       signal?.removeEventListener('abort', onAbort);

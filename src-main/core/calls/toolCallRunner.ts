@@ -17,6 +17,7 @@ import type { Tool } from '../mcp/types';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import { authorizeCall, type GateDeps, type GateResult } from '../safety/approvalGate';
 import type { FingerprintedTool } from '../safety/toolFingerprint';
+import type { TaskService } from '../tasks/taskService';
 
 export type { ToolCallEvent, ToolCallPhase };
 
@@ -61,6 +62,8 @@ export interface RunnerDeps {
   broker: ApprovalBroker;
   /** The tools service's one stream: stamps `seq`, keeps the latest state, tells every subscriber. */
   publish: (e: UnstampedEvent) => ToolCallEvent;
+  /** Runs a call as a task when the server runs it as one (tasks/taskService.ts); absent: plain calls. */
+  tasks?: Pick<TaskService, 'callTool'>;
 }
 
 const views = new WeakMap<Tool, FingerprintedTool & { annotations?: Tool['annotations'] }>();
@@ -158,15 +161,30 @@ export async function runToolCall(
   try {
     // A dropped connection is retried once, on the reconnected session, only for read-only or
     // idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
+    const onProgress = (p: Progress) => {
+      emit('running', { progress: p });
+      ctx.onProgress?.(p);
+    };
+    const tasks = deps.tasks;
     const raw = await withSafeRetry(
       () =>
-        entry.handle.call(args, {
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-          onProgress: (p) => {
-            emit('running', { progress: p });
-            ctx.onProgress?.(p);
-          },
-        }),
+        tasks && actor
+          ? tasks.callTool({
+              actor,
+              handle: entry.handle,
+              args,
+              call: {
+                id,
+                modelName: entry.modelName,
+                friendlyName: entry.friendlyName,
+                ...(ctx.client ? { client: ctx.client } : {}),
+                ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
+              },
+              ...(ctx.signal ? { signal: ctx.signal } : {}),
+              onProgress,
+              onTask: (task) => emit('running', { task }),
+            })
+          : entry.handle.call(args, { ...(ctx.signal ? { signal: ctx.signal } : {}), onProgress }),
       { name: `${entry.server}/${entry.tool}`, annotations: def.annotations },
       {
         ...(ctx.signal ? { signal: ctx.signal } : {}),

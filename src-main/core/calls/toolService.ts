@@ -13,6 +13,7 @@ import type { SessionPool } from '../mcp/sessionPool';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import type { GateDeps } from '../safety/approvalGate';
 import type { ToolQuarantine } from '../safety/toolQuarantine';
+import type { TaskService } from '../tasks/taskService';
 import {
   runToolCall,
   type CallContext,
@@ -52,6 +53,8 @@ export interface ToolServiceDeps {
   approvals: ApprovalBroker;
   /** A named tool set; throws `not_found` naming the ones there are. */
   toolSet: (name: string) => ToolSet;
+  /** Tool calls that run as tasks (tasks/taskService.ts). */
+  tasks?: Pick<TaskService, 'callTool'>;
 }
 
 export class ToolService extends EventEmitter<ToolServiceEvents> {
@@ -72,6 +75,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
       gate: { ...deps.gate, broker: deps.approvals },
       broker: deps.approvals,
       publish: (e) => this.publish(e),
+      ...(deps.tasks ? { tasks: deps.tasks } : {}),
     };
     deps.pool.on('status', () => this.invalidate());
     deps.pool.on('tools', (t) => {
@@ -155,8 +159,12 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
     return [...this.states.values()].sort((a, b) => a.seq - b.seq);
   }
 
-  /** Stamps the event's place in the stream, folds it into the call's state, and tells the subscribers. */
-  private publish(e: UnstampedEvent): ToolCallEvent {
+  /**
+   * Stamps the event's place in the stream, folds it into the call's state, and tells the subscribers.
+   * The runner's steps come through here, and so do those of a task followed again after a restart
+   * (tasks/taskService.ts): the same call's lifecycle, continued.
+   */
+  publish(e: UnstampedEvent): ToolCallEvent {
     // Stamped in place: the runner builds a fresh object per event and nobody has seen it yet.
     const event = e as ToolCallEvent;
     event.seq = ++this.seq;

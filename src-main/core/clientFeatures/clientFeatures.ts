@@ -6,12 +6,12 @@ import { ProtocolError, type Client, type ClientCapabilities } from '@modelconte
 import type { LogLine } from '@shared/session';
 import type { LogLevel } from '@shared/settings';
 import { MooringError } from '../errors';
-import { ElicitationService } from './elicitation';
+import { ElicitationService, type ElicitParams } from './elicitation';
 import { InteractionBroker } from './interactionBroker';
 import { applyLogLevel } from './logLevel';
 import { ResourceSubscriptions } from './resources';
 import { RootsRegistry } from './roots';
-import { SamplingService, USER_REJECTED, type SamplingComplete } from './sampling';
+import { SamplingService, USER_REJECTED, type SamplingComplete, type SamplingParams } from './sampling';
 import { SamplingBudget, type SamplingBudgetOptions } from './samplingBudget';
 import type { ServerSession } from './serverSession';
 
@@ -48,6 +48,15 @@ export interface ClientFeatures {
   onSessionReady: (session: ServerSession) => Promise<void>;
   /** The user changed settings.logLevel: tell every ready session that offers logging. */
   setLogLevel: (level: LogLevel, sessions: ServerSession[]) => Promise<void>;
+  /**
+   * One server→client request carried inside a 2026-07-28 task's `inputRequests` (the tasks extension:
+   * "the same trust model" as a standalone request), answered by the same services.
+   */
+  fulfilInputRequest: (
+    server: string,
+    request: { method: string; params?: Record<string, unknown> },
+    signal: AbortSignal,
+  ) => Promise<unknown>;
   dispose: () => void;
 }
 
@@ -129,6 +138,18 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
             note(s.name, 'warning', `could not set the log level: ${e.message}`),
           ),
         ),
+      );
+    },
+    async fulfilInputRequest(server, request, signal) {
+      const params = request.params ?? {};
+      if (request.method === 'elicitation/create')
+        return elicitation.handle(server, params as ElicitParams, signal).catch(toWireError);
+      if (request.method === 'sampling/createMessage' && deps.complete)
+        return sampling.handle(server, params as SamplingParams, signal);
+      if (request.method === 'roots/list' && capabilities.roots) return { roots: roots.list() };
+      throw new MooringError(
+        'usage',
+        `"${server}" asked for ${request.method} inside a task, which Mooring does not offer here`,
       );
     },
     dispose: () => broker.dispose(),

@@ -4,7 +4,12 @@
 // calls in flight explicitly and reconnects with bounded backoff; tool handles survive reconnects.
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
-import { Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
+import {
+  StreamableHTTPClientTransport,
+  type Client,
+  type ClientCapabilities,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
 import { MAX_TIMEOUT_SECONDS } from '@shared/config';
 import type { ErrorData } from '@shared/errors';
@@ -15,6 +20,10 @@ import { SessionMetrics } from './metrics';
 import { RingBuffer } from './ringBuffer';
 import { callError, connectError } from './sessionErrors';
 import { StdioTransport } from './stdioTransport';
+import { resumeHttpSession } from './sessionResume';
+import { MOORING_CLIENT_INFO, MooringClient } from './taskClient';
+
+export { MOORING_CLIENT_INFO };
 import { ToolRegistry } from './toolRegistry';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
 import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
@@ -24,7 +33,6 @@ const LenientToolsList = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
-export const MOORING_CLIENT_INFO = { name: 'Mooring', version: '0.1.0' };
 export const KEEPALIVE_MS = 180_000;
 export const CONNECT_TIMEOUT_MS = 30_000;
 const HARD_CAP_MS = MAX_TIMEOUT_SECONDS * 1000;
@@ -58,7 +66,7 @@ export class SessionActor extends EventEmitter {
   /** The server's config; filter and policy edits replace it in place (reconfigure), nothing else does. */
   config: ServerConfig;
   private state: SessionState = 'idle';
-  private client?: Client;
+  private client?: MooringClient;
   private transport?: Transport;
   private generation = 0;
   private attempt = 0;
@@ -121,9 +129,37 @@ export class SessionActor extends EventEmitter {
     return this.registry.get(name);
   }
 
-  /** The live SDK client, for prompts, resources and the rest (undefined unless ready). */
-  sdkClient(): Client | undefined {
+  /** The live SDK client, for prompts, resources, tasks and the rest (undefined unless ready). */
+  sdkClient(): MooringClient | undefined {
     return this.state === 'ready' ? this.client : undefined;
+  }
+
+  /**
+   * A Streamable HTTP session's id and protocol version: a task created in it can be followed there
+   * after Mooring restarts (resumeHttpSession), since Mooring never ends such a session itself.
+   */
+  httpSession(): { sessionId: string; protocolVersion: string } | undefined {
+    const t = this.transport;
+    const version = this.client?.getNegotiatedProtocolVersion();
+    if (!(t instanceof StreamableHTTPClientTransport) || !t.sessionId || !version) return undefined;
+    return { sessionId: t.sessionId, protocolVersion: version };
+  }
+
+  /**
+   * A second client on an earlier Streamable HTTP session of this server (MCP 2025-11-25 "Transports",
+   * Session Management: a request carrying its `Mcp-Session-Id` reaches that session), with the same
+   * handlers, headers, SSRF guard and sign-in as the live one. Tasks of a 2025 server may be bound to the
+   * session that created them; the caller closes the client when done. Throws `not_found` when the
+   * server answers that the session is gone.
+   */
+  resumeHttpSession(sessionId: string, protocolVersion: string): Promise<MooringClient> {
+    return resumeHttpSession({
+      config: this.config,
+      options: this.opts,
+      sessionId,
+      protocolVersion,
+      log: (level, text) => this.hostLog(level, text),
+    });
   }
 
   stderrTail(lines = 20): string {
@@ -216,7 +252,7 @@ export class SessionActor extends EventEmitter {
     const gen = ++this.generation;
     if (this.state !== 'reconnecting') this.setState('connecting');
     let transport: Transport | undefined;
-    let client: Client | undefined;
+    let client: MooringClient | undefined;
     try {
       const prepared = this.opts.prepare
         ? await this.opts.prepare(this.config, { warn: (t) => this.hostLog('warning', t) })
@@ -236,7 +272,7 @@ export class SessionActor extends EventEmitter {
         ...(auth ? { auth } : {}),
         ...(this.opts.closeStageMs !== undefined ? { closeStageMs: this.opts.closeStageMs } : {}),
       });
-      client = new Client(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
+      client = new MooringClient(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
       client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));
       client.setNotificationHandler('notifications/message', (n) => {
         const p = n.params;
@@ -385,7 +421,7 @@ export class SessionActor extends EventEmitter {
   }
 
   /** Waits through connecting/reconnecting; a failed session gets one fresh connect on demand. */
-  private async readyClient(timeoutMs: number, signal?: AbortSignal): Promise<Client> {
+  async readyClient(timeoutMs: number, signal?: AbortSignal): Promise<MooringClient> {
     if (this.state === 'ready' && this.client) return this.client;
     if (this.state === 'closed') throw this.closedError();
     if (this.state === 'failed' || this.state === 'idle') {
@@ -393,7 +429,7 @@ export class SessionActor extends EventEmitter {
       await this.start();
       return this.client!;
     }
-    return new Promise<Client>((resolve, reject) => {
+    return new Promise<MooringClient>((resolve, reject) => {
       const done = (fn: () => void) => {
         clearTimeout(timer);
         this.off('status', onStatus);

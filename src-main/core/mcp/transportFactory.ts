@@ -39,6 +39,8 @@ export interface TransportHooks {
   auth?: TransportAuth;
   /** A stdio server's close: the wait after stdin EOF and after SIGTERM (StdioTransportOptions.closeStageMs). */
   closeStageMs?: number;
+  /** Streamable HTTP only: join this existing session instead of starting one (mcp/sessionResume.ts). */
+  sessionId?: string;
 }
 
 export type TransportFactory = (config: ServerConfig, hooks: TransportHooks) => Promise<Transport>;
@@ -65,6 +67,7 @@ export const createTransport: TransportFactory = async (config, hooks) => {
         new StreamableHTTPClientTransport(new URL(config.url!), {
           fetch: serverFetch(config, hooks),
           ...authOptions(hooks),
+          ...(hooks.sessionId ? { sessionId: hooks.sessionId } : {}),
         }),
         config,
         hooks,
