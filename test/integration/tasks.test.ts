@@ -86,6 +86,30 @@ describe('tasks over stdio', () => {
     expect(JSON.parse(readFileSync(join(home, 'tasks.json'), 'utf8'))).toEqual({ tasks: [] });
   });
 
+  it('input_required: the task asks through tasks/result, the person answers the form, the task goes on', async () => {
+    const core = await openCore(
+      homeWith([{ name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] }]),
+    );
+    await ready(core);
+    const asked = taskEvent(core, 'input_required');
+    const form = new Promise<void>((resolve) =>
+      core.interactions.once('requested', (r) => {
+        expect(r).toMatchObject({ kind: 'elicitation-form', server: 'everything' });
+        core.interactions.answer(r.id, {
+          kind: 'elicitation-form',
+          action: 'accept',
+          content: { interpretation: 'historical' },
+        });
+        resolve();
+      }),
+    );
+    const call = core.tools.call(TOOL, { topic: 'ships', ambiguous: true }, { preApproved: true });
+    expect((await asked).task!.statusMessage).toMatch(/multiple interpretations/);
+    await form;
+    const out = await call;
+    expect(resultText(out.result)).toContain('# Research Report: ships (historical)');
+  });
+
   it('cancel sends tasks/cancel: the server marks the task cancelled and the call fails as cancelled', async () => {
     const core = await openCore(
       homeWith([{ name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] }]),

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { publicProcedure, router } from './trpc';
+import { callKey } from '@shared/toolCall';
 import type { WireTool } from '@shared/wire';
 import { toWireResult, toWireTool } from './wire';
 
@@ -37,4 +38,12 @@ export const toolsRouter = router({
         result: toWireResult(outcome.result),
       };
     }),
+
+  /**
+   * Cancels the task a call runs as (its card's Cancel): `tasks/cancel` goes to the server, and the call
+   * ends as cancelled. `cancelled` is false when no task of that call is being followed.
+   */
+  cancelTask: publicProcedure
+    .input(z.object({ id: z.string().min(1), conversationId: z.string().optional() }))
+    .mutation(({ ctx, input }) => ({ cancelled: ctx.core.tasks.cancel(callKey(input)) })),
 });

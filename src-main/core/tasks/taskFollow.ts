@@ -75,9 +75,12 @@ export async function followTask(input: FollowInput): Promise<TaskEnd> {
   let task = input.task;
   const answered = new Set<string>();
   let resultCall: Promise<CallToolResult> | undefined;
+  let resultSettled = false;
   // A status notification (or the end of tasks/result) cuts the wait short.
   let wake = new AbortController();
   const seen = (next: TaskSnapshot) => {
+    // A notification sent before the last poll's answer may arrive after it: older news is dropped.
+    if (isOlder(next, task)) return;
     const changed = next.status !== task.status || next.statusMessage !== task.statusMessage;
     task = { ...task, ...next };
     if (changed) input.onUpdate(task);
@@ -104,12 +107,18 @@ export async function followTask(input: FollowInput): Promise<TaskEnd> {
           });
           // Its end (a result or an error) is the task's end: wake the loop to collect it.
           resultCall.then(
-            () => wake.abort(),
-            () => wake.abort(),
+            () => {
+              resultSettled = true;
+              wake.abort();
+            },
+            () => {
+              resultSettled = true;
+              wake.abort();
+            },
           );
         } else if (input.era === '2026-07-28') await answerInputs(input, task, answered);
       }
-      if (resultCall && (await settledNow(resultCall))) {
+      if (resultCall && resultSettled) {
         const result = await resultCall.catch((err: unknown) => {
           throw endError(task, err);
         });
@@ -213,16 +222,10 @@ function throwIfAborted(input: FollowInput, task: TaskSnapshot): void {
     : new MooringError('cancelled', `The task ${task.taskId} was cancelled`);
 }
 
-async function settledNow(p: Promise<unknown>): Promise<boolean> {
-  const marker = Symbol('pending');
-  const v = await Promise.race([
-    p.then(
-      () => true,
-      () => true,
-    ),
-    Promise.resolve(marker),
-  ]);
-  return v !== marker;
+function isOlder(next: TaskSnapshot, held: TaskSnapshot): boolean {
+  const a = next.lastUpdatedAt ? Date.parse(next.lastUpdatedAt) : NaN;
+  const b = held.lastUpdatedAt ? Date.parse(held.lastUpdatedAt) : NaN;
+  return a < b;
 }
 
 function anySignal(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {

@@ -27,6 +27,8 @@ export interface TaskSnapshot {
   statusMessage?: string;
   /** ISO 8601, as the server wrote it. */
   createdAt?: string;
+  /** ISO 8601: when the status last changed (both revisions MUST send it; kept only when they do). */
+  lastUpdatedAt?: string;
   /** Milliseconds from creation before the server may drop the task; null: unlimited. */
   ttlMs?: number | null;
   /** How often the server asks to be polled. */
@@ -45,6 +47,7 @@ const WireTask = z.looseObject({
   status: z.enum(TASK_STATUSES),
   statusMessage: z.string().optional(),
   createdAt: z.string().optional(),
+  lastUpdatedAt: z.string().optional(),
   ttl: Num,
   ttlMs: Num,
   pollInterval: Num,
@@ -66,6 +69,7 @@ export function snapshotOf(raw: unknown): TaskSnapshot {
     status: t.status,
     ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}),
     ...(t.createdAt !== undefined ? { createdAt: t.createdAt } : {}),
+    ...(t.lastUpdatedAt !== undefined ? { lastUpdatedAt: t.lastUpdatedAt } : {}),
     ...(ttl !== undefined ? { ttlMs: ttl } : {}),
     ...(typeof poll === 'number' && poll > 0 ? { pollIntervalMs: poll } : {}),
     ...(t.result ? { result: t.result as CallToolResult } : {}),
