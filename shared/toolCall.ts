@@ -7,6 +7,18 @@ import type { ErrorData } from './errors';
 import type { CallTask } from './tasks';
 import type { ToolResult } from './toolResult';
 
+/**
+ * A browser flow the call waits for (MCP 2025-11-25 "Elicitation", URL Elicitation Required Error): the
+ * server needs the person to finish it first; the call runs again when the server says it is done
+ * (`notifications/elicitation/complete`), or when the person says so. Strings from the server: untrusted.
+ */
+export interface UrlElicitationWait {
+  elicitationId: string;
+  url: string;
+  host: string;
+  message: string;
+}
+
 /** What a server reports with notifications/progress (MCP spec, "Progress"). */
 export interface Progress {
   progress: number;
@@ -51,6 +63,8 @@ export interface ToolCallEvent<R = ToolResult> {
    * status, so the card shows where it stands and offers Cancel.
    */
   task?: CallTask;
+  /** On `running`, while the call waits for the person to finish a browser flow the server asked for. */
+  waitingFor?: UrlElicitationWait[];
   /** While awaiting approval: the broker's request id, to answer it. */
   approvalId?: string;
   /** On a retry after a dropped connection (read-only or idempotent tools only). */

@@ -25,6 +25,7 @@ import {
   type SamplingComplete,
 } from './clientFeatures';
 import type { InteractionBroker } from './clientFeatures/interactionBroker';
+import type { UrlElicitations } from './clientFeatures/urlElicitations';
 import { ServerManager } from './config/serverManager';
 import { loadSettings } from './config/settings';
 import { SettingsService } from './config/settingsService';
@@ -101,6 +102,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly approvals = new ApprovalBroker();
   /** What servers ask the user (sampling approval, forms, links): listed, answered by id. */
   readonly interactions: InteractionBroker;
+  /** Browser flows after their link opened: completion notices, and calls waiting for them (-32042). */
+  readonly urlElicitations: UrlElicitations;
   /** Model providers: endpoints, keys in the keychain, Check. */
   readonly providers: ProviderAccess;
   readonly conversations: ConversationStore;
@@ -169,6 +172,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       },
     });
     this.interactions = this.features.broker;
+    this.urlElicitations = this.features.urlElicitations;
     this.oauth = new OAuthManager({
       secrets,
       redirectPort: () => this.settings.current().oauthRedirectPort,
@@ -206,6 +210,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     // Built before the root listens to the pool, so its catalogs are stale before anyone hears a change.
     this.tools = new ToolService({
       tasks: this.tasks,
+      // A host that cannot open links declares no URL elicitation, and a -32042 fails with why.
+      ...(opts.openExternal ? { urlElicitation: this.features.urlElicitations } : {}),
       pool: this.pool,
       sessionsFor: (workspace, global) => this.workspaces.sessions.actors(workspace, global),
       folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),

@@ -14,4 +14,19 @@ export const interactionsRouter = router({
       ctx.core.interactions.answer(input.id, input.answer);
       return { id: input.id };
     }),
+
+  /**
+   * A call waits for a browser flow (-32042): the person says it is done (the server's notice may never
+   * come; MCP 2025-11-25 "Elicitation" asks for manual controls), or stops waiting.
+   */
+  finishUrlFlow: publicProcedure
+    .input(z.object({ server: z.string().min(1), elicitationId: z.string().min(1) }))
+    .mutation(({ ctx, input }) => ({
+      finished: ctx.core.urlElicitations.complete(input.server, input.elicitationId, 'user'),
+    })),
+  abandonUrlFlow: publicProcedure
+    .input(z.object({ server: z.string().min(1), elicitationId: z.string().min(1) }))
+    .mutation(({ ctx, input }) => ({
+      abandoned: ctx.core.urlElicitations.abandon(input.server, input.elicitationId),
+    })),
 });

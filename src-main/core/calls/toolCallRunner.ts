@@ -18,6 +18,7 @@ import type { ApprovalBroker } from '../safety/approvalBroker';
 import { authorizeCall, type GateDeps, type GateResult } from '../safety/approvalGate';
 import type { FingerprintedTool } from '../safety/toolFingerprint';
 import type { TaskService } from '../tasks/taskService';
+import { withUrlElicitation, type UrlElicitationPort } from './urlElicitationRetry';
 
 export type { ToolCallEvent, ToolCallPhase };
 
@@ -64,6 +65,8 @@ export interface RunnerDeps {
   publish: (e: UnstampedEvent) => ToolCallEvent;
   /** Runs a call as a task when the server runs it as one (tasks/taskService.ts); absent: plain calls. */
   tasks?: Pick<TaskService, 'callTool'>;
+  /** The browser flows a -32042 error asks for (urlElicitationRetry.ts); absent: such a call fails. */
+  urlElicitation?: UrlElicitationPort;
 }
 
 const views = new WeakMap<Tool, FingerprintedTool & { annotations?: Tool['annotations'] }>();
@@ -166,25 +169,33 @@ export async function runToolCall(
       ctx.onProgress?.(p);
     };
     const tasks = deps.tasks;
+    const once = () =>
+      tasks && actor
+        ? tasks.callTool({
+            actor,
+            handle: entry.handle,
+            args,
+            call: {
+              id,
+              modelName: entry.modelName,
+              friendlyName: entry.friendlyName,
+              ...(ctx.client ? { client: ctx.client } : {}),
+              ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
+            },
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+            onProgress,
+            onTask: (task) => emit('running', { task }),
+          })
+        : entry.handle.call(args, { ...(ctx.signal ? { signal: ctx.signal } : {}), onProgress });
     const raw = await withSafeRetry(
       () =>
-        tasks && actor
-          ? tasks.callTool({
-              actor,
-              handle: entry.handle,
-              args,
-              call: {
-                id,
-                modelName: entry.modelName,
-                friendlyName: entry.friendlyName,
-                ...(ctx.client ? { client: ctx.client } : {}),
-                ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
-              },
-              ...(ctx.signal ? { signal: ctx.signal } : {}),
-              onProgress,
-              onTask: (task) => emit('running', { task }),
-            })
-          : entry.handle.call(args, { ...(ctx.signal ? { signal: ctx.signal } : {}), onProgress }),
+        withUrlElicitation(once, {
+          server: entry.server,
+          tool: entry.tool,
+          port: deps.urlElicitation,
+          signal: ctx.signal,
+          onWaiting: (waitingFor) => emit('running', { waitingFor }),
+        }),
       { name: `${entry.server}/${entry.tool}`, annotations: def.annotations },
       {
         ...(ctx.signal ? { signal: ctx.signal } : {}),

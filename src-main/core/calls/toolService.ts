@@ -22,6 +22,7 @@ import {
   type ToolCallOutcome,
   type UnstampedEvent,
 } from './toolCallRunner';
+import type { UrlElicitationPort } from './urlElicitationRetry';
 
 /** Ended calls whose last state the stream's snapshot still replays (the UI keeps about as many cards). */
 export const RECENT_CALLS = 32;
@@ -55,6 +56,8 @@ export interface ToolServiceDeps {
   toolSet: (name: string) => ToolSet;
   /** Tool calls that run as tasks (tasks/taskService.ts). */
   tasks?: Pick<TaskService, 'callTool'>;
+  /** Browser flows a server requires before a call (-32042; calls/urlElicitationRetry.ts). */
+  urlElicitation?: UrlElicitationPort;
 }
 
 export class ToolService extends EventEmitter<ToolServiceEvents> {
@@ -76,6 +79,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
       broker: deps.approvals,
       publish: (e) => this.publish(e),
       ...(deps.tasks ? { tasks: deps.tasks } : {}),
+      ...(deps.urlElicitation ? { urlElicitation: deps.urlElicitation } : {}),
     };
     deps.pool.on('status', () => this.invalidate());
     deps.pool.on('tools', (t) => {

@@ -7,7 +7,8 @@ import type { LogLine } from '@shared/session';
 import type { LogLevel } from '@shared/settings';
 import { MooringError } from '../errors';
 import { ElicitationService, type ElicitParams } from './elicitation';
-import { InteractionBroker } from './interactionBroker';
+import { DEFAULT_INTERACTION_TIMEOUT_MS, InteractionBroker } from './interactionBroker';
+import { UrlElicitations } from './urlElicitations';
 import { applyLogLevel } from './logLevel';
 import { ResourceSubscriptions } from './resources';
 import { RootsRegistry } from './roots';
@@ -44,6 +45,8 @@ export interface ClientFeatures {
   sampling: SamplingService;
   roots: RootsRegistry;
   resources: ResourceSubscriptions;
+  /** URL-mode flows after their link opened: completion notices, and the -32042 error path's wait. */
+  urlElicitations: UrlElicitations;
   /** After a session is (re)connected: its log level, then the resource subscriptions it had. */
   onSessionReady: (session: ServerSession) => Promise<void>;
   /** The user changed settings.logLevel: tell every ready session that offers logging. */
@@ -74,10 +77,16 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
       deps.complete ??
       (() => Promise.reject(new MooringError('usage', 'No model is configured for sampling.'))),
   });
-  const elicitation = new ElicitationService({
+  const elicitation: ElicitationService = new ElicitationService({
     broker,
     log,
     ...(deps.openExternal ? { openExternal: deps.openExternal } : {}),
+    onOpened: (server, id) => urlElicitations.noteOpened(server, id),
+  });
+  const urlElicitations = new UrlElicitations({
+    elicitation,
+    log,
+    timeoutMs: deps.interactionTimeoutMs ?? DEFAULT_INTERACTION_TIMEOUT_MS,
   });
   const roots = new RootsRegistry();
   const resources = new ResourceSubscriptions();
@@ -101,6 +110,7 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
       roots.track(client, server);
     }
     resources.attach(client, server);
+    if (deps.openExternal) urlElicitations.attach(client, server);
   };
 
   const configureTestClient = (client: Client) => {
@@ -123,6 +133,7 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     sampling,
     roots,
     resources,
+    urlElicitations,
     async onSessionReady(session) {
       const level = deps.logLevel?.() ?? 'info';
       await applyLogLevel(session, level).catch((e: Error) =>

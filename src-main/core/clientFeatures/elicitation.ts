@@ -16,6 +16,8 @@ export interface ElicitationDeps {
   /** Opens a URL in the user's browser (Electron's shell.openExternal behind the host). */
   openExternal?: (url: string) => Promise<void>;
   log: (line: LogLine) => void;
+  /** A link was opened with consent: its completion notice may follow (urlElicitations.ts). */
+  onOpened?: (server: string, elicitationId: string) => void;
 }
 
 /** Only https links leave Mooring: http could be read or rewritten on the way. */
@@ -50,14 +52,30 @@ export class ElicitationService {
     params: Extract<ElicitParams, { mode: 'url' }>,
     signal: AbortSignal,
   ): Promise<ElicitResult> {
+    const action = await this.consentAndOpen(server, params, signal);
+    // Accepted: the flow goes on in the browser; the server may say when it is done (completion notice).
+    if (action === 'accept') this.deps.onOpened?.(server, params.elicitationId);
+    return { action };
+  }
+
+  /**
+   * Shows the person the link (its full URL and host) and opens it after their consent, https only: the
+   * request path above and the error path (-32042, urlElicitations.ts) share it. Returns their answer;
+   * a link Mooring will not open, or a host that cannot open one, is declined without asking.
+   */
+  async consentAndOpen(
+    server: string,
+    params: { url: string; message: string; elicitationId: string },
+    signal: AbortSignal,
+  ): Promise<'accept' | 'decline' | 'cancel'> {
     if (!isOpenableUrl(params.url)) {
       // Not shown at all: a dialog offering a link Mooring will not open only teaches people to click.
       this.log(server, 'warning', `declined to open a link that is not https: ${params.url}`);
-      return { action: 'decline' };
+      return 'decline';
     }
     if (!this.deps.openExternal) {
       this.log(server, 'warning', `cannot open links in this host; declined ${params.url}`);
-      return { action: 'decline' };
+      return 'decline';
     }
     const answer = await this.deps.broker.request(
       {
@@ -72,7 +90,7 @@ export class ElicitationService {
     );
     if (answer.action !== 'accept') {
       this.log(server, 'info', `link not opened (${answer.action}): ${params.url}`);
-      return { action: answer.action };
+      return answer.action;
     }
     try {
       await this.deps.openExternal(params.url);
@@ -84,7 +102,7 @@ export class ElicitationService {
       );
     }
     this.log(server, 'info', `opened ${params.url} with the user's consent`);
-    return { action: 'accept' };
+    return 'accept';
   }
 
   private log(server: string, level: LogLine['level'], text: string): void {
