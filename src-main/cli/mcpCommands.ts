@@ -208,16 +208,20 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           for (const s of core.servers.statuses())
             if (s.state === 'failed')
               process.stderr.write(`warning: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
+          // Excluded tools are listed too, with the reason: a tool must never vanish without a word.
           const rows = core.tools
             .catalog()
-            .summaries()
+            .summaries({ includeDisabled: true })
             .filter((t) => !name || t.server === name);
           if (name) failIfNotReady(core, name);
           if (o.json) return void printJson(rows);
-          for (const t of rows)
+          for (const t of rows.filter((r) => r.enabled))
             process.stdout.write(
               `${t.name}${t.readOnly ? '  [read-only]' : ''}${t.destructive ? '  [destructive]' : ''}\n    ${t.description.split('\n')[0]}\n`,
             );
+          const excluded = rows.filter((r) => !r.enabled);
+          if (excluded.length) process.stdout.write(`\nexcluded (${excluded.length}):\n`);
+          for (const t of excluded) process.stdout.write(`${t.name}  [excluded]\n    ${t.excludedReason}\n`);
         },
         { json: o.json, workspace: o.workspace },
       ),

@@ -11,6 +11,16 @@ import { isSchemaObject, schemaTypes, type JsonSchema } from './schemaWalk';
 export type Provider = ProviderId;
 export const PROVIDERS: readonly Provider[] = PROVIDER_IDS;
 
+/**
+ * A property name for a reason the UI and the terminal show: a dot path flattened from a very deep schema
+ * can run to thousands of characters, so a long one shows its ends and its length.
+ */
+function shownKey(key: string): string {
+  return key.length <= 80
+    ? JSON.stringify(key)
+    : `${JSON.stringify(`${key.slice(0, 40)}…${key.slice(-20)}`)} (${key.length} characters: a dot path through ${key.split('.').length} nested objects)`;
+}
+
 export type AdaptResult = { ok: true; schema: JsonSchema; changes: string[] } | { ok: false; reason: string };
 
 const ANTHROPIC_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
@@ -136,7 +146,7 @@ export function adaptSchemaForProvider(input: unknown, provider: Provider): Adap
     if (bad.length)
       return {
         ok: false,
-        reason: `property name${bad.length > 1 ? 's' : ''} ${bad.map((b) => JSON.stringify(b)).join(', ')} not accepted by Anthropic (letters, digits, "_", ".", "-", at most 64)`,
+        reason: `property name${bad.length > 1 ? 's' : ''} ${bad.map(shownKey).join(', ')} not accepted by Anthropic (letters, digits, "_", ".", "-", at most 64)`,
       };
   }
   return { ok: true, schema: s, changes };

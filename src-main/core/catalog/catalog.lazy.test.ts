@@ -105,7 +105,10 @@ describe('catalog with lazy schemas', () => {
     ]);
     for (const x of excluded) {
       const def = tools().find((t) => `mcp__srv__${t.name}` === x.modelName)!;
-      expect(x.reason).toBe(computeSchema(def.inputSchema, 'anthropic').excludedReason);
+      expect(x.reason).toBe(
+        `its input schema cannot be given to a model: ${computeSchema(def.inputSchema, 'anthropic').excludedReason}`,
+      );
+      expect(x.hint).toMatch(/would have to simplify the tool's input schema/);
     }
     expect(excluded[0]!.reason).toMatch(/not accepted by Anthropic/);
     expect(c.summaries().map((s) => s.tool)).toEqual(['fine']);

@@ -84,6 +84,7 @@ describe('catalog over everything + filesystem + memory', () => {
       description: expect.any(String),
       readOnly: true,
       destructive: false,
+      enabled: true,
     });
     expect(Object.keys(rows[0]!)).toEqual([
       'name',
@@ -92,6 +93,7 @@ describe('catalog over everything + filesystem + memory', () => {
       'description',
       'readOnly',
       'destructive',
+      'enabled',
     ]);
   });
 

@@ -72,6 +72,7 @@ describe('nasty schemas', () => {
     expect(anthropic.excluded()).toContainEqual({
       modelName: 'mcp__nasty__spaced_props',
       reason: spaced.excludedReason,
+      hint: expect.stringMatching(/Server "nasty" would have to simplify/),
     });
     expect(new ToolCatalog(inputs, { provider: 'openai' }).get('mcp__nasty__spaced_props')!.enabled).toBe(
       true,

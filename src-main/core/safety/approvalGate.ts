@@ -24,6 +24,8 @@ export interface GateCall {
   tool: FingerprintedTool & { annotations?: ToolAnnotationHints };
   /** False when the tool filters (or the new-tool quarantine) disable the tool. */
   enabled: boolean;
+  /** Why the catalog disabled it and what to do (`CatalogEntry.excludedReason`/`excludedHint`). */
+  disabled?: { reason?: string | undefined; hint?: string | undefined };
   arguments: Record<string, unknown>;
   /** Who wants the call (conversation id, MCP client name), for the dialog and the audit log. */
   client?: string;
@@ -62,6 +64,7 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
     policy: config.policy,
     annotations: tool.annotations,
     enabled: call.enabled,
+    disabledReason: call.disabled?.reason,
     yolo: deps.yolo(),
     remembered,
   });
@@ -95,7 +98,8 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
     throw new MooringError(
       'refused',
       `Mooring refused to call ${label}: ${verdict.reason}.`,
-      `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+      call.disabled?.hint ??
+        `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
     );
   }
   if (verdict.decision === 'auto') {
