@@ -105,6 +105,11 @@ export class ApprovalBroker extends EventEmitter<ApprovalBrokerEvents> {
     return this.parked.cancel(id, reason);
   }
 
+  /** Ends one pending request with this error (the relay: no app to ask). */
+  reject(id: string, error: MooringError): boolean {
+    return this.parked.reject(id, error);
+  }
+
   /** Answers one pending request. Throws `not_found` when it was already answered, timed out or cancelled. */
   answer(id: string, decision: unknown): void {
     this.parked.answer(id, decision);
