@@ -1,4 +1,4 @@
-// `mooring mcp …`: manage servers and call their tools from a terminal (issue 2), on the same core as the app.
+// `mooring mcp …`: manage servers and call their tools from a terminal (ARCHITECTURE.md, "Processes and entry points"), on the same core as the app.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ServerConfigInput, TransportKind } from '@shared/config';

@@ -1,4 +1,4 @@
-// `mooring serve --stdio | --http PORT` (issue 8): Mooring as an MCP server for other clients (Claude
+// `mooring serve --stdio | --http PORT` (ARCHITECTURE.md, "`mooring serve` and the running app"): Mooring as an MCP server for other clients (Claude
 // Desktop, Cursor, VS Code, scripts), on the same core as the app: memory, conversations, and the tools of
 // every configured server under Mooring's safety engine.
 import type { Command } from 'commander';
@@ -74,7 +74,7 @@ const untilSignal = () =>
 
 /**
  * With nobody to ask here (stdio, or HTTP without a terminal), approvals go to the running app's dialog over
- * the local relay; with no app running they wait here and are refused when the wait ends (issue 8).
+ * the local relay; with no app running they wait here and are refused at once (serve/approvalRelayClient.ts).
  */
 function relayApprovals(core: MooringCore, via: string): () => void {
   const relay = core.relayApprovalsToApp({

@@ -1,8 +1,9 @@
-// The local approval relay (issue 8, "Approval relay"): `mooring serve` forwards its approvals to the
-// running app over <home>/run/approvals.sock. First the socket itself (permissions, the token check, a
-// stale or live socket), then both ends in process with two real brokers (the app's answer, timeouts and
-// cancellation both ways), then real processes: `mooring web` and `mooring serve --stdio` on one home, an
-// SDK client calling write_file, answered through the web app's router.
+// The local relay (ARCHITECTURE.md, "`mooring serve` and the running app"): `mooring serve` forwards what
+// needs a person to the running app over <home>/run/approvals.sock. First the socket itself (permissions,
+// the token check, a stale or live socket), then both ends in process with two real brokers of each kind
+// (the app's answer, timeouts and cancellation both ways, no app: refused or declined at once), then real
+// processes: `mooring web` and `mooring serve --stdio` on one home, an SDK client calling write_file,
+// answered through the web app's router.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';

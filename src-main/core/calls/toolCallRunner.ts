@@ -148,7 +148,7 @@ export async function runToolCall(
   emit('running');
   try {
     // A dropped connection is retried once, on the reconnected session, only for read-only or
-    // idempotent tools (issue 10); anything else fails explicitly and is not run twice.
+    // idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
     const raw = await withSafeRetry(
       () =>
         entry.handle.call(args, {

@@ -1,4 +1,4 @@
-// Per-provider schema adaptation (issue 3, "Schemas"). OpenAI and Anthropic both require the
+// Per-provider schema adaptation (ARCHITECTURE.md, "The core, by room": catalog/). OpenAI and Anthropic both require the
 // top-level parameters schema to be `type: "object"` and reject `oneOf`/`anyOf`/`allOf`/`enum`/`not`
 // at the top level; Ollama reads only `type`/`properties`/`required` there. Anthropic additionally
 // requires property keys to match ^[a-zA-Z0-9_.-]{1,64}$. A tool we cannot adapt is excluded with

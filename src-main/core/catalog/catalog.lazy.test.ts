@@ -1,4 +1,4 @@
-// Lazy schema processing (issue 9): a catalog build processes no schema it can prove fine, yet
+// Lazy schema processing (catalog.ts, `Entry`): a catalog build processes no schema it can prove fine, yet
 // every public answer is the same as if it had — a tool whose schema cannot be adapted is still
 // excluded at once, with its reason, in active(), excluded(), resolve() and summaries().
 import type { Tool } from '@modelcontextprotocol/client';

@@ -1,4 +1,4 @@
-// The catalog over real servers from node_modules (issue 3, "Acceptance"): server-everything,
+// The catalog over real servers from node_modules (ARCHITECTURE.md, "The core, by room": catalog/): server-everything,
 // server-filesystem and server-memory together; two copies of one server; images end to end. Calls go
 // through the gated path (calls/toolCallRunner.ts), the only way to reach a server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The tool catalog (issue 3): every server's tools under model-safe names, with repaired schemas,
+// The tool catalog (ARCHITECTURE.md, "The path of one tool call"): every server's tools under model-safe names, with repaired schemas,
 // filters applied, token costs, name resolution and argument preparation. Built from the session
 // room's ToolHandles only (src-main/core/mcp/types.ts), never from the actor's internals.
 
@@ -87,7 +87,7 @@ export interface PreparedArguments {
 }
 
 /**
- * An entry whose processed schema and token cost are computed on first read (issue 9): tokenizing
+ * An entry whose processed schema and token cost are computed on first read: tokenizing
  * or fully processing 5,000 schemas costs far more than the rest of a build, and in deferred mode
  * only the tools the model loads are ever read. Whether the schema excludes the tool is decided
  * at build time (`schemaExclusion`, cheap when provable), so `enabled` is exact from the start.

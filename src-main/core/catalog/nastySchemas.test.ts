@@ -1,4 +1,4 @@
-// Fixture servers with nasty schemas load without error (issue 3, "Acceptance"): circular $ref,
+// Fixture servers with nasty schemas load without error: circular $ref,
 // depth 8, 50 leaves, 100-character names, top-level oneOf, odd names, and 500 more tools.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureStdio } from '../../../test/helpers/servers';

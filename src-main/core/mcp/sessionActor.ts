@@ -41,7 +41,7 @@ export interface SessionActorOptions {
   prepare?: (config: ServerConfig, ctx: { warn: (text: string) => void }) => Promise<ServerConfig>;
   /** The fetch a remote transport uses (the SSRF guard's, pinned to the checked addresses). */
   fetchFor?: (config: ServerConfig) => TransportHooks['fetch'];
-  /** OAuth for a remote server (issue 7): the auth provider its transport uses, from core/auth. */
+  /** OAuth for a remote server (ARCHITECTURE.md, `auth/`): the auth provider its transport uses, from core/auth. */
   authProviderFor?: (config: ServerConfig) => TransportHooks['auth'];
   backoff?: BackoffPolicy;
   keepaliveMs?: number;

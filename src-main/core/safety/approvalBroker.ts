@@ -1,4 +1,4 @@
-// The approval broker (issue 4): the one place where a call waiting for the user parks. The core calls
+// The approval broker (ARCHITECTURE.md, "The path of one tool call"): the one place where a call waiting for the user parks. The core calls
 // `request`; whichever UI is attached (the Electron window, browser mode, the CLI prompt) lists `pending()`
 // and answers by id. An unanswered request is refused after a timeout; an abort cancels it.
 import { EventEmitter } from 'node:events';

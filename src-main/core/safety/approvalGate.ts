@@ -44,7 +44,7 @@ export interface GateResult {
   /**
    * The audit line of an automatic decision, still being written: the caller runs the tool meanwhile
    * and awaits this before it reports the call done (the append was issued before the call was sent).
-   * Writing it first cost more than the tool call itself (bench, issue 9).
+   * Writing it first cost more than the tool call itself (README, "Performance").
    */
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */

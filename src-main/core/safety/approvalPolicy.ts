@@ -1,4 +1,4 @@
-// The approval policy (issue 4): one pure decision per tool call — run it, ask the user, or refuse.
+// The approval policy: one pure decision per tool call — run it, ask the user, or refuse.
 // MCP spec, "Tool annotations": annotations are hints from a possibly untrusted server, and a tool without
 // them is assumed possibly destructive and not read-only. So only an explicit readOnlyHint:true runs unasked.
 import type { ServerPolicy } from '@shared/config';

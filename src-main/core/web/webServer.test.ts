@@ -1,5 +1,6 @@
-// Browser mode's gate and bridge on a real core and a real HTTP server on 127.0.0.1 (issue 5,
-// "Browser-mode security tests": no token → 401; wrong Origin or Host → 403; the token works once).
+// Browser mode's gate and bridge on a real core and a real HTTP server on 127.0.0.1 (webAuth.ts,
+// requestLimits.ts): no token → 401; wrong Origin or Host → 403; the token works once; a body is refused
+// from its headers (413, 415, 411) before it is read.
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
