@@ -1,10 +1,10 @@
-// The contract of mcp_servers.json (issue 2) and its server entries.
+// The contract of mcp_servers.json (ARCHITECTURE.md, "Data on disk") and its server entries.
 // Pure zod: the renderer's forms validate with the very same schema the core writes with.
 import { z } from 'zod';
 
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DEFAULT_TIMEOUT_SECONDS = 180;
-/** The cap on one message from a stdio server (issue 2: 4 MB); a server that returns big images may raise it. */
+/** The cap on one message from a stdio server (4 MB); a server that returns big images may raise it. */
 export const DEFAULT_MAX_MESSAGE_MB = 4;
 export const MAX_MESSAGE_MB = 64;
 export const MAX_TIMEOUT_SECONDS = 600;
@@ -12,7 +12,7 @@ export const MAX_TIMEOUT_SECONDS = 600;
 export const TransportSchema = z.enum(['stdio', 'http', 'sse']);
 export type TransportKind = z.infer<typeof TransportSchema>;
 
-/** Per-server approval policy (issue 4); `default` follows the tool's annotations. */
+/** Per-server approval policy; `default` follows the tool's annotations. */
 export const ServerPolicySchema = z.enum(['default', 'always-ask', 'auto-read-only', 'trust-all']);
 export type ServerPolicy = z.infer<typeof ServerPolicySchema>;
 
@@ -33,7 +33,7 @@ export const ServerConfigSchema = z
     cwd: z.string().optional(),
     url: z.string().url('must be a full URL such as https://example.com/mcp').optional(),
     headers: stringMap.default({}),
-    /** Names in `env` whose values live in the OS keychain; the file never holds them (issue 4). */
+    /** Names in `env` whose values live in the OS keychain; the file never holds them. */
     secretEnv: z.array(z.string()).default([]),
     /** Names in `headers` whose values live in the OS keychain. */
     secretHeaders: z.array(z.string()).default([]),
@@ -50,14 +50,20 @@ export const ServerConfigSchema = z
       .min(1, 'must be at least 1 MB')
       .max(MAX_MESSAGE_MB, `must be at most ${MAX_MESSAGE_MB} MB`)
       .default(DEFAULT_MAX_MESSAGE_MB),
-    /** A trusted server may run a command outside the runtime allowlist (issue 4). */
+    /** A trusted server may run a command outside the runtime allowlist. */
     trust: z.boolean().default(false),
     policy: ServerPolicySchema.default('default'),
-    /** Tool filters (issue 3): when `includeTools` is set only those run; `excludeTools` always wins. */
+    /** Tool filters: when `includeTools` is set only those run; `excludeTools` always wins. */
     includeTools: z.array(z.string()).optional(),
     excludeTools: z.array(z.string()).default([]),
-    /** Allow an http/sse server to reach private or loopback addresses through a hostname (issue 4). */
+    /** Allow an http/sse server to reach private or loopback addresses through a hostname (not link-local). */
     allowPrivateNetwork: z.boolean().default(false),
+    /**
+     * The link-local or cloud instance-metadata addresses and host names (each named exactly, e.g.
+     * "169.254.169.254") this server may reach; `allowPrivateNetwork` never opens them. Not for imports to
+     * carry: the user sets it, one server at a time.
+     */
+    allowLinkLocalHosts: z.array(z.string().min(1, 'must not be empty')).optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

@@ -1,4 +1,4 @@
-// `mooring mcp login NAME` and `mooring mcp logout NAME` (issue 7): OAuth sign-in for http/sse servers.
+// `mooring mcp login NAME` and `mooring mcp logout NAME` (the auth room): OAuth sign-in for http/sse servers.
 // The browser opens only after the terminal shows which server sends you to which host, and only for
 // https (or loopback http) URLs — the auth room refuses anything else before this opener is called.
 import { spawn } from 'node:child_process';

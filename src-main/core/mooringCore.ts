@@ -35,6 +35,7 @@ import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
 import { AuditLog } from './safety/auditLog';
+import { SecretRedactor } from './safety/redact';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
@@ -109,6 +110,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly prompts: PromptsService;
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
+  /**
+   * Every secret value this process knows (keychain values, secret `${env:…}` values, OAuth tokens): masked
+   * out of server logs, session errors, test results and the audit log (ARCHITECTURE.md, "The core as one
+   * object").
+   */
+  readonly redactor = new SecretRedactor();
 
   private readonly pool: SessionPool;
   private readonly features: ClientFeatures;
@@ -135,13 +142,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       },
     });
     this.samplingComplete = opts.complete;
-    this.audit = new AuditLog(paths.home);
+    this.audit = new AuditLog(paths.home, () => this.redactor.values());
     this.preparation = new ServerPreparation({
       secrets,
       env,
       osvEndpoint: () => this.settings.current().osvEndpoint,
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
-      log: (l) => this.emit('log', l),
+      log: (l) => this.emit('log', { ...l, text: this.redactor.redact(l.text) }),
+      redactor: this.redactor,
     });
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
@@ -151,11 +159,15 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       log: (l) => {
         const actor = this.pool.get(l.server);
         if (actor) actor.hostLog(l.level, l.text);
-        else this.emit('log', l);
+        else this.emit('log', { ...l, text: this.redactor.redact(l.text) });
       },
     });
     this.interactions = this.features.broker;
-    this.oauth = new OAuthManager({ secrets, redirectPort: () => this.settings.current().oauthRedirectPort });
+    this.oauth = new OAuthManager({
+      secrets,
+      redirectPort: () => this.settings.current().oauthRedirectPort,
+      onSecrets: (values) => this.redactor.add(values),
+    });
     this.pool = new SessionPool(this.sessionOptions());
     this.workspaces = new WorkspaceService({
       home: paths.home,
@@ -174,7 +186,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       approvals: this.approvals,
       toolSet: (name) => this.settings.toolSet(name),
     });
-    const connect = { ...opts.session, prepare: this.prepare(), fetchFor: this.fetchFor() };
+    const connect = {
+      ...opts.session,
+      prepare: this.prepare(),
+      fetchFor: this.fetchFor(),
+      redact: this.redactor.redact,
+    };
     this.servers = new ConfiguredServers({
       manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
       pool: this.pool,
@@ -332,6 +349,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       configureClient: this.features.configureClient,
       prepare: this.prepare(workspace),
       fetchFor: this.fetchFor(),
+      redact: this.redactor.redact,
     };
   }
 }

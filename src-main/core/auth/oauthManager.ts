@@ -1,4 +1,4 @@
-// OAuth for the whole core (issue 7): one keychain-backed store, one background provider per remote
+// OAuth for the whole core (ARCHITECTURE.md, "The core, by room": auth): one keychain-backed store, one background provider per remote
 // server (uses and refreshes stored tokens, never opens a browser: a needed sign-in is `auth_required`),
 // and sign-in / sign-out, which the UI's buttons and `mooring mcp login|logout NAME` call.
 import type { ServerConfig } from '@shared/config';
@@ -19,6 +19,8 @@ export interface OAuthManagerOptions {
   callbackTimeoutMs?: number;
   /** See OAuthProviderOptions.issuerCheck; default 'strict'. */
   issuerCheck?: 'strict' | 'same-origin';
+  /** Learns every token read or stored (for the redactor). */
+  onSecrets?: (values: string[]) => void;
 }
 
 export interface SignInOptions {
@@ -44,7 +46,7 @@ export class OAuthManager {
   >();
 
   constructor(private readonly opts: OAuthManagerOptions) {
-    this.store = new OAuthStore(opts.secrets);
+    this.store = new OAuthStore(opts.secrets, opts.onSecrets);
   }
 
   private port(): number {

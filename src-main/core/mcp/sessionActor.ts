@@ -41,7 +41,7 @@ export interface SessionActorOptions {
   prepare?: (config: ServerConfig, ctx: { warn: (text: string) => void }) => Promise<ServerConfig>;
   /** The fetch a remote transport uses (the SSRF guard's, pinned to the checked addresses). */
   fetchFor?: (config: ServerConfig) => TransportHooks['fetch'];
-  /** OAuth for a remote server (ARCHITECTURE.md, `auth/`): the auth provider its transport uses, from core/auth. */
+  /** OAuth for a remote server: the auth provider its transport uses, from core/auth. */
   authProviderFor?: (config: ServerConfig) => TransportHooks['auth'];
   backoff?: BackoffPolicy;
   keepaliveMs?: number;
@@ -49,6 +49,11 @@ export interface SessionActorOptions {
   capabilities?: ClientCapabilities;
   /** Registers server→client handlers (sampling, elicitation, roots) on each new Client. */
   configureClient?: (client: Client, server: string) => void;
+  /**
+   * Masks every known secret (SecretRedactor.redact) in what leaves the session: log lines (stderr and the
+   * server's own), status errors, and the errors connects and calls throw.
+   */
+  redact?: (text: string) => string;
 }
 
 export class SessionActor extends EventEmitter {
@@ -70,7 +75,6 @@ export class SessionActor extends EventEmitter {
   private readonly registry: ToolRegistry;
   readonly metrics = new SessionMetrics();
   readonly logs = new RingBuffer<LogLine>(1000);
-  private stderrPartial = '';
   private readonly backoff: BackoffPolicy;
 
   constructor(private readonly opts: SessionActorOptions) {
@@ -180,7 +184,7 @@ export class SessionActor extends EventEmitter {
       return result;
     } catch (err) {
       this.metrics.record(performance.now() - started, false);
-      throw callError(err, { server: this.name, tool: name, timeoutMs, signal: opts.signal });
+      throw this.redacted(callError(err, { server: this.name, tool: name, timeoutMs, signal: opts.signal }));
     }
   }
 
@@ -257,13 +261,21 @@ export class SessionActor extends EventEmitter {
       this.setState('ready');
       this.startKeepalive(gen);
     } catch (err) {
+      // Whether the process had exited on its own: read before closing, since closing makes it exit.
+      const exit = transport instanceof StdioTransport ? transport.exit : undefined;
       if (client) {
         client.onclose = undefined;
         await client.close().catch(() => undefined);
       } else await transport?.close().catch(() => undefined);
       if (gen === this.generation) this.client = undefined;
-      const exit = transport instanceof StdioTransport ? transport.exit : undefined;
-      throw connectError(err, { config: this.config, stderrTail: this.stderrTail(), exit });
+      throw this.redacted(
+        connectError(err, {
+          config: this.config,
+          stderrTail: this.stderrTail(),
+          exit,
+          timeoutMs: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+        }),
+      );
     }
   }
 
@@ -455,15 +467,8 @@ export class SessionActor extends EventEmitter {
     this.emit('status', this.status());
   }
 
-  private onStderr(text: string): void {
-    const lines = (this.stderrPartial + text).split(/\r?\n/);
-    this.stderrPartial = lines.pop() ?? '';
-    if (this.stderrPartial.length > 8192) {
-      lines.push(this.stderrPartial);
-      this.stderrPartial = '';
-    }
-    for (const line of lines)
-      if (line.trim()) this.log({ source: 'stderr', level: 'info', text: line.slice(0, 4000) });
+  private onStderr(line: string): void {
+    this.log({ source: 'stderr', level: 'info', text: line });
   }
 
   /** A line from the host about this server (state changes, safety notes), kept in its log. */
@@ -472,9 +477,20 @@ export class SessionActor extends EventEmitter {
   }
 
   private log(l: Omit<LogLine, 'server' | 'at'>): void {
-    const line: LogLine = { server: this.name, at: Date.now(), ...l };
+    const text = this.opts.redact ? this.opts.redact(l.text) : l.text;
+    const line: LogLine = { server: this.name, at: Date.now(), ...l, text };
     this.logs.push(line);
     this.emit('log', line);
+  }
+
+  /** The error with every known secret masked; the unmasked original is not kept as its cause. */
+  private redacted(err: MooringError): MooringError {
+    const redact = this.opts.redact;
+    if (!redact) return err;
+    const message = redact(err.message);
+    const hint = err.hint === undefined ? undefined : redact(err.hint);
+    if (message === err.message && hint === err.hint) return err;
+    return new MooringError(err.code, message, hint);
   }
 
   private closedError(): MooringError {

@@ -7,7 +7,11 @@ interface ConnectContext {
   config: ServerConfig;
   stderrTail: string;
   exit?: { code: number | null; signal: string | null } | undefined;
+  /** How long the handshake was given (the actor's connect timeout). */
+  timeoutMs?: number;
 }
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 function withTail(message: string, tail: string): string {
   const t = tail.trim();
@@ -20,6 +24,20 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code;
   const msg = e instanceof Error ? e.message : String(err);
+  // Before the exit check: on a timeout Mooring closes the server's stdin, so a process that was merely
+  // silent then exits (often with code 0) — the exit is our doing, not the cause.
+  if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout)
+    return new MooringError(
+      'timeout',
+      withTail(
+        `The server did not finish the MCP handshake within ${ctx.timeoutMs ? seconds(ctx.timeoutMs) : 'the time allowed'}; Mooring stopped waiting and closed it`,
+        ctx.stderrTail,
+      ),
+      config.transport === 'stdio'
+        ? 'Check that the command starts an MCP server that speaks JSON-RPC on stdout (not a regular program, and not one waiting for input or printing its own logs to stdout): run it in a terminal to see what it does. A first start that downloads packages (npx, uvx) may just need another try.'
+        : 'Check that the URL points at an MCP endpoint that answers initialize (Streamable HTTP usually /mcp, SSE /sse), and that nothing in between holds the request.',
+      { cause: err },
+    );
   if (config.transport === 'stdio') {
     if (code === 'ENOENT')
       return new MooringError(
@@ -75,13 +93,6 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
         { cause: err },
       );
   }
-  if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout)
-    return new MooringError(
-      'timeout',
-      withTail('The server did not finish the MCP handshake in time', ctx.stderrTail),
-      'Check that the command starts an MCP server speaking JSON-RPC on stdio, not a regular program.',
-      { cause: err },
-    );
   return new MooringError(
     'connect_failed',
     withTail(`Could not connect: ${msg}`, ctx.stderrTail),

@@ -1,12 +1,17 @@
 // A stdio client transport that goes further than the SDK's (STYLE.md, "Protocol and sessions"):
 // - the child runs in its own process group, and close kills the whole group in stages
 //   (end stdin, wait, SIGTERM, wait, SIGKILL), so an `npx` child's grandchildren die too;
+// - the process watchdog (processWatchdog.ts) knows every child: if Mooring dies, it ends their trees; on a
+//   clean close it ends what the group kill cannot reach (a grandchild that called setsid);
+// - stderr is kept in bounded memory (stderrLines.ts);
 // - every stdout line is capped (4 MB): an oversized line is dropped, reported, and the request
 //   it answered fails at once with a clear error instead of hanging until its timeout;
 // - a line that is not JSON-RPC ("garbage", e.g. a stray console.log) is reported, never fatal.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
+import { processWatchdog, type ProcessWatchdog } from './processWatchdog';
+import { StderrLines } from './stderrLines';
 
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 const STAGE_WAIT_MS = 2000;
@@ -17,9 +22,12 @@ export interface StdioTransportOptions {
   env: Record<string, string>;
   cwd?: string;
   maxLineBytes?: number;
-  onStderr?: (text: string) => void;
+  /** One line of the server's stderr (cut at 4000 bytes; see StderrLines). */
+  onStderr?: (line: string) => void;
   /** A stdout line that is not a JSON-RPC message, or one over the cap (text is cut). */
   onGarbage?: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
+  /** The process watchdog; default this process's own; null for none. */
+  watchdog?: ProcessWatchdog | null;
 }
 
 export interface ChildExit {
@@ -44,7 +52,11 @@ export class StdioTransport implements Transport {
   /** How the child ended, once it has. */
   exit?: ChildExit;
 
-  constructor(private readonly opts: StdioTransportOptions) {}
+  private readonly watchdog: ProcessWatchdog | null;
+
+  constructor(private readonly opts: StdioTransportOptions) {
+    this.watchdog = opts.watchdog === undefined ? processWatchdog() : opts.watchdog;
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -74,13 +86,17 @@ export class StdioTransport implements Transport {
         this.onerror?.(err);
         this.finish();
       });
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        if (child.pid) this.watchdog?.track(child.pid);
+        resolve();
+      });
       child.once('close', () => this.finish());
       child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
       child.stdout!.on('error', (err) => this.onerror?.(err));
       child.stdin!.on('error', (err) => this.onerror?.(err));
-      child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (text: string) => this.opts.onStderr?.(text));
+      const stderr = new StderrLines((line) => this.opts.onStderr?.(line));
+      child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+      child.stderr!.once('end', () => stderr.end());
     });
   }
 
@@ -98,6 +114,9 @@ export class StdioTransport implements Transport {
       this.finish();
       return;
     }
+    // The whole tree, noted while the server still holds it together (see ProcessWatchdog.snapshot).
+    if (child.pid) await this.watchdog?.snapshot(child.pid);
+    if (this.exit) return;
     // Stage 1: end stdin; well-behaved servers exit on EOF.
     child.stdin?.end();
     if (await this.exitedWithin(STAGE_WAIT_MS)) return;
@@ -148,6 +167,8 @@ export class StdioTransport implements Transport {
         /* no such group: all gone */
       }
     }
+    // And what left the group (setsid): the watchdog ends what it noted of the tree, then forgets it.
+    if (this.child?.pid) this.watchdog?.reap(this.child.pid);
     this.onclose?.();
   }
 

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
 import { MooringError } from '../errors';
+import { withServerHeaders } from './serverHeaders';
 import { childEnvironment } from './childEnv';
 import { StdioTransport } from './stdioTransport';
 
@@ -29,11 +30,12 @@ export interface TransportAuth {
 }
 
 export interface TransportHooks {
-  onStderr: (text: string) => void;
+  /** One line of a stdio server's stderr, already bounded (StderrLines). */
+  onStderr: (line: string) => void;
   onGarbage: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
   /** A fetch for remote transports (the SSRF guard's, when the core wires one). */
   fetch?: FetchLike;
-  /** OAuth for remote transports (issue 7): the SDK auth provider, and the wrapper that finishes sign-ins. */
+  /** OAuth for remote transports (the auth room): the SDK auth provider, and the wrapper that finishes sign-ins. */
   auth?: TransportAuth;
 }
 
@@ -53,11 +55,12 @@ export const createTransport: TransportFactory = async (config, hooks) => {
         onGarbage: hooks.onGarbage,
       });
     }
+    // No `requestInit.headers`: the SDK would send them to every host it talks to for this server,
+    // authorization servers included. withServerHeaders adds them for the server's own origin only.
     case 'http':
       return withAuth(
         new StreamableHTTPClientTransport(new URL(config.url!), {
-          requestInit: { headers: config.headers },
-          ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
+          fetch: serverFetch(config, hooks),
           ...authOptions(hooks),
         }),
         config,
@@ -66,8 +69,7 @@ export const createTransport: TransportFactory = async (config, hooks) => {
     case 'sse':
       return withAuth(
         new SSEClientTransport(new URL(config.url!), {
-          requestInit: { headers: config.headers },
-          ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
+          fetch: serverFetch(config, hooks),
           ...authOptions(hooks),
         }),
         config,
@@ -75,6 +77,13 @@ export const createTransport: TransportFactory = async (config, hooks) => {
       );
   }
 };
+
+function serverFetch(config: ServerConfig, hooks: TransportHooks): FetchLike {
+  return withServerHeaders(hooks.fetch ?? ((url, init) => fetch(url, init)), {
+    serverUrl: config.url!,
+    headers: config.headers,
+  });
+}
 
 function authOptions(hooks: TransportHooks) {
   const a = hooks.auth;

@@ -1,5 +1,5 @@
 // The guarded fetch against a real local HTTP server on 127.0.0.1: DNS pinning, rebinding via the resolver
-// hook, redirect chains re-checked hop by hop (issue 4). Each row has an expected allow/block verdict and
+// hook, redirect chains re-checked hop by hop (README, "Safety"). Each row has an expected allow/block verdict and
 // the server's hit log proves a blocked request never reached it.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -195,6 +195,20 @@ const rows: FetchRow[] = [
     ['/redirect', '/lan'],
   ],
   [
+    'redirect to metadata is blocked even with allowPrivateNetwork',
+    () => `${base()}/redirect?to=http://169.254.169.254/latest/meta-data/`,
+    { typed: true, allowPrivateNetwork: true },
+    'block',
+    ['/redirect'],
+  ],
+  [
+    'redirect through a hostname to metadata is blocked even with allowPrivateNetwork',
+    () => `${base()}/redirect?to=http://imds.test/latest/meta-data/`,
+    { typed: true, allowPrivateNetwork: true },
+    'block',
+    ['/redirect'],
+  ],
+  [
     'a redirect loop stops with an error',
     () => `${base()}/loop`,
     { typed: true },
@@ -205,7 +219,11 @@ const rows: FetchRow[] = [
 
 describe('guarded fetch: redirect chains through a local server', () => {
   it.each(rows)('%s', async (_name, url, opts, expected, reached) => {
-    const lookup = fixedResolver({ 'internal.test': ['10.1.2.3'], 'lan.test': ['127.0.0.1'] });
+    const lookup = fixedResolver({
+      'internal.test': ['10.1.2.3'],
+      'lan.test': ['127.0.0.1'],
+      'imds.test': ['169.254.169.254'],
+    });
     const f = createGuardedFetch({
       lookup,
       allowPrivateNetwork: opts.allowPrivateNetwork,
@@ -216,6 +234,8 @@ describe('guarded fetch: redirect chains through a local server', () => {
     await f.close();
     if (expected === 'allow') expect(r.status).toBe(200);
     else expect(r.error).toBeInstanceOf(MooringError);
+    // Metadata must be refused by the guard, never attempted (a connect error would mean it was tried).
+    if (/metadata/.test(_name)) expect(r.error).toMatchObject({ code: 'ssrf_blocked' });
     expect(hits.slice(start).map((h) => h.path.split('?')[0])).toEqual(reached);
   });
 

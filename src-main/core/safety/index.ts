@@ -1,4 +1,4 @@
-// The safety room's public API (issue 4). Other rooms import from here, not from the files inside.
+// The safety room's public API (ARCHITECTURE.md, "The core, by room"). Other rooms import from here, not from the files inside.
 export { decide, type DecideInput } from './approvalPolicy';
 export {
   canonicalJson,
@@ -25,6 +25,7 @@ export { AuditLog, AuditEntrySchema, summariseArgs, type AuditEntry, type AuditI
 export {
   ALLOWED_RUNTIMES,
   checkCommandAllowed,
+  checkRuntimeLocation,
   describeCommandLine,
   runtimeOf,
   type Runtime,
@@ -53,7 +54,9 @@ export {
   checkUrl,
   isLocalhostName,
   isSafeExternalUrl,
+  METADATA_HOSTNAMES,
   normaliseHost,
+  ssrfPolicyOf,
   systemResolver,
   type ResolverHook,
   type SsrfPolicy,
@@ -66,4 +69,5 @@ export {
   type GuardedFetch,
   type GuardedFetchOptions,
 } from './guardedFetch';
-export { maskUrl, redactText } from './redact';
+export { maskUrl, redactText, REDACTED, SecretRedactor } from './redact';
+export { fetchFollowingRedirects, type Hop, type SendHop } from './redirects';

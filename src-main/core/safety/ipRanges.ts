@@ -1,4 +1,5 @@
-// Address classes for the SSRF guard (issue 4), on top of ipaddr.js's IANA special-purpose registries.
+// Address classes for the SSRF guard (ARCHITECTURE.md, "The core, by room": safety), on top of ipaddr.js's
+// IANA special-purpose registries.
 // Only global unicast is "public". IPv6 forms that embed an IPv4 address (IPv4-mapped ::ffff:a.b.c.d,
 // SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96 and /48, IPv4-compatible ::a.b.c.d, 6to4 2002::/16) are judged
 // by the IPv4 address inside, so `[::ffff:127.0.0.1]` is loopback, not "some IPv6".
@@ -7,8 +8,14 @@ import ipaddr from 'ipaddr.js';
 export type AddressClass =
   /** Global unicast: reachable on the internet. */
   | 'public'
-  /** Local ranges that `allowPrivateNetwork` opens: loopback, private, unique-local, link-local, CGNAT, 0.0.0.0. */
+  /** Local ranges that `allowPrivateNetwork` opens: loopback, private, unique-local, CGNAT, 0.0.0.0. */
   | 'local'
+  /**
+   * Link-local (169.254/16, fe80::/10) and cloud instance-metadata addresses (METADATA_ADDRESSES): what a
+   * server reaching them gets is the machine's cloud credentials. `allowPrivateNetwork` does not open them;
+   * only a server's `allowLinkLocalHosts` naming the address or host does.
+   */
+  | 'link-local'
   /** Never a target: multicast and broadcast. */
   | 'never'
   /** Other special-purpose space (reserved, documentation, benchmarking, Teredo…): blocked unless allowed. */
@@ -25,13 +32,20 @@ export interface AddressInfo {
   class: AddressClass;
 }
 
-const LOCAL_RANGES = new Set([
-  'loopback',
-  'private',
-  'uniqueLocal',
-  'linkLocal',
-  'carrierGradeNat',
-  'unspecified',
+const LOCAL_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat', 'unspecified']);
+
+/**
+ * Instance-metadata services outside 169.254/16 (or named explicitly inside it): AWS IMDS and ECS task
+ * metadata (169.254.169.254, 169.254.170.2, fd00:ec2::254 — unique-local, so `allowPrivateNetwork` would
+ * open it), GCP/Azure/OCI/DigitalOcean (169.254.169.254), Alibaba Cloud (100.100.100.200 — CGNAT space),
+ * Oracle Cloud classic (192.0.0.192).
+ */
+export const METADATA_ADDRESSES = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  'fd00:ec2::254',
+  '100.100.100.200',
+  '192.0.0.192',
 ]);
 const NEVER_RANGES = new Set(['multicast', 'broadcast']);
 /** Loopback and private addresses may be typed literally by the user (allowed with a note); link-local may not. */
@@ -48,7 +62,8 @@ function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   return undefined;
 }
 
-function classOf(range: string): AddressClass {
+function classOf(range: string, address: string): AddressClass {
+  if (range === 'linkLocal' || METADATA_ADDRESSES.has(address)) return 'link-local';
   if (range === 'unicast') return 'public';
   if (LOCAL_RANGES.has(range)) return 'local';
   if (NEVER_RANGES.has(range)) return 'never';
@@ -68,7 +83,7 @@ export function classifyAddress(address: string): AddressInfo {
   const parsed = ipaddr.parse(raw);
   if (parsed.kind() === 'ipv4') {
     const range = parsed.range();
-    return { address: parsed.toString(), family: 4, range, class: classOf(range) };
+    return { address: parsed.toString(), family: 4, range, class: classOf(range, parsed.toString()) };
   }
   const v6 = parsed as ipaddr.IPv6;
   const inner = embeddedIPv4(v6);
@@ -79,9 +94,9 @@ export function classifyAddress(address: string): AddressInfo {
       family: 6,
       range,
       embeddedIPv4: inner.toString(),
-      class: classOf(range),
+      class: classOf(range, inner.toString()),
     };
   }
   const range = v6.range();
-  return { address: v6.toString(), family: 6, range, class: classOf(range) };
+  return { address: v6.toString(), family: 6, range, class: classOf(range, v6.toString()) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskUrl, redactText } from './redact';
+import { maskUrl, redactText, SecretRedactor } from './redact';
 
 describe('maskUrl', () => {
   it.each([
@@ -19,5 +19,22 @@ describe('redactText', () => {
     expect(out).not.toContain(encodeURIComponent(s));
     expect(out).toBe('a [redacted] b [redacted] c [redacted]= d');
     expect(redactText('key=abcd and abcdef', ['abcd', 'abcdef'])).toBe('key=[redacted] and [redacted]');
+  });
+});
+
+describe('SecretRedactor', () => {
+  it('masks every value it learned, in one pass, longest first; ignores tiny values', () => {
+    const r = new SecretRedactor();
+    expect(r.redact('nothing known yet: abcd')).toBe('nothing known yet: abcd');
+    r.add(['abcd', 'abcdef', 'ab', undefined, '']);
+    expect(r.redact('key=abcd and abcdef, ab')).toBe('key=[redacted] and [redacted], ab');
+    r.add(['p@ss/word+1']);
+    expect(
+      r.redact(`u=${encodeURIComponent('p@ss/word+1')} b=${Buffer.from('p@ss/word+1').toString('base64')}`),
+    ).toBe('u=[redacted] b=[redacted]=');
+    expect(r.values().sort()).toEqual(['abcd', 'abcdef', 'p@ss/word+1']);
+    expect(r.redact('a (.*) regex-looking text')).toBe('a (.*) regex-looking text');
+    r.add(['(.*)']);
+    expect(r.redact('a (.*) regex-looking text')).toBe('a [redacted] regex-looking text');
   });
 });

@@ -1,10 +1,18 @@
-// Acceptance (issue 4): the SSRF table. Every row is a URL with the expected verdict; hostnames resolve
+// Acceptance: the SSRF table (README, "Safety"). Every row is a URL with the expected verdict; hostnames resolve
 // through an injected resolver (the "resolver hook"), so rows are deterministic and need no network.
 import { describe, expect, it } from 'vitest';
 import type { LookupAddress } from 'node:dns';
 import { MooringError } from '../errors';
 import { classifyAddress } from './ipRanges';
-import { checkUrl, isSafeExternalUrl, normaliseHost, type ResolverHook, type SsrfPolicy } from './ssrfGuard';
+import {
+  checkUrl,
+  isSafeExternalUrl,
+  normaliseHost,
+  ssrfPolicyOf,
+  type ResolverHook,
+  type SsrfPolicy,
+} from './ssrfGuard';
+import { ServerConfigSchema } from '@shared/config';
 
 const PUBLIC = '93.184.216.34';
 const DNS: Record<string, string[]> = {
@@ -13,6 +21,8 @@ const DNS: Record<string, string[]> = {
   'router.home': ['192.168.1.1'],
   'docker.internal': ['172.17.0.1'],
   'metadata.google.internal': ['169.254.169.254'],
+  'imds.example': ['169.254.169.254'],
+  'ecs.example': ['169.254.170.2'],
   'evil.example': ['127.0.0.1'],
   localhost: ['127.0.0.1', '::1'],
   'mixed.example': [PUBLIC, '10.0.0.1'],
@@ -28,7 +38,7 @@ const tableResolver: ResolverHook = async (host) => {
   return found.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 
-type Opts = { typed?: boolean; allowPrivateNetwork?: boolean };
+type Opts = { typed?: boolean; allowPrivateNetwork?: boolean; linkLocal?: string[] };
 type Row = [url: string, opts: Opts, expected: 'allow' | 'note' | 'block', why: string];
 
 const table: Row[] = [
@@ -76,7 +86,31 @@ const table: Row[] = [
   ['http://224.0.0.1/', { allowPrivateNetwork: true }, 'block', 'multicast is never a target'],
   ['http://255.255.255.255/', { allowPrivateNetwork: true }, 'block', 'broadcast is never a target'],
   ['http://internal.corp/', { allowPrivateNetwork: true }, 'allow', 'opted into private network'],
-  ['http://169.254.169.254/', { allowPrivateNetwork: true }, 'allow', 'opted in (the user’s choice)'],
+  ['http://169.254.169.254/', { allowPrivateNetwork: true }, 'block', 'private network never opens metadata'],
+  ['http://imds.example/', { allowPrivateNetwork: true }, 'block', 'hostname → metadata, private network on'],
+  ['http://metadata.google.internal/', { allowPrivateNetwork: true }, 'block', 'metadata name, private on'],
+  [
+    'http://[fd00:ec2::254]/',
+    { allowPrivateNetwork: true },
+    'block',
+    'AWS IMDS IPv6 is not just unique-local',
+  ],
+  ['http://100.100.100.200/', { allowPrivateNetwork: true }, 'block', 'Alibaba metadata is not just CGNAT'],
+  ['http://100.100.100.200/', { typed: true }, 'block', 'a typed metadata literal is still metadata'],
+  ['http://[fe80::1]/', { allowPrivateNetwork: true }, 'block', 'IPv6 link-local, private network on'],
+  [
+    'http://169.254.10.20/',
+    { allowPrivateNetwork: true },
+    'block',
+    'any IPv4 link-local, private network on',
+  ],
+  ['http://[::ffff:169.254.169.254]/', { allowPrivateNetwork: true }, 'block', 'IPv4-mapped metadata'],
+  ['http://169.254.169.254/', { linkLocal: ['169.254.169.254'] }, 'note', 'named in allowLinkLocalHosts'],
+  ['http://imds.example/', { linkLocal: ['imds.example'] }, 'note', 'host named in allowLinkLocalHosts'],
+  ['http://metadata.google.internal/', { linkLocal: ['Metadata.Google.Internal.'] }, 'note', 'named'],
+  ['http://metadata.google.internal/', { linkLocal: ['169.254.169.254'] }, 'block', 'the name is not named'],
+  ['http://ecs.example/', { linkLocal: ['169.254.169.254'] }, 'block', 'naming one address opens only it'],
+  ['http://[fd00:ec2::254]/', { linkLocal: ['[FD00:EC2::254]'] }, 'note', 'IPv6 named in brackets'],
   ['http://fakeip.example/', { allowPrivateNetwork: true }, 'allow', 'fake-IP proxies need the opt-in'],
   ['file:///etc/passwd', {}, 'block', 'not http(s)'],
   ['gopher://127.0.0.1:6379/_INFO', { typed: true }, 'block', 'not http(s)'],
@@ -90,6 +124,7 @@ describe('SSRF table', () => {
     const policy: SsrfPolicy = {
       lookup: tableResolver,
       allowPrivateNetwork: opts.allowPrivateNetwork,
+      ...(opts.linkLocal ? { allowLinkLocalHosts: opts.linkLocal } : {}),
       onNote: (n) => notes.push(n),
     };
     if (opts.typed) policy.typedUrl = url;
@@ -104,7 +139,10 @@ describe('SSRF table', () => {
     } else {
       expect(outcome).not.toBeInstanceOf(Error);
       expect(notes.length > 0).toBe(expected === 'note');
-      if (expected === 'note') expect(notes[0]).toMatch(/which you typed in the server URL/);
+      if (expected === 'note')
+        expect(notes[0]).toMatch(
+          opts.linkLocal ? /which allowLinkLocalHosts names/ : /which you typed in the server URL/,
+        );
     }
   });
 
@@ -123,9 +161,15 @@ describe('SSRF table', () => {
   });
 
   it('names the address and its range in the error', async () => {
-    await expect(checkUrl('http://metadata.google.internal/', { lookup: tableResolver })).rejects.toThrow(
+    await expect(checkUrl('http://imds.example/', { lookup: tableResolver })).rejects.toThrow(
       /resolves to 169\.254\.169\.254 \(linkLocal\)/,
     );
+    await expect(
+      checkUrl('http://metadata.google.internal/', { lookup: tableResolver, allowPrivateNetwork: true }),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining('instance-metadata service'),
+      hint: expect.stringContaining('allowLinkLocalHosts'),
+    });
     await expect(checkUrl('http://[::ffff:127.0.0.1]/', {})).rejects.toThrow(/IPv4 127\.0\.0\.1 inside IPv6/);
   });
 
@@ -134,6 +178,25 @@ describe('SSRF table', () => {
       code: 'connect_failed',
     });
     await expect(checkUrl('not a url')).rejects.toMatchObject({ code: 'usage' });
+  });
+});
+
+describe('a server config’s policy', () => {
+  it('carries allowLinkLocalHosts from the file to the guard; private network alone opens no metadata', async () => {
+    const server = ServerConfigSchema.parse({
+      name: 'cloud',
+      transport: 'http',
+      url: 'https://mcp.example.com/mcp',
+      allowPrivateNetwork: true,
+      allowLinkLocalHosts: ['169.254.169.254'],
+    });
+    const policy = { ...ssrfPolicyOf(server), lookup: tableResolver };
+    await expect(checkUrl('http://169.254.169.254/', policy)).resolves.toBeDefined();
+    await expect(checkUrl('http://ecs.example/', policy)).rejects.toMatchObject({ code: 'ssrf_blocked' });
+    const plain = ServerConfigSchema.parse({ ...server, allowLinkLocalHosts: undefined });
+    await expect(checkUrl('http://169.254.169.254/', ssrfPolicyOf(plain))).rejects.toMatchObject({
+      code: 'ssrf_blocked',
+    });
   });
 });
 

@@ -1,10 +1,13 @@
-// The SSRF guard (issue 4) for http/sse server URLs and every URL the host fetches on a server's behalf
-// (OAuth metadata, resource links). A server must not be able to make Mooring reach the user's router,
-// a cloud metadata endpoint (169.254.169.254) or a local dev service. So: normalise the host, resolve it,
-// check EVERY address, and connect to the address that was checked (DNS pinning, see guardedFetch.ts), so a
-// rebinding answer (public first, private second) cannot slip through. OWASP SSRF Prevention Cheat Sheet.
+// The SSRF guard (ARCHITECTURE.md, "The core, by room": safety) for http/sse server URLs and every URL the
+// host fetches on a server's behalf (OAuth metadata, resource links). A server must not be able to make
+// Mooring reach the user's router, a cloud metadata endpoint (169.254.169.254) or a local dev service. So:
+// normalise the host, resolve it, check EVERY address, and connect to the address that was checked (DNS
+// pinning, see guardedFetch.ts), so a rebinding answer (public first, private second) cannot slip through.
+// OWASP SSRF Prevention Cheat Sheet. Link-local and metadata addresses are a class of their own: the
+// `allowPrivateNetwork` switch never opens them, only `allowLinkLocalHosts` naming each one does.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
+import type { ServerConfig } from '@shared/config';
 import { MooringError } from '../errors';
 import { classifyAddress, isIpLiteral, LITERAL_OK_RANGES, type AddressInfo } from './ipRanges';
 import { maskUrl } from './redact';
@@ -15,8 +18,13 @@ export type ResolverHook = (hostname: string) => Promise<LookupAddress[]>;
 export const systemResolver: ResolverHook = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 export interface SsrfPolicy {
-  /** The server config's `allowPrivateNetwork`: local and special ranges are reachable. */
+  /** The server config's `allowPrivateNetwork`: local and special ranges are reachable (not link-local). */
   allowPrivateNetwork?: boolean;
+  /**
+   * The server config's `allowLinkLocalHosts`: the link-local or instance-metadata addresses and host names
+   * (exactly as named, e.g. `169.254.169.254`, `metadata.google.internal`) this server may reach.
+   */
+  allowLinkLocalHosts?: readonly string[];
   /**
    * The URL the user typed (the server's configured URL). A loopback or private address typed literally
    * there — or `localhost` — is allowed with a note, on that host and port only; the same address reached
@@ -54,6 +62,30 @@ export function normaliseHost(host: string): string {
     .toLowerCase();
 }
 
+/**
+ * Names of instance-metadata services, blocked whatever they resolve to (a split-horizon resolver may answer
+ * them with anything): GCP (`metadata.google.internal`, `metadata.goog`, and the bare `metadata` its search
+ * domain completes), AWS (`instance-data`, `instance-data.ec2.internal`).
+ */
+export const METADATA_HOSTNAMES = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
+
+/** The SSRF policy a server's config asks for (the typed URL, the private-network and link-local switches). */
+export function ssrfPolicyOf(
+  config: Pick<ServerConfig, 'url' | 'allowPrivateNetwork' | 'allowLinkLocalHosts'>,
+): SsrfPolicy {
+  return {
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    ...(config.allowLinkLocalHosts?.length ? { allowLinkLocalHosts: config.allowLinkLocalHosts } : {}),
+    ...(config.url ? { typedUrl: config.url } : {}),
+  };
+}
+
 /** `localhost` names never go to DNS servers (RFC 6761 §6.3), so they cannot be rebound from outside. */
 export const isLocalhostName = (h: string) => h === 'localhost' || h.endsWith('.localhost');
 
@@ -80,6 +112,13 @@ function blocked(message: string, hint?: string): MooringError {
   );
 }
 
+function linkLocalBlocked(what: string): MooringError {
+  return blocked(
+    `${what}; link-local and cloud metadata addresses hold the machine's cloud credentials, so Mooring does not connect there on a server's behalf, even with "Allow private network".`,
+    `If this server really needs it, name the exact address or host in the server's allowLinkLocalHosts (e.g. "allowLinkLocalHosts": ["169.254.169.254"]).`,
+  );
+}
+
 function describe(a: AddressInfo): string {
   return a.embeddedIPv4
     ? `${a.address} (${a.range}, IPv4 ${a.embeddedIPv4} inside IPv6)`
@@ -101,6 +140,9 @@ export function checkAddresses(
   const notes: string[] = [];
   const literal = isIpLiteral(host);
   const typed = isTypedHost(host, port, policy);
+  const named = new Set((policy.allowLinkLocalHosts ?? []).map(normaliseHost));
+  if (METADATA_HOSTNAMES.has(host) && !named.has(host))
+    throw linkLocalBlocked(`"${host}" is the name of a cloud instance-metadata service`);
   for (const a of addresses) {
     if (a.class === 'public') continue;
     if (a.class === 'never')
@@ -108,6 +150,15 @@ export function checkAddresses(
         `"${host}" is ${describe(a)}, which Mooring never connects to.`,
         'Use a unicast address.',
       );
+    if (a.class === 'link-local') {
+      if (named.has(host) || named.has(a.address) || (a.embeddedIPv4 && named.has(a.embeddedIPv4))) {
+        notes.push(`Connecting to ${a.address}, which allowLinkLocalHosts names for this server.`);
+        continue;
+      }
+      throw linkLocalBlocked(
+        literal ? `The address ${describe(a)} is link-local` : `"${host}" resolves to ${describe(a)}`,
+      );
+    }
     if (policy.allowPrivateNetwork) continue;
     const typedLiteral = typed && (literal || isLocalhostName(host)) && LITERAL_OK_RANGES.has(a.range);
     if (typedLiteral) {

@@ -1,5 +1,5 @@
-// KeytarSecretStore against a REAL Secret Service (issue 4 acceptance): gnome-keyring on a private
-// D-Bus, started by /work/shared/bin/with-keyring. Outside it, those tests skip with the reason in
+// KeytarSecretStore against a REAL Secret Service: gnome-keyring on a private D-Bus, started by
+// scripts/with-keyring.sh. Outside it, those tests skip with the reason in
 // their title. The no-keychain path is tested for real in a child process without any D-Bus.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { ServerManager } from '../config/serverManager';
 // GNOME_KEYRING_CONTROL, so either marks a private keyring.
 const privateKeyring = Boolean(process.env.GNOME_KEYRING_CONTROL || process.env.WITH_KEYRING_INNER);
 const SKIP_REASON =
-  ' [SKIPPED: no private Secret Service (GNOME_KEYRING_CONTROL unset); run: /work/shared/bin/with-keyring npx vitest run src-main/core/secrets]';
+  ' [SKIPPED: no private Secret Service (GNOME_KEYRING_CONTROL unset); run: bash scripts/with-keyring.sh npx vitest run src-main/core/secrets]';
 if (!privateKeyring) console.warn(`keytarSecretStore.test.ts:${SKIP_REASON}`);
 
 // Every test secret carries this marker, so the scan below can find any leak.
@@ -127,7 +127,7 @@ describe('KeytarSecretStore without a keychain', () => {
     expect(out.error.code).toBe('secret_unavailable');
     expect(out.error.message).toMatch(/^The keychain is not available: /);
     expect(out.error.hint).toMatch(
-      /No keychain is reachable.*set the value to \$\{env:NAME\} and export NAME before starting Mooring/,
+      /No keychain is reachable.*set the value to \$\{env:NAME\} and export NAME before starting Mooring.*Secret Service/,
     );
   });
 

@@ -1,6 +1,7 @@
-// Secrets live in the OS keychain behind one small interface (issue 4, "Secrets"); nothing secret is
-// ever written to a file, and there is no plaintext fallback: without a keychain, storing fails with a
-// hint to use an environment-variable reference instead.
+// Secrets live in the OS keychain behind one small interface (ARCHITECTURE.md, "The core, by room":
+// secrets); nothing secret is ever written to a file, and there is no plaintext fallback: without a keychain,
+// storing fails with a hint to use an environment-variable reference instead. Only a server that has a
+// secret (or signs in) touches the keychain, so one without secrets runs on a machine without any.
 import { MooringError } from '../errors';
 
 export type SecretAvailability = { ok: true } | { ok: false; reason: string };
@@ -18,8 +19,11 @@ export interface SecretStore {
 export const SECRET_SERVICE = 'Mooring';
 
 export const NO_KEYCHAIN_HINT =
-  'No keychain is reachable, and Mooring never stores secrets in plain text: use an environment-variable ' +
-  'reference instead: set the value to ${env:NAME} and export NAME before starting Mooring';
+  'No keychain is reachable, and Mooring never stores secrets in plain text. What works instead: set the ' +
+  'value to ${env:NAME} and export NAME before starting Mooring (e.g. --header "Authorization=Bearer ' +
+  '${env:API_TOKEN}"); or start a keychain (on Linux, a Secret Service such as gnome-keyring or KWallet on ' +
+  'the session D-Bus); or use the desktop app, which keeps secrets in a file encrypted by Electron safeStorage ' +
+  'where the OS offers a key (macOS, Windows, a Linux desktop session). Servers without secrets need no keychain.';
 
 export function secretUnavailable(reason: string, cause?: unknown): MooringError {
   return new MooringError(

@@ -1,4 +1,4 @@
-// Splitting, resolving and masking server secrets (issue 4). The keychain here is MemorySecretStore;
+// Splitting, resolving, masking and redacting server secrets (README, "Safety"). The keychain here is MemorySecretStore;
 // the real Secret Service is exercised in keytarSecretStore.test.ts.
 import { ServerConfigSchema, type ServerConfigInput } from '@shared/config';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
   maskUrl,
   moveServerSecrets,
   resolveServerConfig,
+  secretValuesOf,
   splitSecrets,
 } from './serverSecrets';
 
@@ -227,5 +228,49 @@ describe("moving and deleting a server's secrets", () => {
     expect(await deleteServerSecrets(failing, { name: 'a', secretEnv: ['K'], secretHeaders: [] })).toEqual([
       'server/a/env/K',
     ]);
+  });
+});
+
+describe('secretValuesOf (what the redactor masks)', () => {
+  it('finds keychain values, secret-looking keys, secret env references, inputs, arguments and URL parts', async () => {
+    const store = new MemorySecretStore();
+    await store.set('server/s/env/API_KEY', 'kc-env-value');
+    await store.set('server/s/header/Authorization', 'Bearer kc-bearer-token');
+    const template = server({
+      name: 's',
+      transport: 'http',
+      url: 'https://u:url-pass-1@api.example.com/mcp?token=${env:URL_TOKEN}&page=2',
+      env: { API_KEY: KEYCHAIN_REF, DEBUG: 'true', PASSWORD: 'plain-password' },
+      headers: {
+        Authorization: KEYCHAIN_REF,
+        'X-Upstream': 'key=${env:UPSTREAM_SECRET};region=${env:REGION}',
+      },
+      secretEnv: ['API_KEY'],
+      secretHeaders: ['Authorization'],
+    });
+    const env = { URL_TOKEN: 'url-token-1', UPSTREAM_SECRET: 'up-secret-1', REGION: 'eu-west-1' };
+    const resolved = await resolveServerConfig(template, store, env);
+    const found = secretValuesOf(template, resolved);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'kc-env-value',
+        'Bearer kc-bearer-token',
+        'kc-bearer-token',
+        'plain-password',
+        'up-secret-1',
+        'url-token-1',
+        'url-pass-1',
+      ]),
+    );
+    // Not secrets: a plain flag, a region, a page number.
+    for (const v of ['true', 'eu-west-1', '2']) expect(found).not.toContain(v);
+
+    const stdio = server({
+      name: 't',
+      command: 'node',
+      args: ['srv.js', '--api-key=arg-key-1', '--token', 'arg-token-1', '--name=${input:who}', '--verbose'],
+    });
+    const withInput = { ...stdio, args: stdio.args.map((a) => a.replace('${input:who}', 'input-value-1')) };
+    expect(secretValuesOf(stdio, withInput).sort()).toEqual(['arg-key-1', 'arg-token-1', 'input-value-1']);
   });
 });

@@ -1,6 +1,7 @@
-// Server secrets (issue 4, "Secrets"): env values and headers marked secret live in the keychain under
-// `server/<name>/env/<KEY>` and `server/<name>/header/<Header>`; mcp_servers.json holds "<keychain>"
-// in their place. `${env:NAME}` references are resolved from Mooring's own environment at start.
+// Server secrets (ARCHITECTURE.md, "The core, by room": secrets): env values and headers marked secret live
+// in the keychain under `server/<name>/env/<KEY>` and `server/<name>/header/<Header>`; mcp_servers.json
+// holds "<keychain>" in their place. `${env:NAME}` references are resolved from Mooring's own environment
+// at start. `secretValuesOf` tells the redactor which resolved values to mask wherever text is shown.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import { MooringError } from '../errors';
 import type { SecretStore } from './secretStore';
@@ -166,6 +167,72 @@ export async function resolveServerConfig(
   };
 }
 
+const ANY_REF = /\$\{(env|input):([^}]+)\}/g;
+const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The values `${env:…}`/`${input:…}` references in `template` took in `resolved`, with the reference each
+ * came from. Empty when the two do not line up.
+ */
+function substitutions(template: string, resolved: string): { kind: string; name: string; value: string }[] {
+  const refs = [...template.matchAll(ANY_REF)];
+  if (!refs.length) return [];
+  const literal = template.split(ANY_REF).filter((_, i) => i % 3 === 0);
+  const m = new RegExp(`^${literal.map(escapeRegExp).join('([\\s\\S]*?)')}$`).exec(resolved);
+  if (!m) return [];
+  return refs.map((r, i) => ({ kind: r[1]!, name: r[2]!, value: m[i + 1]! }));
+}
+
+/** `Bearer abc`, `Basic dXNlcjpw`, `token abc` → the credential after the scheme, too. */
+function withCredential(value: string): string[] {
+  const m = /^(?:bearer|basic|token|bot)\s+(\S+)$/i.exec(value.trim());
+  return m ? [value, m[1]!] : [value];
+}
+
+/**
+ * Every secret value a resolved config holds, for redaction: keychain values and values of secret-looking
+ * keys (whole, and the credential of an `Authorization`-style value), what `${input:…}` references became
+ * (VS Code inputs are kept in the keychain), what `${env:NAME}` references became when NAME or the key looks
+ * secret, secret-looking arguments (`--api-key=…`, `--token …`), and a URL's password and secret-looking
+ * query values.
+ */
+export function secretValuesOf(template: ServerConfig, resolved: ServerConfig): string[] {
+  const out: string[] = [];
+  const fromRefs = (tmpl: string | undefined, value: string, keySecret: boolean) => {
+    for (const sub of substitutions(tmpl ?? '', value))
+      if (sub.kind === 'input' || keySecret || looksSecret(sub.name)) out.push(...withCredential(sub.value));
+  };
+  const maps = [
+    [template.env, resolved.env, template.secretEnv],
+    [template.headers, resolved.headers, template.secretHeaders],
+  ] as const;
+  for (const [tmpl, values, marked] of maps)
+    for (const [k, v] of Object.entries(values)) {
+      const keySecret = marked.includes(k) || looksSecret(k);
+      if (keySecret) out.push(...withCredential(v));
+      fromRefs(tmpl[k], v, keySecret);
+    }
+  const masked = maskArgs(resolved.args);
+  resolved.args.forEach((a, i) => {
+    fromRefs(template.args[i], a, false);
+    const m = masked[i];
+    if (m === a) return;
+    if (m === MASK) out.push(a);
+    else if (m?.endsWith(`=${MASK}`)) out.push(a.slice(a.indexOf('=') + 1));
+  });
+  if (resolved.url) {
+    fromRefs(template.url, resolved.url, false);
+    try {
+      const u = new URL(resolved.url);
+      if (u.password) out.push(u.password, decodeURIComponent(u.password));
+      for (const [k, v] of u.searchParams) if (looksSecret(k)) out.push(v);
+    } catch {
+      /* not a URL: nothing more to find */
+    }
+  }
+  return [...new Set(out)].filter((v) => v && !isReference(v) && v !== MASK);
+}
+
 /** A URL for display: password and secret-looking query values masked; with `hostOnly`, scheme and host only. */
 export function maskUrl(url: string, opts: { hostOnly?: boolean } = {}): string {
   let u: URL;
@@ -204,7 +271,7 @@ export function maskArgs(args: readonly string[]): string[] {
 /**
  * A config safe to display or log: secret and secret-looking values → "••••••" (references stay
  * visible, they are not secrets), secret-looking arguments masked, URL password masked; with
- * `urlHostOnly`, the URL is reduced to scheme and host (logs, issue 4).
+ * `urlHostOnly`, the URL is reduced to scheme and host (logs).
  */
 export function maskConfig<T extends ServerConfig>(config: T, opts: { urlHostOnly?: boolean } = {}): T {
   const maskMap = (values: Record<string, string>, secret: string[]) =>

@@ -1,14 +1,18 @@
 // What runs before every connect, for the core's pools alike (ARCHITECTURE.md, "The core as one object"):
-// the stdio allowlist, the OSV package check (once per command line per process), the secrets and VS Code
-// inputs; and the SSRF-guarded, DNS-pinned fetch each remote server uses.
+// the stdio allowlist (the name first, then — with secrets and VS Code inputs resolved, so the child's real
+// environment is known — where the runtime resolves), the OSV package check (once per command line per
+// process); and the SSRF-guarded, DNS-pinned fetch each remote server uses.
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
 import type { LogLine } from '@shared/session';
-import { checkCommandAllowed } from '../safety/commandAllowlist';
+import { childEnvironment } from '../mcp/childEnv';
+import { checkCommandAllowed, checkRuntimeLocation } from '../safety/commandAllowlist';
 import { createGuardedFetch, type GuardedFetch } from '../safety/guardedFetch';
 import { checkServerPackages } from '../safety/osvCheck';
+import type { SecretRedactor } from '../safety/redact';
+import { ssrfPolicyOf } from '../safety/ssrfGuard';
 import type { SecretStore } from '../secrets/secretStore';
-import { resolveServerConfig } from '../secrets/serverSecrets';
+import { resolveServerConfig, secretValuesOf } from '../secrets/serverSecrets';
 import { canonicalWorkspace, resolveWorkspaceInputs } from '../workspace';
 
 export interface ServerPreparationDeps {
@@ -18,6 +22,8 @@ export interface ServerPreparationDeps {
   /** The process-wide project folder (CLI --workspace), if any. */
   workspace?: string;
   log: (line: LogLine) => void;
+  /** Learns the secret values each resolved config holds, so they are masked wherever text is shown. */
+  redactor?: SecretRedactor;
 }
 
 export class ServerPreparation {
@@ -33,7 +39,21 @@ export class ServerPreparation {
     workspace?: string,
   ): Promise<ServerConfig> {
     checkCommandAllowed(config);
+    const folder =
+      workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);
+    const withInputs = folder
+      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.deps.secrets })
+      : config;
+    const resolved = await resolveServerConfig(withInputs, this.deps.secrets, this.deps.env());
+    // Known before the server starts, so its first stderr line is already masked.
+    this.deps.redactor?.add(secretValuesOf(config, resolved));
     if (config.transport === 'stdio') {
+      // Judged on the environment the child really gets (a PATH in the server's env counts).
+      await checkRuntimeLocation(resolved, {
+        childPath: (await childEnvironment(resolved.env)).PATH,
+        userPath: (await childEnvironment({})).PATH,
+        cwd: resolved.cwd,
+      });
       const key = JSON.stringify([config.command, config.args]);
       let check = this.packageChecks.get(key);
       if (!check) {
@@ -45,22 +65,21 @@ export class ServerPreparation {
       }
       await check;
     }
-    const folder =
-      workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);
-    const withInputs = folder
-      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.deps.secrets })
-      : config;
-    return resolveServerConfig(withInputs, this.deps.secrets, this.deps.env());
+    return resolved;
   }
 
   /** One guarded fetch per remote server config, reused across reconnects and closed with the core. */
   fetchFor(config: ServerConfig): FetchLike {
-    const key = JSON.stringify([config.name, config.url, config.allowPrivateNetwork]);
+    const key = JSON.stringify([
+      config.name,
+      config.url,
+      config.allowPrivateNetwork,
+      config.allowLinkLocalHosts,
+    ]);
     let f = this.fetches.get(key);
     if (!f) {
       f = createGuardedFetch({
-        allowPrivateNetwork: config.allowPrivateNetwork,
-        ...(config.url ? { typedUrl: config.url } : {}),
+        ...ssrfPolicyOf(config),
         onNote: (note) =>
           this.deps.log({ server: config.name, at: Date.now(), source: 'host', level: 'notice', text: note }),
       });
