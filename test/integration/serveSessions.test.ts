@@ -1,9 +1,9 @@
-// `mooring serve --http` keeps its sessions bounded (ARCHITECTURE.md, "The core, by room": serve/): a real
-// `node bin/mooring.mjs serve --http 0` process with three tokens, a cap of 40 sessions per token and 70
-// in all, and a 1 s idle time. Many `initialize` requests get 503 with Retry-After and a JSON-RPC error that
-// says what to do once past the caps; idle sessions close (their id then gets 404) and free their place;
-// rounds of hundreds of sessions leave the process's memory where it was (its resident size, loosely, and
-// its heap after a collection, which test/fixtures/heapProbe.cjs reports on a signal). In process: however many
+// `mooring serve --http` keeps its sessions bounded (ARCHITECTURE.md, "The core, by room": serve/): real
+// `node bin/mooring.mjs serve --http 0` processes with three tokens, a cap of 40 sessions per token and 70 in
+// all. Many `initialize` requests get 503 with Retry-After and a JSON-RPC error that says what to do once past
+// the caps; idle sessions close (their id then gets 404) and free their place; with a 1 s idle time, rounds
+// of hundreds of sessions leave the process's memory where it was (its resident size, loosely, and its heap
+// after a collection, which test/fixtures/heapProbe.cjs reports on a signal). In process: however many
 // sessions are open, the core has one listener for them.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -82,6 +82,11 @@ async function fill(url: string, token: string): Promise<{ ids: string[]; refusa
   }
 }
 
+/** Opens sessions until refused, or 80 of them (with a 1 s idle time, the first may close meanwhile). */
+async function flood(url: string, token: string): Promise<void> {
+  for (let i = 0; i < 80 && (await initialize(url, token)).status === 200; i++);
+}
+
 /** Waits (polling, no fixed sleep) until `token` may open a session again: an idle one was closed. */
 async function untilAdmitted(url: string, token: string): Promise<string> {
   for (;;) {
@@ -92,61 +97,69 @@ async function untilAdmitted(url: string, token: string): Promise<string> {
   }
 }
 
-describe('mooring serve --http: session caps, idle expiry, memory (real process)', () => {
+const tokens = ['alpha', 'beta', 'gamma'].map((label) => ({ label, token: generateToken() }));
+const [alpha, beta, gamma] = tokens.map((t) => t.token) as [string, string, string];
+
+/** `mooring serve --http 0` with the three tokens, 40 sessions per token, 70 in all, this idle time. */
+async function startServe(idleSeconds: number) {
   const home = tempDir('mooring-sessions-home-');
-  const tokens = ['alpha', 'beta', 'gamma'].map((label) => ({ label, token: generateToken() }));
-  const [alpha, beta, gamma] = tokens.map((t) => t.token) as [string, string, string];
-  let child: ReturnType<typeof spawn>;
-  let url: string;
+  const tokenFile = join(home, 'tokens.json');
+  writeFileSync(tokenFile, JSON.stringify({ tokens }), { mode: 0o600 });
+  const child = spawn(
+    process.execPath,
+    [
+      '--expose-gc',
+      '-r',
+      HEAP_PROBE,
+      BIN,
+      'serve',
+      '--http',
+      '0',
+      '--json',
+      '--token-file',
+      tokenFile,
+      '--max-sessions',
+      '70',
+      '--max-sessions-per-token',
+      '40',
+      '--session-idle',
+      String(idleSeconds),
+    ],
+    {
+      env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
-
-  /** The child's heap after a full collection, in MB (it answers SIGUSR2 through the heap probe). */
-  const heapAfterGcMb = async () => {
-    const seen = stderr.length;
-    child.kill('SIGUSR2');
-    for (;;) {
-      const m = /heap-used (\d+)\n/.exec(stderr.slice(seen));
-      if (m) return Number(m[1]) / 1024 / 1024;
-      await new Promise((res) => setTimeout(res, 50));
-    }
+  child.stderr.on('data', (d) => (stderr += d));
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+  if (first.done) throw new Error(`mooring serve printed nothing: ${stderr}`);
+  return {
+    child,
+    url: (JSON.parse(first.value as string) as { url: string }).url,
+    /** The heap after a full collection, in MB (the process answers SIGUSR2 through the heap probe). */
+    async heapAfterGcMb() {
+      const seen = stderr.length;
+      child.kill('SIGUSR2');
+      for (;;) {
+        const m = /heap-used (\d+)\n/.exec(stderr.slice(seen));
+        if (m) return Number(m[1]) / 1024 / 1024;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    },
   };
+}
 
+describe('mooring serve --http: session caps and idle expiry (real process)', () => {
+  let serve: Awaited<ReturnType<typeof startServe>>;
+  let url: string;
+  // Longer than filling the caps takes on a loaded machine, so none closes while the caps are counted.
   beforeAll(async () => {
-    const tokenFile = join(home, 'tokens.json');
-    writeFileSync(tokenFile, JSON.stringify({ tokens }), { mode: 0o600 });
-    child = spawn(
-      process.execPath,
-      [
-        '--expose-gc',
-        '-r',
-        HEAP_PROBE,
-        BIN,
-        'serve',
-        '--http',
-        '0',
-        '--json',
-        '--token-file',
-        tokenFile,
-        '--max-sessions',
-        '70',
-        '--max-sessions-per-token',
-        '40',
-        '--session-idle',
-        '1',
-      ],
-      {
-        env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stderr!.on('data', (d) => (stderr += d));
-    const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
-    if (first.done) throw new Error(`mooring serve printed nothing: ${stderr}`);
-    url = (JSON.parse(first.value as string) as { url: string }).url;
+    serve = await startServe(15);
+    url = serve.url;
   }, 60_000);
-
   afterAll(() => {
-    if (child?.exitCode === null) child.kill('SIGTERM');
+    if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
   });
 
   it('refuses past the per-token and the total cap with 503, Retry-After and what to do', async () => {
@@ -168,7 +181,7 @@ describe('mooring serve --http: session caps, idle expiry, memory (real process)
     const c = await initialize(url, gamma);
     expect(c.status).toBe(503);
 
-    // Idle for the 1 s idle time, they close; a closed session's id is 404 and its place is free again.
+    // Idle for the 15 s idle time, they close; a closed session's id is 404 and its place is free again.
     const fresh = await untilAdmitted(url, gamma);
     const stale = await post(
       url,
@@ -180,17 +193,29 @@ describe('mooring serve --http: session caps, idle expiry, memory (real process)
     expect(JSON.parse(stale.body).error.message).toMatch(/initialize again/);
     expect(fresh).not.toBe(a.ids[0]);
   }, 60_000);
+});
+
+describe('mooring serve --http: memory after thousands of sessions (real process)', () => {
+  let serve: Awaited<ReturnType<typeof startServe>>;
+  let url: string;
+  beforeAll(async () => {
+    serve = await startServe(1);
+    url = serve.url;
+  }, 60_000);
+  afterAll(() => {
+    if (serve?.child.exitCode === null) serve.child.kill('SIGTERM');
+  });
 
   it('rounds of thousands of sessions leave memory where it was', async () => {
-    const pid = child.pid!;
+    const pid = serve.child.pid!;
     const samples: number[] = [];
     const heaps: number[] = [];
     // Each round opens 70 sessions, lets them go idle and close; the resident size after each round.
     for (let i = 0; i < 25; i++) {
-      for (const token of [alpha, beta]) await fill(url, token);
+      for (const token of [alpha, beta]) await flood(url, token);
       await untilAdmitted(url, gamma);
       samples.push(rssMb(pid));
-      if (i === 4 || i === 24) heaps.push(await heapAfterGcMb());
+      if (i === 4 || i === 24) heaps.push(await serve.heapAfterGcMb());
     }
     const trace = `RSS after each round (MB): ${samples.map((m) => m.toFixed(0)).join(' ')}; heap after GC: ${heaps.map((m) => m.toFixed(1)).join(' → ')} MB`;
     // What 1,400 closed sessions still hold once collected: kept alive, even without their transports,
