@@ -7,7 +7,6 @@
 // sessions are open, the core has one listener for them.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -16,56 +15,18 @@ import { MooringCore } from '../../src-main/core/mooringCore';
 import { startMcpHttpServer } from '../../src-main/core/serve/httpServer';
 import { generateToken } from '../../src-main/core/serve/serverTokens';
 import { ROOT, tempDir } from '../helpers/servers';
+import { initializeBody, postMcp, type McpReply } from './serverHelpers';
 
 const BIN = join(ROOT, 'bin/mooring.mjs');
 const HEAP_PROBE = join(ROOT, 'test/fixtures/heapProbe.cjs');
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+type Reply = McpReply;
 
-function post(
-  url: string,
-  token: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Reply> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${token}`,
-          ...headers,
-        },
-      },
-      (res) => {
-        let data = '';
-        res.on('data', (d) => (data += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+const post = (url: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
+  postMcp(url, body, { authorization: `Bearer ${token}`, ...headers });
 
 let nextId = 1;
-const initialize = (url: string, token: string) =>
-  post(url, token, {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
-  });
+const initialize = (url: string, token: string) => post(url, token, initializeBody(nextId++, 'flood'));
 
 /** The child's resident memory in MB (Linux /proc). */
 const rssMb = (pid: number) =>

@@ -3,15 +3,14 @@
 // fixture server lists a 500-deep schema and a tool with an empty name: `mooring mcp tools` shows the
 // first as excluded with why, `mcp call` refuses it with that reason (not "the tool filters"), the app's
 // tool list carries the reason, and the nameless tool is refused with a log line.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import { ROOT, TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { runMooring as mooring } from '../helpers/cli';
+import { TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
 
-const BIN = join(ROOT, 'bin/mooring.mjs');
 const SCHEMA_REASON =
   /its input schema cannot be given to a model: property name "l1\.l2\.l3.*" \(\d+ characters/;
 
@@ -31,20 +30,6 @@ function nastyHome(): string {
     }),
   );
   return home;
-}
-
-function mooring(home: string, args: string[]) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 }
 
 describe('excluded tools are reported (CLI processes)', () => {
