@@ -109,8 +109,10 @@ export class AuditLog {
   }
 
   /** Waits for the pending lines and closes the file handle (the next record opens it again). */
-  close(): Promise<void> {
-    return jsonlAppender(this.file).close();
+  async close(): Promise<void> {
+    // A line may still wait for the key (the first one makes it): it is on its way to the appender.
+    await this.key?.catch(() => undefined);
+    await jsonlAppender(this.file).close();
   }
 
   /** Every entry, oldest first; a torn last line (crash mid-write) is skipped, not fatal. */
