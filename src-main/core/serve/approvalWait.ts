@@ -7,13 +7,13 @@
 //   on progress (the SDK's `resetTimeoutOnProgress`) keeps waiting, up to `approvalTimeoutMs`;
 // - any other client gets Mooring's refusal, with what to do, after NO_PROGRESS_WAIT_MS: under 60 s;
 // - with no app to ask at all, the relay refuses at once (approvalRelayClient.ts).
-// The phase comes from the core's tool-call lifecycle through the process's one listener (servedEvents.ts).
+// The phase comes from the call's own lifecycle (`onPhase`), never from a listener on the core.
 import { randomUUID } from 'node:crypto';
 import type { Progress } from '@shared/toolCall';
+import type { CatalogEntry } from '../catalog/catalog';
 import type { ToolCallEvent, ToolCallOutcome } from '../calls/toolCallRunner';
 import type { ToolService } from '../calls/toolService';
 import { MooringError } from '../errors';
-import type { ServedEvents } from './servedEvents';
 
 /** How long a call waits for approval at most (`mooring serve --approval-timeout`). */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
@@ -24,7 +24,6 @@ export const HEARTBEAT_MS = 15_000;
 
 export interface CallThroughCoreOptions {
   client: string;
-  events: ServedEvents;
   approvalTimeoutMs: number;
   signal?: AbortSignal;
   /** Set when the client sent a progressToken: the wait is reported, and the tool's progress relayed. */
@@ -36,11 +35,11 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 /** One call through the core with the wait for approval bounded as above. */
 export async function callThroughCore(
   tools: ToolService,
-  modelName: string,
+  entry: CatalogEntry,
   args: unknown,
   opts: CallThroughCoreOptions,
 ): Promise<ToolCallOutcome> {
-  const id = randomUUID();
+  const modelName = entry.modelName;
   const { onProgress } = opts;
   const limitMs = onProgress ? opts.approvalTimeoutMs : Math.min(opts.approvalTimeoutMs, NO_PROGRESS_WAIT_MS);
   const heartbeatMs = Math.min(HEARTBEAT_MS, Math.max(250, Math.floor(limitMs / 4)));
@@ -60,7 +59,7 @@ export async function callThroughCore(
       progress: ++beats,
       message: `Waiting for the user to approve "${modelName}" in Mooring (up to ${Math.max(0, seconds(until - Date.now()))} s more).`,
     });
-  const unsubscribe = opts.events.onCall(id, (e: ToolCallEvent) => {
+  const onPhase = (e: ToolCallEvent) => {
     if (e.phase === 'awaiting-approval') {
       if (timer) return;
       const until = Date.now() + limitMs;
@@ -73,11 +72,12 @@ export async function callThroughCore(
         heartbeat = setInterval(() => beat(until), heartbeatMs);
       }
     } else if (e.phase !== 'requested') stopWaiting();
-  });
+  };
   try {
-    return await tools.call(modelName, args, {
-      id,
+    return await tools.call(entry, args, {
+      id: randomUUID(),
       client: opts.client,
+      onPhase,
       interactive: true,
       signal: opts.signal ? AbortSignal.any([opts.signal, approval.signal]) : approval.signal,
       ...(onProgress
@@ -101,7 +101,6 @@ export async function callThroughCore(
     throw err;
   } finally {
     stopWaiting();
-    unsubscribe();
   }
 }
 

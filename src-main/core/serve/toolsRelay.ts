@@ -1,4 +1,4 @@
-// The "Tools" capability of Mooring's own server: every enabled tool of every connected server, under its
+// The "Tools" capability of Mooring's own server (ARCHITECTURE.md, `serve/`): every enabled tool of every connected server, under its
 // `mcp__server__tool` name with its description and annotations, kept in step with the core's catalog (the
 // SDK sends notifications/tools/list_changed when the set changes). A call goes through the tools service's
 // one gated call — catalog, safety (audit with the client's identity, approval through the broker) and the
@@ -87,9 +87,8 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
           'Ask the user for a token with a wider scope.',
         );
       const token = ctx.mcpReq._meta?.progressToken;
-      const outcome = await callThroughCore(tools, modelName, args, {
+      const outcome = await callThroughCore(tools, entry, args, {
         client: who.name,
-        events: opts.events,
         approvalTimeoutMs: opts.approvalTimeoutMs,
         signal: ctx.mcpReq.signal,
         ...(token !== undefined
