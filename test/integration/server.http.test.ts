@@ -5,7 +5,6 @@
 // CLI's own `serve --http` process.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,39 +177,8 @@ describe('mooring serve --http (in process, approvals through the broker)', () =
   });
 
   it('a session opened with one token cannot be used with another', async () => {
-    const init = await new Promise<string>((resolve, reject) => {
-      const u = new URL(http.url);
-      const req = request(
-        {
-          host: u.hostname,
-          port: u.port,
-          path: u.pathname,
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            authorization: `Bearer ${full.token}`,
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve(String(res.headers['mcp-session-id']));
-        },
-      );
-      req.on('error', reject);
-      req.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'a', version: '1' },
-          },
-        }),
-      );
-    });
+    const opened = await postMcp(http.url, initializeBody(1, 'a'), { authorization: `Bearer ${full.token}` });
+    const init = String(opened.headers['mcp-session-id']);
     const hijack = await rawPost(http.url, {
       authorization: `Bearer ${reader.token}`,
       'mcp-session-id': init,
