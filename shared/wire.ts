@@ -146,4 +146,8 @@ export type UiEvent =
   | { type: 'chat'; event: ChatEvent }
   | { type: 'turn'; turn: TurnState }
   /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
-  | { type: 'installLink'; offer: InstallLinkOffer };
+  | { type: 'installLink'; offer: InstallLinkOffer }
+  /** A resource Mooring subscribed to changed on its server (notifications/resources/updated). */
+  | { type: 'resourceUpdated'; server: string; uri: string }
+  /** A server's list of resources or prompts changed: the UI lists it again. */
+  | { type: 'listChanged'; server: string; what: 'resources' | 'prompts' };

@@ -18,6 +18,7 @@ import { ToolService } from './calls/toolService';
 import {
   createClientFeatures,
   PromptsService,
+  ResourcesService,
   type ClientFeatures,
   type SamplingComplete,
 } from './clientFeatures';
@@ -54,6 +55,10 @@ export interface CoreEvents {
   approval: [ApprovalRequest];
   /** A server asks the user something: sampling approval, a form, a URL to open. */
   interaction: [Interaction];
+  /** A resource Mooring subscribed to changed (notifications/resources/updated). */
+  resourceUpdated: [{ server: string; uri: string }];
+  /** A server's list of resources or prompts changed. */
+  listChanged: [{ server: string; what: 'resources' | 'prompts' }];
 }
 
 export interface MooringCoreOptions {
@@ -108,8 +113,10 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly memory: MemoryStore;
   /** Mooring as an MCP server, started from the app. */
   readonly sharing: McpSharing;
-  /** The servers' prompts, as the composer's slash commands. */
+  /** The servers' prompts, as the composer's slash commands, with their arguments' completions. */
   readonly prompts: PromptsService;
+  /** The servers' resources: list, templates, read, subscribe, completions, attach to a message. */
+  readonly resources: ResourcesService;
   /**
    * Tool calls that run as tasks (MCP 2025-11-25 "Tasks"; the 2026-07-28 tasks extension): followed to
    * their end, cancellable, kept in the home and resumed after a restart (ARCHITECTURE.md, "Tasks").
@@ -253,6 +260,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this);
     this.prompts = new PromptsService(this.pool);
+    this.resources = new ResourcesService({ sessions: this.pool, subscriptions: this.features.resources });
+    this.features.resources.on('updated', (u) => this.emit('resourceUpdated', u));
+    this.features.resources.on('listChanged', (c) => this.emit('listChanged', c));
 
     this.pool.on('status', (s) => {
       if (s.state === 'ready') {
@@ -290,6 +300,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       roots: this.features.roots,
       ensureWorkspace: (dir) => this.workspaces.ensure(dir),
       setSamplingModel: (complete) => this.setSamplingModel(complete),
+      attach: (server, uri) => this.resources.attachment(server, uri),
       env: () => this.opts.env ?? process.env,
     });
     return this.chatService;

@@ -2,7 +2,7 @@
 // turns start here and run in the background, each ChatEvent on the `chat` event tagged by conversation;
 // `mooring chat` runs one turn in the foreground through `prepareTurn`. The core owns one service.
 import { EventEmitter } from 'node:events';
-import type { ChatEvent, ConversationSummary } from '@shared/chat';
+import type { ChatEvent, ContentPart, ConversationSummary } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
@@ -37,6 +37,8 @@ export interface ChatServiceDeps {
   ensureWorkspace: (dir: string) => Promise<string>;
   /** The model that answers server-initiated sampling (after the user approves each request). */
   setSamplingModel: (complete: SamplingComplete) => void;
+  /** A server's resource as parts of a message (clientFeatures/resourcesService.ts `attachment`). */
+  attach?: (server: string, uri: string) => Promise<ContentPart[]>;
   env: () => NodeJS.ProcessEnv;
 }
 
@@ -49,6 +51,8 @@ export interface SendInput {
   workspace?: string | null;
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
+  /** Resources to attach to the message (the composer's `@`): read now, sent with the text. */
+  attachments?: Array<{ server: string; uri: string }>;
 }
 
 /** `mooring chat`: one turn in the foreground, with the terminal's answers to approvals. */
@@ -230,7 +234,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
    * turn streams through events.
    */
   async send(input: SendInput): Promise<{ conversationId: string; model: string; turnSeq: number }> {
-    if (!input.text.trim()) throw new MooringError('usage', 'The message is empty', 'Type a message to send');
+    if (!input.text.trim() && !input.attachments?.length)
+      throw new MooringError('usage', 'The message is empty', 'Type a message to send');
     return this.startTurn(input);
   }
 
@@ -291,6 +296,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     await this.deps.roots.activate(cid);
     if (input.model || !(await this.deps.prefs.get()).conversationModels[cid]) await this.setModel(cid, spec);
     const { provider, model } = await this.deps.providers.providerFor(spec);
+    const message = await this.messageContent(input);
     this.samplingSpec = spec;
     const caps = provider.capabilities(model);
     // A project folder brings its approved servers (overriding globals of the same name, for this
@@ -309,7 +315,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       model,
       runtime,
       conversationId,
-      message: input.text,
+      message,
       ...from,
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
@@ -363,6 +369,16 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
           ...(r.onPhase ? { onPhase: r.onPhase } : {}),
         }),
     };
+  }
+
+  /** The text, then each attached resource as read now (a resource that cannot be read fails the send). */
+  private async messageContent(input: SendInput): Promise<string | ContentPart[]> {
+    if (!input.attachments?.length) return input.text;
+    const attach = this.deps.attach;
+    if (!attach) throw new MooringError('usage', 'This host cannot attach resources');
+    const parts: ContentPart[] = input.text.trim() ? [{ type: 'text', text: input.text }] : [];
+    for (const a of input.attachments) parts.push(...(await attach(a.server, a.uri)));
+    return parts;
   }
 
   /** Aborts the turn: the model stream stops, running calls get notifications/cancelled. */

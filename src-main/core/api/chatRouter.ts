@@ -29,11 +29,17 @@ export const chatRouter = router({
         model: ModelSpec.optional(),
         workspace: z.string().max(4096).nullable().optional(),
         toolSet: z.string().max(64).optional(),
+        /** Resources attached with `@` (read when the message is sent; resourcesService.attachment). */
+        attachments: z
+          .array(z.object({ server: z.string().min(1).max(64), uri: z.string().min(1).max(8192) }))
+          .max(20)
+          .optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
       ctx.core.chat.send({
         text: input.text,
+        ...(input.attachments?.length ? { attachments: input.attachments } : {}),
         ...(input.toolSet ? { toolSet: input.toolSet } : {}),
         ...(input.conversationId ? { conversationId: input.conversationId } : {}),
         ...(input.model ? { model: input.model } : {}),
@@ -87,6 +93,24 @@ export const chatRouter = router({
       })),
     })),
   ),
+
+  /** Suggestions for one argument of a prompt's form, given the arguments already filled in. */
+  completePrompt: publicProcedure
+    .input(
+      z.object({
+        server: z.string().min(1),
+        name: z.string().min(1),
+        argument: z.object({ name: z.string().min(1), value: z.string().max(8192) }),
+        context: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .query(({ ctx, input }) =>
+      ctx.core.prompts.complete(input.server, {
+        name: input.name,
+        argument: input.argument,
+        ...(input.context ? { context: input.context } : {}),
+      }),
+    ),
 
   /** `prompts/get` with the form's arguments; the messages come back as text for the composer. */
   getPrompt: publicProcedure

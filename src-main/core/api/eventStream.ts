@@ -43,6 +43,9 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   const onChat = (event: ChatEvent) => push({ type: 'chat', event });
   const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
   const onInstallLink = (offer: InstallLinkOffer) => push({ type: 'installLink', offer });
+  const onResourceUpdated = (u: { server: string; uri: string }) => push({ type: 'resourceUpdated', ...u });
+  const onListChanged = (c: { server: string; what: 'resources' | 'prompts' }) =>
+    push({ type: 'listChanged', ...c });
   // One list of subscriptions, so every `on` has its `off` (a forgotten one would leak a listener per UI).
   const subscriptions: Array<[{ off(e: string, f: never): unknown }, string, never]> = [];
   const listen = <E extends { on(e: string, f: never): unknown; off(e: string, f: never): unknown }>(
@@ -64,6 +67,8 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(core, 'approval', onApproval);
   listen(core.approvals, 'resolved', onResolved);
   listen(core.installLinks, 'offer', onInstallLink);
+  listen(core, 'resourceUpdated', onResourceUpdated);
+  listen(core, 'listChanged', onListChanged);
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {

@@ -12,6 +12,7 @@ import { toolSetsRouter } from './toolSetsRouter';
 import { mcpServerRouter } from './mcpServerRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
+import { resourcesRouter } from './resourcesRouter';
 import { toolsRouter } from './toolsRouter';
 import { publicProcedure, router } from './trpc';
 
@@ -25,6 +26,7 @@ export const appRouter = router({
   approvals: approvalsRouter,
   chat: chatRouter,
   interactions: interactionsRouter,
+  resources: resourcesRouter,
   /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */
   install: installRouter,
   /** Settings > Models (the root `settings` query is the whole settings.json). */

@@ -18,6 +18,7 @@ export {
   readResource,
   ResourceSubscriptions,
 } from './resources';
+export { ResourcesService } from './resourcesService';
 export { RootsRegistry } from './roots';
 export { SamplingService, USER_REJECTED, type SamplingComplete, type SamplingParams } from './sampling';
 export { DEFAULT_SAMPLING_TOKENS_PER_HOUR, SamplingBudget } from './samplingBudget';

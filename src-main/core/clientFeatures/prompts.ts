@@ -2,6 +2,7 @@
 // composer; choosing one calls `prompts/get` with the arguments the user filled in.
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
+import { completeArgument } from './resources';
 import { FEATURE_TIMEOUT_MS, onSession, readyClient, type ServerSession } from './serverSession';
 
 export interface SlashCommand {
@@ -77,8 +78,29 @@ export class PromptsService {
     return slashCommands(this.sessions.list());
   }
 
+  /** Suggestions for one argument of a prompt's form (MCP 2025-11-25 "Completion", `ref/prompt`). */
+  complete(
+    server: string,
+    input: { name: string; argument: { name: string; value: string }; context?: Record<string, string> },
+  ): Promise<{ values: string[]; hasMore: boolean }> {
+    return completeArgument(this.session(server), {
+      ref: { type: 'ref/prompt', name: input.name },
+      argument: input.argument,
+      ...(input.context ? { context: input.context } : {}),
+    });
+  }
+
   /** `prompts/get` on one server with the form's arguments. */
   async get(server: string, name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
+    return getPrompt(this.session(server), name, args);
+  }
+
+  /** One server's prompts, for `mooring mcp prompts NAME` and a server's page. */
+  list(server: string): Promise<Prompt[]> {
+    return listPrompts(this.session(server));
+  }
+
+  private session(server: string): ServerSession {
     const session = this.sessions.get(server);
     if (!session)
       throw new MooringError(
@@ -86,6 +108,6 @@ export class PromptsService {
         `No server named "${server}" is running`,
         'Check Settings > MCP servers',
       );
-    return getPrompt(session, name, args);
+    return session;
   }
 }
