@@ -1,6 +1,7 @@
 // The contract of mcp_servers.json (ARCHITECTURE.md, "Data on disk") and its server entries.
 // Pure zod: the renderer's forms validate with the very same schema the core writes with.
 import { z } from 'zod';
+import { LogLevelSchema } from './settings';
 
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DEFAULT_TIMEOUT_SECONDS = 180;
@@ -8,6 +9,9 @@ export const DEFAULT_TIMEOUT_SECONDS = 180;
 export const DEFAULT_MAX_MESSAGE_MB = 4;
 export const MAX_MESSAGE_MB = 64;
 export const MAX_TIMEOUT_SECONDS = 600;
+/** A server may spend this many tokens of the user's model an hour on sampling unless told otherwise. */
+export const DEFAULT_SAMPLING_TOKENS_PER_HOUR = 20_000;
+export const MAX_SAMPLING_TOKENS_PER_HOUR = 10_000_000;
 
 export const TransportSchema = z.enum(['stdio', 'http', 'sse']);
 export type TransportKind = z.infer<typeof TransportSchema>;
@@ -64,6 +68,18 @@ export const ServerConfigSchema = z
      * carry: the user sets it, one server at a time.
      */
     allowLinkLocalHosts: z.array(z.string().min(1, 'must not be empty')).optional(),
+    /**
+     * Tokens of the user's model this server may spend on sampling in any hour (MCP 2025-11-25 "Sampling";
+     * default 20,000); 0 refuses every sampling request. An import never raises it above the default.
+     */
+    samplingTokensPerHour: z
+      .number()
+      .int('must be a whole number of tokens')
+      .min(0, 'must be at least 0')
+      .max(MAX_SAMPLING_TOKENS_PER_HOUR, `must be at most ${MAX_SAMPLING_TOKENS_PER_HOUR}`)
+      .optional(),
+    /** The level this server logs at (one of the eight MCP levels); default: the settings' logLevel. */
+    logLevel: LogLevelSchema.optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

@@ -9,9 +9,23 @@ const httpUrl = z
   .url('must be a full URL such as https://example.com')
   .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
 
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-export const LogLevelSchema = z.enum(LOG_LEVELS);
-export type LogLevel = z.infer<typeof LogLevelSchema>;
+/**
+ * The eight levels of MCP logging (RFC 5424 names; MCP 2025-11-25 "Logging"), most verbose first: a server
+ * told a level sends `notifications/message` at that level and above. `warn`, the name an older Mooring
+ * wrote, is read as `warning`.
+ */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LogLevelSchema = z.preprocess((v) => (v === 'warn' ? 'warning' : v), z.enum(LOG_LEVELS));
 
 const count = (min: number) => z.number().int('must be a whole number').min(min, `must be at least ${min}`);
 

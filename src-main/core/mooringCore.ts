@@ -152,7 +152,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       // A settings change makes the catalogs stale and may change the servers' log level.
       onChange: async (s) => {
         this.tools.invalidate();
-        await this.features.setLogLevel(s.logLevel, this.pool.list());
+        await Promise.all(
+          this.pool.list().map((a) => this.features.setLogLevel(a.config.logLevel ?? s.logLevel, [a])),
+        );
       },
     });
     this.samplingComplete = opts.complete;
@@ -169,7 +171,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
       complete: (req, ctx) => (this.samplingComplete ?? this.defaultSampling())(req, ctx),
       ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
-      logLevel: () => this.settings.current().logLevel,
+      logLevel: (server) => this.pool.get(server)?.config.logLevel ?? this.settings.current().logLevel,
+      // A server's own budget (its samplingTokensPerHour), read at each request, so an edit applies at once.
+      samplingBudget: { limitFor: (server) => this.pool.get(server)?.config.samplingTokensPerHour },
       log: (l) => {
         const actor = this.pool.get(l.server);
         if (actor) actor.hostLog(l.level, l.text);

@@ -39,7 +39,9 @@ describe('resources through the core', () => {
   it('lists resources and templates with their variables', async () => {
     const list = await core.resources.list('everything');
     expect(list.length).toBeGreaterThan(3);
-    expect(list.map((r) => r.uri)).toContainEqual(expect.stringMatching(/^demo:\/\/resource\/static\/document\//));
+    expect(list.map((r) => r.uri)).toContainEqual(
+      expect.stringMatching(/^demo:\/\/resource\/static\/document\//),
+    );
     const templates = await core.resources.templates('everything');
     expect(templates).toContainEqual(
       expect.objectContaining({
@@ -54,7 +56,7 @@ describe('resources through the core', () => {
     expect(text).toMatchObject({ kind: 'text', uri: 'demo://resource/dynamic/text/1' });
     const [blob] = await core.resources.read('everything', 'demo://resource/dynamic/blob/2');
     expect(blob).toMatchObject({ kind: 'blob' });
-    expect(blob!.kind === 'blob' && blob.size).toBeGreaterThan(0);
+    expect(blob?.kind === 'blob' && blob.size).toBeGreaterThan(0);
   });
 
   it('completes a template variable, expands the template and refuses a missing variable', async () => {
@@ -100,10 +102,12 @@ describe('resources through the core', () => {
     const parts = await core.resources.attachment('everything', 'demo://resource/dynamic/text/3');
     expect(parts).toHaveLength(1);
     expect(parts[0]).toMatchObject({ type: 'text' });
-    expect(parts[0]!.type === 'text' && parts[0].text).toMatch(
+    const first = parts[0]!;
+    expect(first.type === 'text' && first.text).toMatch(
       /^Resource demo:\/\/resource\/dynamic\/text\/3 from "everything"/,
     );
     const blob = await core.resources.attachment('everything', 'demo://resource/dynamic/blob/3');
-    expect(blob[0]!.type === 'text' && blob[0].text).toMatch(/bytes of binary content, not shown/);
+    const bytes = blob[0]!;
+    expect(bytes.type === 'text' && bytes.text).toMatch(/bytes of binary content, not shown/);
   });
 });

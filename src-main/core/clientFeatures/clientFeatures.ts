@@ -23,8 +23,8 @@ export interface ClientFeaturesDeps {
   openExternal?: (url: string) => Promise<void>;
   /** Where sampling, elicitation and feature notes go: the server's log view. */
   log?: (line: LogLine) => void;
-  /** The level the user picked (settings.logLevel), read each time a session becomes ready. */
-  logLevel?: () => LogLevel;
+  /** The level a server logs at (its own, else settings.logLevel), read each time its session is ready. */
+  logLevel?: (server: string) => LogLevel;
   samplingBudget?: SamplingBudgetOptions;
   /** How long a request waits for the user before it is declined. */
   interactionTimeoutMs?: number;
@@ -135,7 +135,7 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     resources,
     urlElicitations,
     async onSessionReady(session) {
-      const level = deps.logLevel?.() ?? 'info';
+      const level = deps.logLevel?.(session.name) ?? 'info';
       await applyLogLevel(session, level).catch((e: Error) =>
         note(session.name, 'warning', `could not set the log level: ${e.message}`),
       );

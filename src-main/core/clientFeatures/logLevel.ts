@@ -5,12 +5,16 @@ import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { LogLevel } from '@shared/settings';
 import { FEATURE_TIMEOUT_MS, onSession, type ServerSession } from './serverSession';
 
-/** Mooring's four levels onto the protocol's eight (RFC 5424 names). */
+/** Mooring's levels are the protocol's eight (RFC 5424 names): each is sent as it is. */
 export const MCP_LOG_LEVEL: Record<LogLevel, LoggingLevel> = {
-  error: 'error',
-  warn: 'warning',
-  info: 'info',
   debug: 'debug',
+  info: 'info',
+  notice: 'notice',
+  warning: 'warning',
+  error: 'error',
+  critical: 'critical',
+  alert: 'alert',
+  emergency: 'emergency',
 };
 
 /** Sends `logging/setLevel` when the server offers logging; returns whether it did. */

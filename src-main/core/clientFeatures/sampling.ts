@@ -94,7 +94,11 @@ export class SamplingService {
       if (err instanceof ProtocolError) throw err;
       if (err instanceof MooringError && (err.code === 'refused' || err.code === 'cancelled')) {
         count.refused++;
-        this.log(server, 'warning', `sampling request #${count.requests} not run: ${err.message}`);
+        this.log(
+          server,
+          'warning',
+          `sampling request #${count.requests} not run: ${err.message}${err.hint ? ` ${err.hint}` : ''}`,
+        );
         throw new ProtocolError(USER_REJECTED, err.message, err.toData());
       }
       const message = err instanceof Error ? err.message : String(err);

@@ -2,17 +2,18 @@
 // may spend at most `tokensPerHour` tokens of the user's model in any sliding hour. A request is refused up
 // front when its worst case (the tokens it sends plus the maxTokens it asks for) would cross the cap; what
 // it really used is charged after.
+import { DEFAULT_SAMPLING_TOKENS_PER_HOUR } from '@shared/config';
 import type { SamplingMessageView } from '@shared/interactions';
 import { MooringError } from '../errors';
 import { countTokens } from '../tokenCount';
 
 export const HOUR_MS = 60 * 60_000;
-export const DEFAULT_SAMPLING_TOKENS_PER_HOUR = 20_000;
+export { DEFAULT_SAMPLING_TOKENS_PER_HOUR };
 
 export interface SamplingBudgetOptions {
   tokensPerHour?: number;
-  /** Per-server overrides of the cap. */
-  perServer?: Record<string, number>;
+  /** A server's own cap (its `samplingTokensPerHour`), read at each request; undefined: the default. */
+  limitFor?: (server: string) => number | undefined;
   windowMs?: number;
   now?: () => number;
 }
@@ -28,7 +29,7 @@ export class SamplingBudget {
   }
 
   limit(server: string): number {
-    return this.opts.perServer?.[server] ?? this.opts.tokensPerHour ?? DEFAULT_SAMPLING_TOKENS_PER_HOUR;
+    return this.opts.limitFor?.(server) ?? this.opts.tokensPerHour ?? DEFAULT_SAMPLING_TOKENS_PER_HOUR;
   }
 
   /** Tokens the server spent in the current window. */
@@ -50,7 +51,7 @@ export class SamplingBudget {
     throw new MooringError(
       'refused',
       `"${server}" asked for a completion of up to ${tokens} tokens, but it has used ${used} of its ${limit} sampling tokens this hour.`,
-      `Wait about ${minutes} min, or raise this server's sampling budget in its settings.`,
+      `Wait about ${minutes} min, or raise this server's sampling budget: its settings in Mooring, or \`samplingTokensPerHour\` in mcp_servers.json.`,
     );
   }
 

@@ -2,11 +2,12 @@
 // what an import can never carry. A file from elsewhere must not widen what a server may do behind the
 // command line the user reads: `trust` (a command outside the runtime allowlist), the `trust-all` policy
 // (every tool without approval), `allowPrivateNetwork` and `allowLinkLocalHosts` (addresses the SSRF guard
-// blocks), and `<keychain>` references (a secret some other server saved under that name) are dropped
+// blocks), a sampling budget above the default (more of the user's model), and `<keychain>` references (a
+// secret some other server saved under that name) are dropped
 // from every entry, and the consent says so; the user turns them on afterwards, one server at a time.
 // Everything else that widens what a server may do beyond its command (working directory, environment,
 // headers, a non-default policy) is listed by name for the consent, never by value.
-import type { ServerConfig } from '@shared/config';
+import { DEFAULT_SAMPLING_TOKENS_PER_HOUR, type ServerConfig } from '@shared/config';
 import type { ImportDropped, ImportGrant } from '@shared/importConsent';
 import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 
@@ -51,6 +52,16 @@ export function withoutNeverImported(raw: Record<string, unknown>): {
         text: `allowLinkLocalHosts (reach ${hosts.map(String).join(', ')}: link-local or cloud metadata addresses)`,
       });
     delete entry.allowLinkLocalHosts;
+  }
+  if ('samplingTokensPerHour' in entry) {
+    const budget = entry.samplingTokensPerHour;
+    if (typeof budget !== 'number' || budget > DEFAULT_SAMPLING_TOKENS_PER_HOUR) {
+      dropped.push({
+        field: 'samplingTokensPerHour',
+        text: `samplingTokensPerHour ${String(budget)} (more of your model's tokens an hour than the default ${DEFAULT_SAMPLING_TOKENS_PER_HOUR})`,
+      });
+      delete entry.samplingTokensPerHour;
+    }
   }
   for (const [map, list] of [
     ['env', 'secretEnv'],

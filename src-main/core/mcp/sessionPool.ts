@@ -9,8 +9,14 @@ import type { SessionEvents } from './types';
 
 export type PoolActorOptions = Omit<SessionActorOptions, 'config'>;
 
-export const configHash = (c: ServerConfig): string =>
-  createHash('sha256').update(JSON.stringify(c)).digest('hex');
+/**
+ * A session's identity: its config without what applies to a live session in place (`reconfigure`): the
+ * sampling budget (read at each request) and the log level (sent again when the session reports ready).
+ */
+export const configHash = (c: ServerConfig): string => {
+  const { samplingTokensPerHour: _budget, logLevel: _level, ...identity } = c;
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+};
 
 export class SessionPool extends EventEmitter {
   private actors = new Map<string, { hash: string; actor: SessionActor }>();
