@@ -26,6 +26,9 @@ const EXTENSIONS: Record<string, string> = {
   'application/pdf': 'pdf',
 };
 
+/** A file extension from a fixed table (never from the server), `bin` when unknown. */
+export const extensionFor = (mimeType: string | undefined): string => EXTENSIONS[mimeType ?? ''] ?? 'bin';
+
 /** Writes each image, audio clip and binary resource to a file; returns the JSON with each file named. */
 export async function saveMedia(result: ToolResult, opts: { dir?: string }): Promise<ToolResultJson> {
   const json = toResultJson(result);
@@ -57,7 +60,7 @@ export async function saveMedia(result: ToolResult, opts: { dir?: string }): Pro
   for (const b of blobs) {
     const n = (counts[b.kind] = (counts[b.kind] ?? 0) + 1);
     // The name is ours (kind, number, an extension from a fixed table), never the server's.
-    const file = join(dir, `${b.kind}-${n}.${EXTENSIONS[b.mimeType ?? ''] ?? 'bin'}`);
+    const file = join(dir, `${b.kind}-${n}.${extensionFor(b.mimeType)}`);
     await writeFile(file, b.bytes, { mode: 0o600 });
     b.entry.file = file;
   }

@@ -7,6 +7,7 @@ import { MooringError } from '../core/errors';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
 import { formatWorkspaceScan } from '../core/workspace/workspaceReport';
 import { registerCallCommand } from './callCommand';
+import { registerFeatureCommands } from './featureCommands';
 import { failIfNotReady, warnNotConnected, type CoreRunner } from './coreRunner';
 import { registerImportCommand } from './importCommand';
 import { collect, EXIT, parsePairs } from './output';
@@ -220,5 +221,6 @@ asks for the value without echoing it; from a script, pipe it in:
     );
 
   registerCallCommand(mcp, withCore);
+  registerFeatureCommands(mcp, withCore);
   return mcp;
 }

@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import type { ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
 import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
-import type { Settings } from '@shared/settings';
+import type { LogLevel, Settings } from '@shared/settings';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
@@ -366,6 +366,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       home: this.opened.paths.home,
       ...opts,
     });
+  }
+
+  /** The level one server logs at in this session only (`mooring mcp logs --level`); nothing is saved. */
+  async setServerLogLevel(server: string, level: LogLevel): Promise<void> {
+    const actor = this.pool.get(server);
+    if (!actor) throw new MooringError('not_found', `No server named "${server}" is running`);
+    await this.features.setLogLevel(level, [actor]);
   }
 
   /** A second signal while closing: kill every server's process group now. */
