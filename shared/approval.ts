@@ -55,6 +55,8 @@ export interface ApprovalRequestInput {
   diff?: ToolChange[];
   /** Who wants the call (a conversation id, an MCP client's name), for the dialog and the audit log. */
   client?: string;
+  /** The conversation the call belongs to, when it does: "Allow for this conversation" is offered then. */
+  conversationId?: string;
 }
 
 export interface ApprovalRequest extends ApprovalRequestInput {
@@ -64,7 +66,12 @@ export interface ApprovalRequest extends ApprovalRequestInput {
   expiresAt: number;
 }
 
-export const ApprovalOutcomeSchema = z.enum(['approve', 'deny', 'always']);
+/**
+ * The answers to an approval request and how long each lasts: `approve` this call only; `conversation`
+ * every call of this tool in the same conversation until Mooring restarts (only for a request that names a
+ * conversation); `always` every call from now on, until the tool changes or the user revokes it; `deny`.
+ */
+export const ApprovalOutcomeSchema = z.enum(['approve', 'conversation', 'always', 'deny']);
 export type ApprovalOutcome = z.infer<typeof ApprovalOutcomeSchema>;
 
 export const ApprovalDecisionSchema = z

@@ -44,6 +44,8 @@ import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalR
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
+import { PermissionsService } from './services/permissions';
+import { ConversationGrants } from './safety/conversationGrants';
 import { ServerPreparation } from './services/serverPreparation';
 import { canonicalWorkspace } from './workspace/discovery';
 import { WorkspaceService } from './workspace/workspaceService';
@@ -98,6 +100,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly workspaces: WorkspaceService;
   /** Sign-in to remote servers. */
   readonly auth: AuthService;
+  /** Every standing permission ("always allow", trusted servers, approved folders, sign-ins), and revoking it. */
+  readonly permissions: PermissionsService;
   /** Tool calls waiting for a person's approval: listed, answered by id. */
   readonly approvals = new ApprovalBroker();
   /** What servers ask the user (sampling approval, forms, links): listed, answered by id. */
@@ -120,6 +124,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly redactor = new SecretRedactor();
 
   private readonly pool: SessionPool;
+  /** "Allow for this conversation" answers: in memory, per conversation. */
+  private readonly grants = new ConversationGrants();
   private readonly features: ClientFeatures;
   private readonly preparation: ServerPreparation;
   private readonly audit: AuditLog;
@@ -184,7 +190,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       sessionsFor: (workspace, global) => this.workspaces.sessions.actors(workspace, global),
       folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),
       quarantine: opened.quarantine,
-      gate: { store: opened.approvalStore, audit: this.audit, yolo: () => this.settings.current().yolo },
+      gate: {
+        store: opened.approvalStore,
+        audit: this.audit,
+        yolo: () => this.settings.current().yolo,
+        grants: this.grants,
+      },
       approvals: this.approvals,
       toolSet: (name) => this.settings.toolSet(name),
     });
@@ -196,6 +207,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     };
     this.servers = new ConfiguredServers({
       manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
+      safeSet: opened.quarantine,
       pool: this.pool,
       tools: this.tools,
       testSession: { ...connect, authProviderFor: this.oauth.authFor },
@@ -211,6 +223,16 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       session: connect,
       restart: (name) => this.pool.restart(name),
       log: (l) => this.emit('log', l),
+    });
+    this.permissions = new PermissionsService({
+      approvals: opened.approvalStore,
+      grants: this.grants,
+      workspaces: this.workspaces,
+      servers: this.servers,
+      signIns: {
+        state: (config) => this.oauth.signInState(config),
+        signOut: (name) => this.auth.signOut(name),
+      },
     });
     this.providers = new ProviderAccess({ secrets, settings: () => this.settings.current(), env });
     this.conversations = ConversationStore.forHome(paths.home);

@@ -104,6 +104,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
       const outcome = await this.deps.tools.call(modelName, call.arguments, {
         id: call.id,
         client: this.opts.client ?? `conversation:${ctx.conversationId}`,
+        conversationId: ctx.conversationId,
         ...(this.opts.approvalTimeoutMs ? { approvalTimeoutMs: this.opts.approvalTimeoutMs } : {}),
         ...(this.opts.workspace ? { workspace: this.opts.workspace } : {}),
         signal: ctx.signal,

@@ -10,6 +10,7 @@ import { authRouter } from './authRouter';
 import { workspaceRouter } from './workspaceRouter';
 import { toolSetsRouter } from './toolSetsRouter';
 import { mcpServerRouter } from './mcpServerRouter';
+import { permissionsRouter } from './permissionsRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
@@ -23,6 +24,7 @@ export const appRouter = router({
   mcpServer: mcpServerRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
+  permissions: permissionsRouter,
   chat: chatRouter,
   interactions: interactionsRouter,
   /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */

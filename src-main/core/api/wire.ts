@@ -1,7 +1,7 @@
 // The core's values as they cross the bridge (the shapes are in shared/wire.ts): bytes become base64
 // once; the catalog's live handles and lazy getters stay in the core.
 import type { ToolResult } from '@shared/toolResult';
-import type { WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
+import type { ToolOffReason, WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
 import { formatFix } from '../catalog/argRepair';
 import type { CatalogEntry } from '../catalog/catalog';
 import type { ToolCallEvent } from '../calls/toolCallRunner';
@@ -40,7 +40,7 @@ export function toWireEvent(e: ToolCallEvent): WireToolCallEvent {
   };
 }
 
-export function toWireTool(e: CatalogEntry): WireTool {
+export function toWireTool(e: CatalogEntry, off?: ToolOffReason): WireTool {
   return {
     modelName: e.modelName,
     server: e.server,
@@ -55,6 +55,7 @@ export function toWireTool(e: CatalogEntry): WireTool {
     openWorld: e.openWorld,
     enabled: e.enabled,
     ...(e.excludedReason ? { excludedReason: e.excludedReason } : {}),
+    ...(off ? { off } : {}),
     tokenCost: e.tokenCost,
   };
 }

@@ -29,6 +29,8 @@ export interface ToolCallEvent extends ToolCallEventBase {
 export interface CallContext {
   /** Who asks: a conversation id, `cli`, an MCP client's name. Shown in the dialog, written to the audit log. */
   client?: string;
+  /** The conversation the call belongs to: "allow for this conversation" answers are kept per conversation. */
+  conversationId?: string;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
   /** False when nobody can answer an approval (a script): an ask becomes a refusal with a hint. */
@@ -131,6 +133,7 @@ export async function runToolCall(
         enabled: entry.enabled,
         arguments: prepared.args,
         ...(ctx.client ? { client: ctx.client } : {}),
+        ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.preApproved ? { preApprovedBy: `${ctx.client ?? 'user'} (--yes)` } : {}),
         ...(ctx.interactive === false ? { interactive: false } : {}),

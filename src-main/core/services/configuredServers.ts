@@ -10,7 +10,7 @@ import { defaultExcludeTools } from '../catalog/filters';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
 import { parseServerInput } from '../config/serversStore';
-import { MooringError } from '../errors';
+import { MooringError, toErrorData } from '../errors';
 import { testConnection, type ConnectionTestResult } from '../mcp/connectionTest';
 import type { PoolActorOptions, SessionPool } from '../mcp/sessionPool';
 import { describeCommandLine } from '../safety/commandAllowlist';
@@ -18,8 +18,16 @@ import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 import { describeWorkspaceErrors, effectiveServers } from '../workspace/workspaceServers';
 import type { WorkspaceScan } from '../workspace/workspaceTypes';
 
+/** Where a newly added server's default safe set waits for its first connect (safety/toolQuarantine.ts). */
+export interface SafeSetMarks {
+  expectNewServer(server: string): void;
+  safeSetPending(server: string): Promise<boolean>;
+  safeSetApplied(server: string): void;
+}
+
 export interface ConfiguredServersDeps {
   manager: ServerManager;
+  safeSet: SafeSetMarks;
   pool: SessionPool;
   tools: Pick<ToolService, 'invalidate' | 'release' | 'tokenCostByServer'>;
   /** The options of a throwaway session (Test): the same checks and guarded fetch as a real start. */
@@ -38,6 +46,18 @@ export interface ConfiguredServersDeps {
 export interface SafeDefaults {
   disabledCount: number;
   message?: string;
+  /** The server has not connected yet: the safe set applies when it first does. */
+  pending?: boolean;
+}
+
+export interface AddOptions {
+  /** Start the sessions now (default true); the CLI's `mcp add` only writes. */
+  start?: boolean;
+  /**
+   * The default safe set (default true): read-only tools on, destructive ones off, applied on the first
+   * connect. False only on the user's explicit request (`mooring mcp add --all-tools`).
+   */
+  safeDefaults?: boolean;
 }
 
 export interface ImportRequest {
@@ -47,6 +67,8 @@ export interface ImportRequest {
   names?: string[];
   /** Replace servers of the same name instead of refusing the import. */
   replaceExisting?: boolean;
+  /** Start the imported servers now (default true). */
+  start?: boolean;
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
@@ -55,8 +77,14 @@ export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' |
 
 export class ConfiguredServers {
   private stopWatch?: () => void;
+  /** Safe sets being applied, by server: a connect that finds one pending starts it here. */
+  private readonly safeSetRuns = new Map<string, Promise<SafeDefaults>>();
 
-  constructor(private readonly deps: ConfiguredServersDeps) {}
+  constructor(private readonly deps: ConfiguredServersDeps) {
+    deps.pool.on('status', (s) => {
+      if (s.state === 'ready') this.onReady(s.name);
+    });
+  }
 
   /**
    * Every server this process runs: the file's, then the extra (quick config) ones, then — with a
@@ -122,8 +150,16 @@ export class ConfiguredServers {
 
   // ---- sessions --------------------------------------------------------------------------------
 
-  /** Brings the sessions in line with the configs (after any edit). */
+  /**
+   * Brings the sessions in line with the configs (after any edit), and waits for the safe sets the new
+   * connections started, so nothing runs with a destructive tool the safe set is about to turn off.
+   */
   async sync(): Promise<void> {
+    await this.syncSessions();
+    await Promise.all(this.safeSetRuns.values());
+  }
+
+  private async syncSessions(): Promise<void> {
     await this.deps.pool.sync(await this.configs());
   }
 
@@ -140,6 +176,7 @@ export class ConfiguredServers {
     await this.deps.pool.sync(
       all.filter((c) => names.includes(c.name)).map((c) => ({ ...c, enabled: true })),
     );
+    await Promise.all(this.safeSetRuns.values());
   }
 
   /** Follows edits of mcp_servers.json (by hand, or by another process) until `close`. */
@@ -159,26 +196,57 @@ export class ConfiguredServers {
   }
 
   async refresh(name: string): Promise<SessionStatus | null> {
-    const actor = this.deps.pool.get(name);
-    if (!actor) throw new MooringError('not_found', `"${name}" is not running`, 'Enable it first.');
+    const actor = this.running(name);
     await actor.refreshTools();
     return this.statuses().find((s) => s.name === name) ?? null;
+  }
+
+  /** A fresh session (Retry on a failed server, after the user fixed what made it fail). */
+  async restart(name: string): Promise<SessionStatus | null> {
+    this.running(name);
+    await this.deps.pool.restart(name);
+    await Promise.all(this.safeSetRuns.values());
+    return this.statuses().find((s) => s.name === name) ?? null;
+  }
+
+  /** Records (or stops recording) the server's JSON-RPC traffic in its log. */
+  setTracing(name: string, on: boolean): { on: boolean } {
+    this.running(name).setTracing(on);
+    return { on };
+  }
+
+  tracing(name: string): { on: boolean } {
+    return { on: this.deps.pool.get(name)?.isTracing ?? false };
+  }
+
+  private running(name: string) {
+    const actor = this.deps.pool.get(name);
+    if (!actor)
+      throw new MooringError(
+        'not_found',
+        `"${name}" is not running`,
+        'Enable it on the Servers screen (or mooring mcp list shows whether it exists).',
+      );
+    return actor;
   }
 
   // ---- changes ---------------------------------------------------------------------------------
 
   /**
    * Validates, moves secret values into the keychain, writes the file atomically, then (unless `start`
-   * is false) syncs the sessions. With `safeDefaults` (a server added in the app) the new server starts
-   * with the default safe set: read-only tools on, destructive ones off.
+   * is false) syncs the sessions. Every way of adding a server comes here or to `import` (the form, the
+   * JSON view, an import, an install link, `mooring mcp add`), so every new server gets the default safe
+   * set: read-only tools on, destructive ones off, applied when it first connects and said in the result.
    */
   async add(
     input: ServerConfigInput,
-    opts: { start?: boolean; safeDefaults?: boolean } = {},
+    opts: AddOptions = {},
   ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
     const saved = await this.deps.manager.add(input);
+    if (opts.safeDefaults !== false) this.deps.safeSet.expectNewServer(saved.name);
     if (opts.start !== false) await this.sync();
-    const safeDefaults = opts.safeDefaults ? await this.applySafeDefaults(saved.name) : { disabledCount: 0 };
+    const safeDefaults =
+      opts.safeDefaults === false ? { disabledCount: 0 } : await this.safeSetOutcome(saved.name);
     return { ...saved, safeDefaults };
   }
 
@@ -198,6 +266,11 @@ export class ConfiguredServers {
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     await this.deps.manager.store.setEnabled(name, enabled);
     await this.sync();
+  }
+
+  /** A server's approval policy; the session takes it in place (no restart). */
+  async setPolicy(name: string, policy: ServerConfig['policy']): Promise<void> {
+    await this.change(name, (c) => ({ ...c, policy }));
   }
 
   /** `mooring mcp call --trust`: runs this server's command even if it is outside the allowlist. */
@@ -223,14 +296,56 @@ export class ConfiguredServers {
     });
   }
 
+  /** What the safe set of a server just added did, or that it waits for the server's first connect. */
+  private async safeSetOutcome(name: string): Promise<SafeDefaults> {
+    const run = this.safeSetRuns.get(name);
+    if (run) return run;
+    return (await this.deps.safeSet.safeSetPending(name))
+      ? { disabledCount: 0, pending: true }
+      : { disabledCount: 0 };
+  }
+
+  /** A session became ready: a server added through Mooring gets its default safe set now. */
+  private onReady(name: string): void {
+    if (this.safeSetRuns.has(name)) return;
+    const run = (async (): Promise<SafeDefaults> => {
+      if (!(await this.deps.safeSet.safeSetPending(name))) return { disabledCount: 0 };
+      const done = await this.applySafeDefaults(name);
+      this.deps.safeSet.safeSetApplied(name);
+      if (done.message)
+        this.deps.pool
+          .get(name)
+          ?.hostLog(
+            'notice',
+            `${done.message} (the default safe set); turn one on in Tools if the model needs it`,
+          );
+      return done;
+    })()
+      .catch((err: unknown): SafeDefaults => {
+        this.deps.log({
+          server: name,
+          at: Date.now(),
+          source: 'host',
+          level: 'error',
+          text: `the default safe set could not be applied: ${toErrorData(err).message}`,
+        });
+        return { disabledCount: 0, pending: true };
+      })
+      .finally(() => {
+        // Kept until the caller that added the server has read it (add/import), then dropped.
+        setTimeout(() => this.safeSetRuns.delete(name), 0);
+      });
+    this.safeSetRuns.set(name, run);
+  }
+
   /**
-   * The default safe set for a server just enabled in the app: read-only tools on; destructive and
-   * unannotated tools (possibly destructive, per the spec's annotations) off, written to its
-   * excludeTools. Returns what it did, e.g. "3 destructive tools disabled by default".
+   * The default safe set: read-only tools on; destructive and unannotated tools (possibly destructive,
+   * per the spec's annotations) off, written to its excludeTools. Returns what it did, e.g. "3 destructive
+   * tools disabled by default".
    */
-  async applySafeDefaults(name: string): Promise<SafeDefaults> {
+  private async applySafeDefaults(name: string): Promise<SafeDefaults> {
     const actor = this.deps.pool.get(name);
-    if (!actor || actor.status().state !== 'ready') return { disabledCount: 0 };
+    if (!actor || actor.status().state !== 'ready') return { disabledCount: 0, pending: true };
     const safe = defaultExcludeTools(actor.tools().map((t) => t.definition));
     if (!safe.disabledCount) return { disabledCount: 0 };
     await this.change(name, (c) => ({
@@ -263,14 +378,24 @@ export class ConfiguredServers {
    * Adds the consented servers of a file in one atomic write (all or nothing), secret-looking values to
    * the keychain, then starts them. The app and `mooring mcp import` both come here.
    */
-  async import(request: ImportRequest): Promise<{ added: string[]; replaced: string[] }> {
+  async import(request: ImportRequest): Promise<{
+    added: string[];
+    replaced: string[];
+    /** Each imported server's default safe set: what it turned off, or that it waits for a first connect. */
+    safeDefaults: Record<string, SafeDefaults>;
+  }> {
     const merged = await this.deps.manager.import(request.text, {
       fileName: request.fileName,
       ...(request.names ? { only: request.names } : {}),
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
     });
-    await this.sync();
-    return { added: merged.added, replaced: merged.replaced };
+    const names = [...merged.added, ...merged.replaced];
+    for (const name of names) this.deps.safeSet.expectNewServer(name);
+    if (request.start !== false) await this.sync();
+    // Each outcome is taken at once (the runs of this sync are read before anything else awaits).
+    const outcomes = await Promise.all(names.map((name) => this.safeSetOutcome(name)));
+    const safeDefaults = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
+    return { added: merged.added, replaced: merged.replaced, safeDefaults };
   }
 
   // ---- test ------------------------------------------------------------------------------------
@@ -313,6 +438,7 @@ export class ConfiguredServers {
       return servers.map((s, i) => (i === at ? edit(s) : s));
     });
     this.deps.tools.invalidate();
-    await this.sync();
+    // Not `sync`: a safe set being applied comes through here, and must not wait for itself.
+    await this.syncSessions();
   }
 }
