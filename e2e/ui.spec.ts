@@ -188,10 +188,10 @@ test('a destructive call asks; the edited arguments reach the server', async () 
   // Invalid against the schema: content must be a string.
   await editor.fill(JSON.stringify({ path: file, content: 42 }));
   await expect(dialog.getByTestId('approval-args-error')).toContainText('content');
-  await expect(dialog.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeDisabled();
   await editor.fill(JSON.stringify({ path: file, content: 'as the user edited' }, null, 2));
   await shot(page, '08-approval-dialog');
-  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
   expect(readFileSync(file, 'utf8')).toBe('as the user edited');
@@ -281,7 +281,7 @@ test('keyboard: the approval dialog is reachable and answerable without a mouse'
   // Focus is trapped inside the dialog; Tab reaches Approve and Enter presses it.
   for (let i = 0; i < 8; i++) {
     const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
-    if (focused === 'Approve') break;
+    if (focused === 'Allow once') break;
     await page.keyboard.press('Tab');
   }
   await page.keyboard.press('Enter');
@@ -354,7 +354,7 @@ test('a hostile server that rug-pulls: "always allow" lapses and the dialog show
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done'); // no question now
 
   await runTool('hostile / rug_pull', {});
-  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
   await runTool('hostile / send_note', { note: 'after the change', sidenote: 'x' });
   await expect(dialog).toBeVisible();
