@@ -75,6 +75,17 @@ export interface ServerRow {
   commandLine: string;
 }
 
+/** An MCP client's config found on this machine, with the servers it holds. */
+export interface DetectedClient {
+  client: string;
+  /** The app's name: "Claude Desktop", "Zed", … */
+  label: string;
+  path: string;
+  servers: { name: string; commandLine: string; exists: boolean }[];
+  /** Why its servers could not be read (a format Mooring does not read yet, a broken file). */
+  error?: string;
+}
+
 /** The answer of a connection test (the form's Test, `mooring mcp test`). */
 export type ConnectionTestResultView =
   | {

@@ -36,6 +36,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .option('--timeout <seconds>', 'per-call timeout, 1–600 (default 180)')
     .option('--trust', 'allow a command outside the runtime allowlist')
     .option('--disabled', 'add it switched off')
+    .option('--all-tools', 'skip the default safe set: leave its destructive tools on')
     .action(async (name: string, command: string[], o) =>
       withCore(async (core) => {
         const env = { ...parsePairs(o.env, '--env'), ...parsePairs(o.secretEnv, '--secret-env') };
@@ -57,10 +58,14 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           ...(o.trust ? { trust: true } : {}),
           ...(o.disabled ? { enabled: false } : {}),
         };
-        const saved = await core.servers.add(input, { start: false });
+        const saved = await core.servers.add(input, { start: false, safeDefaults: !o.allTools });
         for (const w of saved.secretEnv.concat(saved.secretHeaders))
           process.stderr.write(`kept ${w} in the keychain\n`);
         process.stderr.write(`added ${saved.name}: ${describeCommandLine(saved)}\n`);
+        if (!o.allTools)
+          process.stderr.write(
+            `its destructive tools start off (the default safe set, applied when it first connects); list them with: mooring mcp tools ${saved.name}\n`,
+          );
       }),
     );
 
@@ -169,6 +174,10 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           replaceExisting: Boolean(o.replace),
         });
         process.stderr.write(`imported ${merged.added.length + merged.replaced.length} server(s)\n`);
+        for (const [name, safe] of Object.entries(merged.safeDefaults))
+          process.stderr.write(
+            `  ${name}: ${safe.message ?? (safe.pending ? 'its destructive tools start off when it first connects (the default safe set)' : 'no destructive tools')}\n`,
+          );
       }),
     );
 

@@ -3,6 +3,7 @@
 // one: the Electron shell, browser mode, the CLI, `mooring serve`. Callers use the services below and
 // never the rooms behind them; each service keeps its own logic.
 import { EventEmitter } from 'node:events';
+import { homedir } from 'node:os';
 import type { ApprovalRequest } from '@shared/approval';
 import type { ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
@@ -45,6 +46,7 @@ import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
 import { PermissionsService } from './services/permissions';
+import { DetectedClients } from './services/detectedClients';
 import { ConversationGrants } from './safety/conversationGrants';
 import { ServerPreparation } from './services/serverPreparation';
 import { canonicalWorkspace } from './workspace/discovery';
@@ -100,6 +102,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly workspaces: WorkspaceService;
   /** Sign-in to remote servers. */
   readonly auth: AuthService;
+  /** The MCP configs of other apps on this machine, offered for import. */
+  readonly clients: DetectedClients;
   /** Every standing permission ("always allow", trusted servers, approved folders, sign-ins), and revoking it. */
   readonly permissions: PermissionsService;
   /** Tool calls waiting for a person's approval: listed, answered by id. */
@@ -223,6 +227,10 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       session: connect,
       restart: (name) => this.pool.restart(name),
       log: (l) => this.emit('log', l),
+    });
+    this.clients = new DetectedClients({
+      environment: () => ({ platform: process.platform, home: homedir(), env: opts.env ?? process.env }),
+      existing: async () => (await this.servers.configs()).map((c) => c.name),
     });
     this.permissions = new PermissionsService({
       approvals: opened.approvalStore,

@@ -3,6 +3,7 @@
 // only the `AppRouter` type.
 import { approvalsRouter } from './approvalsRouter';
 import { chatRouter } from './chatRouter';
+import { clientsRouter } from './clientsRouter';
 import { uiEvents } from './eventStream';
 import { installRouter } from './installRouter';
 import { interactionsRouter } from './interactionsRouter';
@@ -25,6 +26,8 @@ export const appRouter = router({
   tools: toolsRouter,
   approvals: approvalsRouter,
   permissions: permissionsRouter,
+  /** Other apps' MCP configs found on this machine. */
+  clients: clientsRouter,
   chat: chatRouter,
   interactions: interactionsRouter,
   /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */

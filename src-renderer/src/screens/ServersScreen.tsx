@@ -2,13 +2,14 @@
 // logs, enable, remove with confirmation. New servers start with the default safe set (destructive tools
 // off), and the notice about it counts what is still off, live.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Download, Plus, Server } from 'lucide-react';
+import { AppWindow, Download, Plus, Server } from 'lucide-react';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';
 import { useUi } from '../stores/uiStore';
 import { Button, Callout, EmptyState, PageHeader } from '../ui';
 import { CliHint } from './CliHint';
+import { DetectedClientsDialog, DetectedClientsSection } from './DetectedClients';
 import { ImportDialog } from './ImportDialog';
 import { ServerForm } from './ServerForm';
 import { ServerRowCard } from './ServerRowCard';
@@ -106,6 +107,9 @@ export function ServersScreen() {
         description="Each MCP server gives the model tools: files, search, a database, a browser. Mooring keeps one session to each and restarts it when it breaks."
         actions={
           <>
+            <Button icon={<AppWindow size={16} />} onClick={() => ui.openDetect(true)}>
+              From other apps
+            </Button>
             <Button icon={<Download size={16} />} onClick={() => ui.openImport(true)}>
               Import…
             </Button>
@@ -118,28 +122,31 @@ export function ServersScreen() {
       <ErrorNote error={list.error} />
       {ui.notice && <SafeDefaultsNotice servers={ui.notice.servers} />}
       {list.isSuccess && rows.length === 0 ? (
-        <EmptyState
-          testId="empty-servers"
-          icon={<Server size={24} />}
-          title="No servers yet"
-          cli="mooring mcp add everything -- npx -y @modelcontextprotocol/server-everything"
-          actions={
-            <>
-              <Button variant="primary" icon={<Plus size={16} />} onClick={() => ui.edit({ mode: 'new' })}>
-                Add a server
-              </Button>
-              <Button icon={<Download size={16} />} onClick={() => ui.openImport(true)}>
-                Import from Claude Desktop
-              </Button>
-            </>
-          }
-        >
-          <p>
-            An MCP server is a small program (or a web service) that gives Mooring tools: read your files,
-            search the web, query a database. Add one by its command or URL, paste the JSON from its README,
-            or bring the ones you already use in other apps.
-          </p>
-        </EmptyState>
+        <>
+          <EmptyState
+            testId="empty-servers"
+            icon={<Server size={24} />}
+            title="No servers yet"
+            cli="mooring mcp add everything -- npx -y @modelcontextprotocol/server-everything"
+            actions={
+              <>
+                <Button variant="primary" icon={<Plus size={16} />} onClick={() => ui.edit({ mode: 'new' })}>
+                  Add a server
+                </Button>
+                <Button icon={<Download size={16} />} onClick={() => ui.openImport(true)}>
+                  Import from Claude Desktop
+                </Button>
+              </>
+            }
+          >
+            <p>
+              An MCP server is a small program (or a web service) that gives Mooring tools: read your files,
+              search the web, query a database. Add one by its command or URL, paste the JSON from its README,
+              or bring the ones you already use in other apps.
+            </p>
+          </EmptyState>
+          <DetectedClientsSection />
+        </>
       ) : (
         <ul className="plain list servers">
           {rows.map((r) => (
@@ -151,6 +158,7 @@ export function ServersScreen() {
       {ui.editing?.mode === 'new' && <ServerForm onClose={() => ui.edit(null)} />}
       {editing && <ServerForm existing={editing.config} onClose={() => ui.edit(null)} />}
       {ui.importOpen && <ImportDialog seed={ui.importSeed} onClose={() => ui.openImport(false)} />}
+      {ui.detectOpen && <DetectedClientsDialog onClose={() => ui.openDetect(false)} />}
       {ui.removing && <RemoveDialog name={ui.removing} onClose={() => ui.confirmRemove(null)} />}
     </section>
   );

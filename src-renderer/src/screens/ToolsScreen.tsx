@@ -35,7 +35,7 @@ export function ToolsScreen() {
   const server =
     ui.selectedServer && names.includes(ui.selectedServer) ? ui.selectedServer : (names[0] ?? null);
   return (
-    <section aria-labelledby="tools-title">
+    <section aria-labelledby="tools-title" data-testid="tools-screen">
       <PageHeader
         id="tools-title"
         title="Tools"

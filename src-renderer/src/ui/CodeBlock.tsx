@@ -44,7 +44,8 @@ export function CodeBlock(props: {
         className={cx('code-block-pre', props.wrap && 'wrap')}
         style={props.maxHeight ? { maxHeight: props.maxHeight } : undefined}
         data-testid={props.testId}
-        tabIndex={props.maxHeight ? 0 : undefined}
+        // It may scroll (a long command line, a stderr tail): keyboard users must be able to reach it.
+        tabIndex={0}
       >
         {props.code}
       </pre>
