@@ -256,6 +256,13 @@ test('the form: Trust shows the exact command line; working folder, policy and m
   await form.getByLabel('Approval policy').selectOption('always-ask');
   await form.getByLabel('Message size limit (MB)').fill('16');
   await expect(form.getByTestId('trust-command-line')).toHaveCount(0);
+  // A small window: the test result shows, and Save stays in view.
+  await page.setViewportSize({ width: 900, height: 700 });
+  await form.getByRole('button', { name: 'Test' }).click();
+  await expect(form.getByTestId('test-result')).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Save' })).toBeInViewport();
+  await shot(page, 'a06-form-test-900');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await form.getByRole('switch', { name: 'Trust this command' }).click();
   await expect(form.getByTestId('trust-command-line')).toContainText(
     'cd /srv/data && /opt/tools/my-server --port 0',

@@ -6,24 +6,19 @@ import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
-import { defaultExcludeTools } from '../catalog/filters';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
 import { parseServerInput } from '../config/serversStore';
-import { MooringError, toErrorData } from '../errors';
+import { MooringError } from '../errors';
 import { testConnection, type ConnectionTestResult } from '../mcp/connectionTest';
 import type { PoolActorOptions, SessionPool } from '../mcp/sessionPool';
 import { describeCommandLine } from '../safety/commandAllowlist';
 import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 import { describeWorkspaceErrors, effectiveServers } from '../workspace/workspaceServers';
+import { SafeSetApplier, type SafeDefaults, type SafeSetMarks } from './safeSet';
 import type { WorkspaceScan } from '../workspace/workspaceTypes';
 
-/** Where a newly added server's default safe set waits for its first connect (safety/toolQuarantine.ts). */
-export interface SafeSetMarks {
-  expectNewServer(server: string): void;
-  safeSetPending(server: string): Promise<boolean>;
-  safeSetApplied(server: string): void;
-}
+export type { SafeDefaults, SafeSetMarks };
 
 export interface ConfiguredServersDeps {
   manager: ServerManager;
@@ -40,14 +35,6 @@ export interface ConfiguredServersDeps {
   workspace?: string;
   scanWorkspace: (dir: string) => Promise<WorkspaceScan>;
   log: (line: LogLine) => void;
-}
-
-/** What the default safe set did, e.g. "3 destructive tools disabled by default". */
-export interface SafeDefaults {
-  disabledCount: number;
-  message?: string;
-  /** The server has not connected yet: the safe set applies when it first does. */
-  pending?: boolean;
 }
 
 export interface AddOptions {
@@ -77,12 +64,16 @@ export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' |
 
 export class ConfiguredServers {
   private stopWatch?: () => void;
-  /** Safe sets being applied, by server: a connect that finds one pending starts it here. */
-  private readonly safeSetRuns = new Map<string, Promise<SafeDefaults>>();
+  /** Every new server's default safe set, applied on its first connect. */
+  private readonly safeSet: SafeSetApplier;
 
   constructor(private readonly deps: ConfiguredServersDeps) {
-    deps.pool.on('status', (s) => {
-      if (s.state === 'ready') this.onReady(s.name);
+    this.safeSet = new SafeSetApplier({
+      marks: deps.safeSet,
+      pool: deps.pool,
+      exclude: (name, tools) =>
+        this.change(name, (c) => ({ ...c, excludeTools: [...new Set([...c.excludeTools, ...tools])] })),
+      log: deps.log,
     });
   }
 
@@ -156,7 +147,7 @@ export class ConfiguredServers {
    */
   async sync(): Promise<void> {
     await this.syncSessions();
-    await Promise.all(this.safeSetRuns.values());
+    await this.safeSet.settled();
   }
 
   private async syncSessions(): Promise<void> {
@@ -176,7 +167,7 @@ export class ConfiguredServers {
     await this.deps.pool.sync(
       all.filter((c) => names.includes(c.name)).map((c) => ({ ...c, enabled: true })),
     );
-    await Promise.all(this.safeSetRuns.values());
+    await this.safeSet.settled();
   }
 
   /** Follows edits of mcp_servers.json (by hand, or by another process) until `close`. */
@@ -205,7 +196,7 @@ export class ConfiguredServers {
   async restart(name: string): Promise<SessionStatus | null> {
     this.running(name);
     await this.deps.pool.restart(name);
-    await Promise.all(this.safeSetRuns.values());
+    await this.safeSet.settled();
     return this.statuses().find((s) => s.name === name) ?? null;
   }
 
@@ -243,10 +234,12 @@ export class ConfiguredServers {
     opts: AddOptions = {},
   ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
     const saved = await this.deps.manager.add(input);
-    if (opts.safeDefaults !== false) this.deps.safeSet.expectNewServer(saved.name);
+    if (opts.safeDefaults !== false) {
+      await this.safeSet.expect([saved.name]);
+    }
     if (opts.start !== false) await this.sync();
     const safeDefaults =
-      opts.safeDefaults === false ? { disabledCount: 0 } : await this.safeSetOutcome(saved.name);
+      opts.safeDefaults === false ? { disabledCount: 0 } : await this.safeSet.outcome(saved.name);
     return { ...saved, safeDefaults };
   }
 
@@ -296,65 +289,6 @@ export class ConfiguredServers {
     });
   }
 
-  /** What the safe set of a server just added did, or that it waits for the server's first connect. */
-  private async safeSetOutcome(name: string): Promise<SafeDefaults> {
-    const run = this.safeSetRuns.get(name);
-    if (run) return run;
-    return (await this.deps.safeSet.safeSetPending(name))
-      ? { disabledCount: 0, pending: true }
-      : { disabledCount: 0 };
-  }
-
-  /** A session became ready: a server added through Mooring gets its default safe set now. */
-  private onReady(name: string): void {
-    if (this.safeSetRuns.has(name)) return;
-    const run = (async (): Promise<SafeDefaults> => {
-      if (!(await this.deps.safeSet.safeSetPending(name))) return { disabledCount: 0 };
-      const done = await this.applySafeDefaults(name);
-      this.deps.safeSet.safeSetApplied(name);
-      if (done.message)
-        this.deps.pool
-          .get(name)
-          ?.hostLog(
-            'notice',
-            `${done.message} (the default safe set); turn one on in Tools if the model needs it`,
-          );
-      return done;
-    })()
-      .catch((err: unknown): SafeDefaults => {
-        this.deps.log({
-          server: name,
-          at: Date.now(),
-          source: 'host',
-          level: 'error',
-          text: `the default safe set could not be applied: ${toErrorData(err).message}`,
-        });
-        return { disabledCount: 0, pending: true };
-      })
-      .finally(() => {
-        // Kept until the caller that added the server has read it (add/import), then dropped.
-        setTimeout(() => this.safeSetRuns.delete(name), 0);
-      });
-    this.safeSetRuns.set(name, run);
-  }
-
-  /**
-   * The default safe set: read-only tools on; destructive and unannotated tools (possibly destructive,
-   * per the spec's annotations) off, written to its excludeTools. Returns what it did, e.g. "3 destructive
-   * tools disabled by default".
-   */
-  private async applySafeDefaults(name: string): Promise<SafeDefaults> {
-    const actor = this.deps.pool.get(name);
-    if (!actor || actor.status().state !== 'ready') return { disabledCount: 0, pending: true };
-    const safe = defaultExcludeTools(actor.tools().map((t) => t.definition));
-    if (!safe.disabledCount) return { disabledCount: 0 };
-    await this.change(name, (c) => ({
-      ...c,
-      excludeTools: [...new Set([...c.excludeTools, ...safe.excludeTools])],
-    }));
-    return { disabledCount: safe.disabledCount, ...(safe.message ? { message: safe.message } : {}) };
-  }
-
   // ---- import ----------------------------------------------------------------------------------
 
   /** What a Claude Desktop, Cursor, VS Code or Mooring file would add, with each command line, for consent. */
@@ -390,10 +324,10 @@ export class ConfiguredServers {
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
     });
     const names = [...merged.added, ...merged.replaced];
-    for (const name of names) this.deps.safeSet.expectNewServer(name);
+    await this.safeSet.expect(names);
     if (request.start !== false) await this.sync();
     // Each outcome is taken at once (the runs of this sync are read before anything else awaits).
-    const outcomes = await Promise.all(names.map((name) => this.safeSetOutcome(name)));
+    const outcomes = await Promise.all(names.map((name) => this.safeSet.outcome(name)));
     const safeDefaults = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
     return { added: merged.added, replaced: merged.replaced, safeDefaults };
   }

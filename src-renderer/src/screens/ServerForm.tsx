@@ -16,7 +16,7 @@ import { useTRPC } from '../api/trpc';
 import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
 import { clientConfigKind, draftFrom, emptyDraft, inputFrom, type ServerDraft } from '../lib/serverDraft';
-import { Button, Callout, CodeBlock, Dialog, Field, Switch, Tabs } from '../ui';
+import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs } from '../ui';
 import { KeyValueEditor } from './KeyValueEditor';
 import { TestResult } from './TestResult';
 
@@ -129,15 +129,6 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
         </>
       }
     >
-      <Tabs
-        label="Edit as"
-        value={view}
-        onValueChange={switchView}
-        items={[
-          { value: 'form', label: 'Form' },
-          { value: 'json', label: 'JSON' },
-        ]}
-      />
       <form
         id="server-form-el"
         onSubmit={(e) => {
@@ -145,43 +136,54 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
           onSave();
         }}
       >
-        {view === 'json' ? (
-          <div className="stack-sm">
-            <Field
-              label={
-                props.existing
-                  ? 'The entry as it is written to mcp_servers.json'
-                  : 'One server entry, or a whole config'
-              }
-              hint={
-                props.existing
-                  ? undefined
-                  : 'Paste the "mcpServers" snippet from a server\'s README, a VS Code "servers" or Zed "context_servers" block: every server in it is shown for your consent before it is added.'
-              }
-              error={jsonError}
-            >
-              <textarea
-                aria-label="Server JSON"
-                className="code"
-                rows={14}
-                value={jsonText}
-                onChange={(e) => {
-                  setJsonText(e.target.value);
-                  setJsonError(null);
-                }}
-                spellCheck={false}
-              />
-            </Field>
-            {pastedConfig && (
-              <Callout tone="info" role="status" testId="pasted-config">
-                This is a client config ({pastedConfig}). Save shows every server in it with the command it
-                runs, and adds the ones you choose.
-              </Callout>
-            )}
-          </div>
-        ) : (
-          <FormFields draft={draft} set={set} commandLine={commandLine} />
-        )}
+        <Tabs
+          label="Edit as"
+          value={view}
+          onValueChange={switchView}
+          items={[
+            { value: 'form', label: 'Form' },
+            { value: 'json', label: 'JSON' },
+          ]}
+        >
+          <TabPanel value="form">
+            <FormFields draft={draft} set={set} commandLine={commandLine} />
+          </TabPanel>
+          <TabPanel value="json">
+            <div className="stack-sm">
+              <Field
+                label={
+                  props.existing
+                    ? 'The entry as it is written to mcp_servers.json'
+                    : 'One server entry, or a whole config'
+                }
+                hint={
+                  props.existing
+                    ? undefined
+                    : 'Paste the "mcpServers" snippet from a server\'s README, a VS Code "servers" or Zed "context_servers" block: every server in it is shown for your consent before it is added.'
+                }
+                error={jsonError}
+              >
+                <textarea
+                  aria-label="Server JSON"
+                  className="code"
+                  rows={14}
+                  value={jsonText}
+                  onChange={(e) => {
+                    setJsonText(e.target.value);
+                    setJsonError(null);
+                  }}
+                  spellCheck={false}
+                />
+              </Field>
+              {pastedConfig && (
+                <Callout tone="info" role="status" testId="pasted-config">
+                  This is a client config ({pastedConfig}). Save shows every server in it with the command it
+                  runs, and adds the ones you choose.
+                </Callout>
+              )}
+            </div>
+          </TabPanel>
+        </Tabs>
       </form>
       <ErrorNote error={save.error} testId="save-error" />
       {test.data && <TestResult result={test.data} />}
