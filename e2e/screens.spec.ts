@@ -293,8 +293,8 @@ test('Refresh says what it did; the Logs view has lifecycle lines and, on reques
   );
   await openScreen(page, 'Logs');
   await page.getByRole('tab', { name: 'memory' }).click();
-  await expect(log).toContainText('→ {"jsonrpc":"2.0","id":');
-  await expect(log).toContainText('"method":"tools/list"');
+  await expect(log).toContainText('→ {"method":"tools/list"');
+  await expect(log).toContainText('← {"jsonrpc":"2.0"');
   await page.getByLabel('Filter log lines').fill('handshake');
   await expect(log).not.toContainText('tools/list');
   await expect(log).toContainText('handshake done');

@@ -8,9 +8,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LogLine } from '@shared/session';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
-import { useUi } from '../stores/uiStore';
-import { Button, EmptyState, PageHeader, Switch, TabPanel, Tabs, copyText, toast } from '../ui';
+import { Button, EmptyState, PageHeader, Switch, copyText, toast } from '../ui';
 import { CliHint } from './CliHint';
+import { ServerTabs } from './ServerTabs';
 
 const SOURCES: { value: LogLine['source'] | 'all'; label: string }[] = [
   { value: 'all', label: 'Everything' },
@@ -24,12 +24,6 @@ const SEVERE = new Set(['warning', 'error', 'critical', 'alert', 'emergency']);
 const lineText = (l: LogLine) => `${new Date(l.at).toISOString()} ${l.source} ${l.level} ${l.text}`;
 
 export function LogsScreen() {
-  const trpc = useTRPC();
-  const ui = useUi();
-  const servers = useQuery(trpc.servers.list.queryOptions());
-  const names = (servers.data ?? []).map((r) => r.config.name);
-  const server =
-    ui.selectedServer && names.includes(ui.selectedServer) ? ui.selectedServer : (names[0] ?? null);
   return (
     <section aria-labelledby="logs-title">
       <PageHeader
@@ -37,29 +31,19 @@ export function LogsScreen() {
         title="Logs"
         description="What each server writes to stderr, the messages it sends, and what Mooring did with it. Known secrets are shown as [redacted]."
       />
-      {servers.isSuccess && names.length === 0 ? (
-        <EmptyState
-          icon={<ScrollText size={24} />}
-          title="No servers, so no logs"
-          cli="mooring mcp test NAME"
-        >
-          <p>Each server's log appears here once it is added.</p>
-        </EmptyState>
-      ) : (
-        server && (
-          <Tabs
-            variant="side"
-            label="Servers"
-            value={server}
-            onValueChange={(v) => ui.selectServer(v)}
-            items={names.map((n) => ({ value: n, label: <span>{n}</span> }))}
+      <ServerTabs
+        empty={
+          <EmptyState
+            icon={<ScrollText size={24} />}
+            title="No servers, so no logs"
+            cli="mooring mcp test NAME"
           >
-            <TabPanel value={server}>
-              <ServerLog server={server} />
-            </TabPanel>
-          </Tabs>
-        )
-      )}
+            <p>Each server's log appears here once it is added.</p>
+          </EmptyState>
+        }
+      >
+        {(server) => <ServerLog server={server} />}
+      </ServerTabs>
       <CliHint commands={['mooring mcp test NAME --json']} />
     </section>
   );

@@ -11,8 +11,9 @@ import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
 import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
-import { Button, Callout, EmptyState, PageHeader, Switch, TabPanel, Tabs } from '../ui';
+import { Button, Callout, EmptyState, PageHeader, Switch } from '../ui';
 import { CliHint } from './CliHint';
+import { ServerTabs } from './ServerTabs';
 
 const OFF_TEXT: Record<string, string> = {
   'safe-default':
@@ -28,12 +29,7 @@ export const offText = (t: Omit<WireTool, 'inputSchema'>): string | undefined =>
   t.enabled ? undefined : ((t.off && OFF_TEXT[t.off.kind]) ?? t.off?.text ?? t.excludedReason ?? 'Off.');
 
 export function ToolsScreen() {
-  const trpc = useTRPC();
   const ui = useUi();
-  const servers = useQuery(trpc.servers.list.queryOptions());
-  const names = (servers.data ?? []).map((r) => r.config.name);
-  const server =
-    ui.selectedServer && names.includes(ui.selectedServer) ? ui.selectedServer : (names[0] ?? null);
   return (
     <section aria-labelledby="tools-title" data-testid="tools-screen">
       <PageHeader
@@ -41,42 +37,25 @@ export function ToolsScreen() {
         title="Tools"
         description="What each server offers the model. Read-only tools start on; tools that may change or delete things start off, and every call of one asks you first."
       />
-      {servers.isSuccess && names.length === 0 ? (
-        <EmptyState
-          icon={<Wrench size={24} />}
-          title="No servers, so no tools"
-          cli="mooring mcp tools --json"
-          actions={
-            <Button variant="primary" onClick={() => ui.navigate('servers')}>
-              Add a server
-            </Button>
-          }
-        >
-          <p>Tools come from MCP servers. Add one on the Servers screen and its tools appear here.</p>
-        </EmptyState>
-      ) : (
-        server && (
-          <Tabs
-            variant="side"
-            label="Servers"
-            value={server}
-            onValueChange={(v) => ui.selectServer(v)}
-            items={(servers.data ?? []).map((r) => ({
-              value: r.config.name,
-              label: (
-                <>
-                  <span>{r.config.name}</span>
-                  <span className="side-count">{r.status?.state === 'ready' ? r.status.toolCount : '–'}</span>
-                </>
-              ),
-            }))}
+      <ServerTabs
+        toolCounts
+        empty={
+          <EmptyState
+            icon={<Wrench size={24} />}
+            title="No servers, so no tools"
+            cli="mooring mcp tools --json"
+            actions={
+              <Button variant="primary" onClick={() => ui.navigate('servers')}>
+                Add a server
+              </Button>
+            }
           >
-            <TabPanel value={server}>
-              <ServerTools server={server} />
-            </TabPanel>
-          </Tabs>
-        )
-      )}
+            <p>Tools come from MCP servers. Add one on the Servers screen and its tools appear here.</p>
+          </EmptyState>
+        }
+      >
+        {(server) => <ServerTools server={server} />}
+      </ServerTabs>
       <CliHint commands={['mooring mcp tools NAME']} />
     </section>
   );
