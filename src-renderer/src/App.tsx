@@ -46,10 +46,11 @@ export function App() {
           {route === 'sharing' && <SharingScreen />}
           {route === 'workspace' && <WorkspaceScreen />}
         </main>
-        <ApprovalDialog />
-        <InteractionDialogs />
-        <Toaster />
       </div>
+      {/* Outside the shell's grid: the toast region is an element of its own and would take a grid row. */}
+      <ApprovalDialog />
+      <InteractionDialogs />
+      <Toaster />
     </TooltipProvider>
   );
 }
