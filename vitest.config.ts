@@ -10,6 +10,8 @@ export default defineConfig({
       'src-renderer/**/*.test.{ts,tsx}',
       'test/**/*.test.ts',
     ],
+    // Builds out/ when stale: the CLI tests run the compiled build.
+    globalSetup: ['test/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Real child processes on 2 noisy cores: bound the parallelism.

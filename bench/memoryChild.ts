@@ -1,10 +1,11 @@
-// One side of the memory benchmark (issue 9), run in its own process so neither side's heap or
-// modules count against the other: `tsx bench/memoryChild.ts mooring|sdk`. Opens 10 stdio sessions
-// to server-everything, makes 20 calls on each, collects garbage, and prints one JSON line:
-// this process's RSS and heap (the server children are not counted; they are the same for both).
+// One side of the memory benchmark, run in its own process so neither side's heap or modules count
+// against the other: `node bench/results/compiled/memoryChild.mjs mooring|sdk`, compiled for both sides
+// alike by bench/lib/compiled.ts (bundled, as the product ships; neither through tsx). Opens 10 stdio
+// sessions to server-everything, makes 20 calls on each, collects garbage, and prints one JSON line: this
+// process's RSS and heap (the server children are not counted; they are the same for both).
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { EVERYTHING_PATH } from './lib/paths';
+import { EVERYTHING_PATH, rawCommand } from './lib/paths';
 
 const mode = process.argv[2];
 const SESSIONS = 10;
@@ -34,8 +35,7 @@ async function main(): Promise<void> {
     const clients = await Promise.all(
       Array.from({ length: SESSIONS }, async () => {
         const transport = new StdioClientTransport({
-          command: process.execPath,
-          args: [EVERYTHING_PATH, 'stdio'],
+          ...rawCommand(EVERYTHING_PATH, ['stdio']),
           stderr: 'pipe',
         });
         transport.stderr?.on('data', () => undefined);

@@ -1,23 +1,32 @@
-// `npm run bench [-- --quick] [-- --only=toolCall,startup]` (issue 9): Mooring against the raw MCP SDK
-// and the physical floor, side by side in one run. Prints the table, writes bench/results/latest.json.
-// Timing never fails the run (shared machines are noisy); a contender that crashes does (exit 1).
+// `npm run bench [-- --quick] [-- --markdown] [-- --only=toolCall,cliStart]` (README, "Performance"):
+// Mooring against the raw MCP SDK and the physical floor, side by side in one run, every target met or
+// missed with its ratio. Prints the table, writes bench/results/latest.json. Timing never fails the run
+// (shared machines are noisy); a contender that crashes does (exit 1).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, SETSID } from './lib/contenders';
 import { machineInfo, renderTable, type Row, type SuiteContext, type SuiteResult } from './lib/report';
 import { catalogScaleSuite } from './suites/catalogScale';
+import { chatTurnSuite } from './suites/chatTurn';
+import { cliCallSuite } from './suites/cliCall';
+import { cliStartSuite } from './suites/cliStart';
 import { memorySuite } from './suites/memory';
 import { reconnectSuite } from './suites/reconnect';
 import { resultTransferSuite } from './suites/resultTransfer';
+import { serveIdleSuite } from './suites/serveIdle';
 import { startupSuite } from './suites/startup';
 import { toolCallSuite } from './suites/toolCall';
 
 const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   toolCall: toolCallSuite,
   startup: startupSuite,
+  cliStart: cliStartSuite,
+  cliCall: cliCallSuite,
+  serveIdle: serveIdleSuite,
   catalogScale: catalogScaleSuite,
   reconnect: reconnectSuite,
   resultTransfer: resultTransferSuite,
+  chatTurn: chatTurnSuite,
   memory: memorySuite,
 };
 
@@ -68,7 +77,7 @@ async function main(): Promise<number> {
   const header =
     `Mooring benchmark${args.quick ? ' (quick)' : ''}: ${after.cores} cores (${after.cpuModel}), ` +
     `load average ${before.loadavg.join(' ')} before, ${after.loadavg.join(' ')} after; node ${after.node}; ` +
-    `shell PATH lookup off (MOORING_NO_SHELL_PATH=1); raw SDK children ${SETSID ? 'started through setsid, like Mooring’s' : 'not in their own session (no setsid)'}; ${seconds} s`;
+    `shell PATH lookup off (MOORING_NO_SHELL_PATH=1); the CLI and child scripts compiled (out/main/cli.js, bench/results/compiled/), the in-process core from its sources; raw SDK children ${SETSID ? 'started through setsid, like Mooring’s' : 'not in their own session (no setsid)'}; ${seconds} s`;
   console.log(`\n${header}\n\n${renderTable(rows, args.markdown)}`);
   const missed = rows.filter((r) => r.met === false);
   if (missed.length) console.log(`\n${missed.length} target(s) missed (reported, not failed).`);

@@ -1,7 +1,12 @@
-// Starts `mooring web --json` as a real child process on a temp MOORING_HOME and reads its one URL.
+// Starts `mooring web --json` as a real child process on a temp MOORING_HOME and reads its one URL. That is
+// the compiled CLI (bin/mooring.mjs → out/main/cli.js) serving the built renderer, as users run it; the
+// global setup (test/globalSetup.ts) builds out/ first when it is stale, and the harness refuses to run an
+// old build if it is stale anyway (a source saved while the suite runs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+// @ts-expect-error -- a plain .mjs helper shared with scripts/start.mjs
+import { buildIsStale } from '../scripts/buildFreshness.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -24,6 +29,10 @@ export async function startMooringWeb(
   home: string,
   opts: { env?: Record<string, string | undefined> } = {},
 ): Promise<RunningWeb> {
+  if ((buildIsStale as (root: string) => boolean)(ROOT))
+    throw new Error(
+      'out/ is older than the sources: `npm run build` (the global setup does it before a run)',
+    );
   const env: NodeJS.ProcessEnv = { ...process.env, MOORING_HOME: home };
   for (const [k, v] of Object.entries(opts.env ?? {}))
     if (v === undefined) delete env[k];

@@ -8,7 +8,8 @@ export default defineConfig({
   // The desktop app's own suite has its config (e2e/electron.config.ts).
   testIgnore: 'electron/**',
   outputDir: '../test-results/e2e',
-  globalSetup: './globalSetup.ts',
+  // Builds out/ when stale: the harness runs the compiled CLI and serves the built renderer.
+  globalSetup: '../test/globalSetup.ts',
   // One browser, one core at a time: real child processes on two noisy cores.
   workers: 1,
   fullyParallel: false,

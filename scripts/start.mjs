@@ -1,21 +1,19 @@
 // `npm start`: build when out/ is missing or stale, then open the desktop app when the Electron runtime is
 // installed (and there is a display), browser mode (`mooring web`) otherwise. The first line says which
 // mode and why (scripts/electronRuntime.mjs decides, the same way bootstrap reports it).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseStartMode, describeStartMode, electronRuntimeStatus } from './electronRuntime.mjs';
-import { buildIsStale } from './rendererFreshness.mjs';
+import { buildIfStale } from './buildFreshness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-if (buildIsStale(root)) {
-  const built = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: root, stdio: 'inherit' },
-  );
-  if (built.status !== 0) process.exit(built.status ?? 1);
+try {
+  buildIfStale(root);
+} catch (err) {
+  console.error(err.message);
+  process.exit(1);
 }
 
 const runtime = electronRuntimeStatus(root);

@@ -55,7 +55,10 @@ export interface ApprovalRequestInput {
   diff?: ToolChange[];
   /** Who wants the call (a conversation id, an MCP client's name), for the dialog and the audit log. */
   client?: string;
-  /** The conversation the call belongs to, when it does: "Allow for this conversation" is offered then. */
+  /**
+   * The conversation asking, when it is one: the dialog names it by its title, and offers "Allow for this
+   * conversation".
+   */
   conversationId?: string;
 }
 

@@ -1,6 +1,6 @@
-// The one normalised tool result (issue 3, "Results"), built from every MCP CallToolResult by
-// src-main/core/catalog/normalizeResult.ts. Pure types plus the CLI/JSON projection, so the
-// renderer's gallery and the CLI read the same shape.
+// The one normalised tool result (ARCHITECTURE.md, `catalog/`: result normalisation), built from every
+// MCP CallToolResult by src-main/core/catalog/normalizeResult.ts. Pure types plus the CLI/JSON
+// projection, so the renderer's gallery and the CLI read the same shape.
 
 export interface TextPart {
   kind: 'text';
@@ -55,6 +55,11 @@ export interface ToolResult {
   parts: ToolResultPart[];
   /** `structuredContent`, when the server sent it. */
   structured?: unknown;
+  /**
+   * The structured content says nothing the text does not (the text is the same JSON, maybe formatted
+   * differently): the model gets it once, the UI shows it collapsed.
+   */
+  structuredInText?: boolean;
   /** Present when the tool declares an outputSchema and `structured` was checked against it. */
   structuredValidation?: StructuredValidation;
 }

@@ -1,8 +1,7 @@
-// The three contenders every benchmark compares (issue 9): Mooring's core (the full path), the raw
+// The three contenders every benchmark compares (README, "Performance"): Mooring's core (the full path), the raw
 // MCP SDK client, and a bare newline-JSON echo child over a pipe (the floor). Same servers, same
 // machine, same run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +16,10 @@ import {
   BENCH_ECHO_PATH as BENCH_ECHO,
   EVERYTHING_PATH as EVERYTHING,
   FLOOR_ECHO_PATH as FLOOR_ECHO,
+  rawCommand,
 } from './paths';
 
-export { ROOT } from './paths';
+export { ROOT, SETSID } from './paths';
 
 /** A stdio server both contenders start the same way: `node <script> [args]`. */
 export interface ServerSpec {
@@ -63,7 +63,7 @@ export async function openCore(
     ...(session ? { session } : {}),
   });
   // toolCallRunner.ts adds one broker listener per call in flight: 16 in flight trips Node's default
-  // limit of 10 and floods stderr with MaxListenersExceededWarning (reported to the lead, issue 9).
+  // limit of 10 and floods stderr with MaxListenersExceededWarning (the runner's, not the bench's).
   core.approvals.setMaxListeners(64);
   return {
     core,
@@ -74,19 +74,10 @@ export async function openCore(
   };
 }
 
-/**
- * Mooring spawns each server in its own process group and session (`detached`, i.e. setsid), and on
- * Linux with sched_autogroup each session is its own CPU-scheduling group: on a loaded machine those
- * children get a larger CPU share than children left in the benchmark's session. To compare like with
- * like, the raw SDK's children start through setsid(1) too, when it exists (SETSID is in the output).
- */
-export const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p));
-
 /** The raw SDK as a host would use it: connect, then list the tools (Mooring's "ready" includes that). */
 export async function openRawClient(s: ServerSpec, opts: { maxBufferSize?: number } = {}): Promise<Client> {
   const transport = new StdioClientTransport({
-    command: SETSID ?? process.execPath,
-    args: [...(SETSID ? [process.execPath] : []), s.script, ...(s.args ?? [])],
+    ...rawCommand(s.script, s.args),
     stderr: 'pipe',
     ...(opts.maxBufferSize ? { maxBufferSize: opts.maxBufferSize } : {}),
   });
@@ -115,11 +106,16 @@ export class FloorClient {
   }
 
   call(message: string): Promise<unknown> {
+    return this.callTool('echo', { message });
+  }
+
+  /** One `tools/call` line out, its answer line back (the floor answers `echo` and `image`). */
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.child.stdin!.write(
-        `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message } } })}\n`,
+        `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`,
       );
     });
   }

@@ -1,4 +1,4 @@
-// The table `npm run bench` prints and the JSON it writes (issue 9).
+// The table `npm run bench` prints and the JSON it writes (README, "Performance").
 import { cpus, loadavg } from 'node:os';
 
 export interface Row {
@@ -12,7 +12,7 @@ export interface Row {
   baseline: number;
   /** value / baseline. */
   ratio: number;
-  /** The issue's target, as text ("≤ 1.10×"), when it sets one. */
+  /** The target, as text ("≤ 1.10×"), when there is one. */
   target?: string;
   /** Whether the target is met; undefined when there is none. */
   met?: boolean;
@@ -73,7 +73,11 @@ export function renderTable(rows: Row[], markdown = false): string {
     r.target ?? '',
     r.met === undefined ? '' : r.met ? 'yes' : 'NO',
   ]);
-  const notes = rows.filter((r) => r.note).map((r) => `* ${r.suite}, ${r.metric}: ${r.note}`);
+  // One line per distinct note, naming every row it belongs to.
+  const byNote = new Map<string, string[]>();
+  for (const r of rows)
+    if (r.note) byNote.set(r.note, [...(byNote.get(r.note) ?? []), `${r.suite}, ${r.metric}`]);
+  const notes = [...byNote].map(([note, where]) => `* ${[...new Set(where)].join('; ')}: ${note}`);
   const tail = notes.length ? `\n\n${notes.join('\n')}` : '';
   if (!markdown) return pad([head, head.map((h) => '-'.repeat(h.length)), ...body]) + tail;
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;

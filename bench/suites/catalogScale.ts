@@ -1,10 +1,10 @@
-// 3. Catalog scale (issue 9): 50 servers × 100 tools with $refs and nested schemas (generated in-process
+// 3. Catalog scale: 50 servers × 100 tools with $refs and nested schemas (generated in-process
 // as ToolHandles, see bench/lib/toolDefs.ts). Build time, tool_search latency, and the prompt tokens of
 // deferred vs eager loading. The baselines here are the issue's targets: the ratio is value / target.
-import { countTokens } from 'gpt-tokenizer';
 import { buildCatalog } from '../../src-main/core/catalog/catalog';
 import { ConversationTools } from '../../src-main/core/catalog/conversationTools';
 import { toolTokenCost } from '../../src-main/core/catalog/tokenCost';
+import { countTokens } from '../../src-main/core/tokenCount';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
 import { ratio, summarize } from '../lib/stats';
 import { generatedServers, searchQueries } from '../lib/toolDefs';
@@ -24,7 +24,7 @@ export async function catalogScaleSuite(ctx: SuiteContext): Promise<SuiteResult>
     const inputs = generatedServers(SERVERS, TOOLS);
     let t = performance.now();
     // The build includes the model-facing list (active tools: every exclusion decided). Schemas
-    // are processed on first read since issue 9; what that costs is timed below.
+    // are processed on first read; what that costs is timed below.
     catalog = buildCatalog(inputs);
     catalog.active();
     buildMs.push(performance.now() - t);
@@ -77,9 +77,12 @@ export async function catalogScaleSuite(ctx: SuiteContext): Promise<SuiteResult>
   const s = summarize(searchMs);
   const share = (deferredTokens / eagerTokens) * 100;
   const rows: Row[] = [
-    target('build 5,000 tools (p50)', b.p50, 'ms', 50, '≤ 50 ms', b.p50 <= 50),
+    // Judged at p90 of the runs, not only p50: a build that meets 50 ms in one run and misses in the next
+    // under load has not met it.
+    target('build 5,000 tools (p50)', b.p50, 'ms', 50),
+    target('build 5,000 tools (p90)', b.p90, 'ms', 50, '≤ 50 ms', b.p90 <= 50),
     target('tool_search (p50)', s.p50, 'ms', 1, '≤ 1 ms', s.p50 <= 1),
-    target('tool_search (p99)', s.p99, 'ms', 1),
+    target('tool_search (p99)', s.p99, 'ms', 2, '≤ 2 ms', s.p99 <= 2),
     {
       suite: 'catalog scale',
       metric: 'deferred prompt tokens',

@@ -1,6 +1,6 @@
 // Builds the app when out/ is stale (as the browser suite does), or says in one line why the suite is skipped.
 import { resolve } from 'node:path';
-import buildIfStale from '../globalSetup';
+import buildIfStale from '../../test/globalSetup';
 import { electronSuitePlan } from './electronSuite';
 
 export default function globalSetup(): void {

@@ -1,9 +1,13 @@
-// `mooring chat`: one chat turn from a terminal (issue 6), with the configured servers, streaming the answer
-// and each tool step; --json prints one JSON event per line.
+// `mooring chat`: one chat turn from a terminal (ARCHITECTURE.md, "Processes and entry points"), with
+// the configured servers, streaming the answer and each tool step; --json prints one JSON event per
+// line: the chat's events, and each tool call's lifecycle as `{"type":"toolCall","event":…}` (the same
+// shape as the UI's stream).
 import type { Command } from 'commander';
 import type { ChatEvent } from '@shared/chat';
 import type { ApprovalRequest } from '@shared/approval';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
+import type { ToolCallEvent } from '@shared/toolCall';
+import { toWireEvent } from '../core/api/wire';
 import { MooringError } from '../core/errors';
 import type { CoreRunner } from './mcpCommands';
 import { EXIT } from './output';
@@ -14,23 +18,27 @@ function printEvent(e: ChatEvent): void {
     case 'text-delta':
       process.stdout.write(e.text);
       break;
-    case 'tool-call':
-      if (e.state === 'requested')
-        process.stderr.write(`\n→ ${e.call.name} ${JSON.stringify(e.call.arguments)}\n`);
-      else if (e.state === 'running' && e.progress)
-        process.stderr.write(`  … ${e.progress.progress}${e.progress.total ? `/${e.progress.total}` : ''}\n`);
-      else if (e.state === 'done' || e.state === 'failed' || e.state === 'refused')
-        process.stderr.write(`  ${e.state}: ${(e.text ?? '').split('\n')[0]!.slice(0, 200)}\n`);
+    case 'message-complete': {
+      // Every call shows here, also those that never reached a server (an unknown name, tool_search).
+      const m = e.message;
+      if (m.role === 'assistant')
+        for (const c of m.toolCalls) process.stderr.write(`\n→ ${c.name} ${JSON.stringify(c.arguments)}\n`);
+      else if (m.role === 'tool')
+        process.stderr.write(`  ${m.status}: ${m.text.split('\n')[0]!.slice(0, 200)}\n`);
       break;
+    }
     case 'note':
       process.stderr.write(`\n[${e.level}] ${e.text}\n`);
       break;
     case 'error':
       process.stderr.write(`\nerror: ${e.error.message}\n${e.error.hint ? `hint: ${e.error.hint}\n` : ''}`);
       break;
-    case 'message-complete':
-      break;
   }
+}
+
+function printPhase(e: ToolCallEvent): void {
+  if (e.phase === 'running' && e.progress)
+    process.stderr.write(`  … ${e.progress.progress}${e.progress.total ? `/${e.progress.total}` : ''}\n`);
 }
 
 export function registerChatCommand(program: Command, withCore: CoreRunner): void {
@@ -86,6 +94,10 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
               ...(o.workspace ? { workspace: o.workspace } : {}),
               signal: ac.signal,
               onEvent: (e) => (o.json ? process.stdout.write(`${JSON.stringify(e)}\n`) : printEvent(e)),
+              onPhase: (e) =>
+                o.json
+                  ? process.stdout.write(`${JSON.stringify({ type: 'toolCall', event: toWireEvent(e) })}\n`)
+                  : printPhase(e),
             });
             if (!o.json) process.stdout.write(`\n`);
             process.stderr.write(`conversation: ${result.conversationId}\n`);

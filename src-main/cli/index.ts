@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { closeOnSignals } from '../core/lifecycle';
 import type { ServerConfig } from '@shared/config';
+import { QUICK_CLOSE_STAGE_MS } from '../core/mcp/stdioTransport';
 import { MooringCore } from '../core/mooringCore';
 import { envServer, logMasker } from '../core/workspace/envServer';
 import { registerAuthCommands } from './authCommands';
@@ -19,8 +20,9 @@ const program = new Command('mooring')
   .showHelpAfterError('(run with --help for usage)');
 
 /**
- * Quick config from the environment (issue 10): MOORING_MCP_SERVER_STDIO / _URL add one server named
- * `env` for this process, and everything this process prints is masked (host only for URLs).
+ * Quick config from the environment (ARCHITECTURE.md, "The core, by room": workspace, env quick config):
+ * MOORING_MCP_SERVER_STDIO / _URL add one server named `env` for this process, and everything this process
+ * prints is masked (host only for URLs).
  */
 function quickConfig(): ServerConfig[] {
   const quick = envServer(process.env);
@@ -42,6 +44,8 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
   try {
     core = await MooringCore.open({
       extraServers: quickConfig(),
+      // Someone waits on every command's close (ARCHITECTURE.md, "Session actor states").
+      session: { closeStageMs: QUICK_CLOSE_STAGE_MS },
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
     });
     if (!opts.handlesSignals) stopSignals = closeOnSignals(core);

@@ -1,8 +1,9 @@
-// `mooring web [--port N] [--no-open] [--json]` (issue 5, browser mode): opens the core, connects every
-// enabled server, serves the UI on 127.0.0.1 and prints one URL with a one-time token. Ctrl-C or
-// SIGTERM closes every session before exiting.
+// `mooring web [--port N] [--no-open] [--json]` (ARCHITECTURE.md, "Processes and entry points": browser
+// mode): opens the core, connects every enabled server, serves the UI on 127.0.0.1 and prints one URL with
+// a one-time token. Ctrl-C or SIGTERM closes every session before exiting.
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MooringError, toErrorData } from '../core/errors';
 import { MooringCore } from '../core/mooringCore';
@@ -15,6 +16,18 @@ export interface WebCommandOptions {
   json?: boolean;
   /** Where the built renderer is; default out/renderer of this package. */
   staticDir?: string;
+}
+
+/**
+ * out/renderer of this package. The compiled CLI runs from out/main/ (a chunk from out/main/chunks/), the
+ * sources (in tests) from src-main/cli/: walk up to out/ or to the package root, whichever comes first.
+ */
+function builtRendererDir(): string {
+  for (let dir = import.meta.dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir) === 'out') return join(dir, 'renderer');
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'out', 'renderer');
+  }
+  return resolve('out/renderer');
 }
 
 function parsePort(text: string | undefined): number {
@@ -51,9 +64,9 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   const web = await startWebServer({
     core,
     port,
-    staticDir: opts.staticDir ?? resolve(import.meta.dirname ?? process.cwd(), '../../out/renderer'),
+    staticDir: opts.staticDir ?? builtRendererDir(),
   });
-  // Approvals from `mooring serve` on this home show in this window's dialog (issue 8, approval relay).
+  // Approvals from `mooring serve` on this home show in this window's dialog (ARCHITECTURE.md, "Data on disk": run/, the approval relay).
   const relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
     process.stderr.write(
       `mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`,

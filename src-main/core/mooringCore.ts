@@ -18,7 +18,6 @@ import { resolveProvider } from './agent/providers/resolveProvider';
 import { providerCompletion } from './agent/samplingCompletion';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
-import type { ToolCallEvent } from './calls/toolCallRunner';
 import { ToolService } from './calls/toolService';
 import {
   createClientFeatures,
@@ -56,7 +55,6 @@ export interface CoreEvents {
   status: [SessionStatus];
   tools: [ToolsChange];
   log: [LogLine];
-  toolCall: [ToolCallEvent];
   approval: [ApprovalRequest];
   /** A server asks the user something: sampling approval, a form, a URL to open. */
   interaction: [Interaction];
@@ -257,7 +255,6 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.pool.on('tools', (t) => this.emit('tools', t));
     this.pool.on('log', (l) => this.emit('log', l));
-    this.tools.on('toolCall', (e) => this.emit('toolCall', e));
     this.approvals.on('requested', (r) => this.emit('approval', r));
     this.interactions.on('requested', (r) => this.emit('interaction', r));
   }

@@ -40,12 +40,17 @@ afterEach(() => {
 function stubProject(opts: { runtime: boolean; installJs?: string }): string {
   const root = mkdtempSync(join(tmpdir(), 'mooring-start-'));
   dirs.push(root);
-  for (const f of ['start.mjs', 'electronRuntime.mjs', 'rendererFreshness.mjs'])
+  for (const f of ['start.mjs', 'electronRuntime.mjs', 'buildFreshness.mjs'])
     cpSync(join(ROOT, 'scripts', f), join(root, 'scripts', f));
   const old = new Date(Date.now() - 60_000);
   writeFileSync(join(root, 'electron.vite.config.ts'), '');
   utimesSync(join(root, 'electron.vite.config.ts'), old, old);
-  for (const f of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
+  for (const f of [
+    'out/main/index.js',
+    'out/main/cli.js',
+    'out/preload/index.cjs',
+    'out/renderer/index.html',
+  ]) {
     mkdirSync(join(root, f, '..'), { recursive: true });
     writeFileSync(join(root, f), '');
   }

@@ -1,17 +1,6 @@
-// Schema token cost (issue 3, "Deferred loading"): what a tool costs in the prompt, counted with a
-// real BPE tokenizer (gpt-tokenizer, o200k_base). Exact counts differ per model family; o200k is a
-// close, stable yardstick for the UI and for the deferred-loading budget.
-
-import { createRequire } from 'node:module';
-
-// Loaded on first use: the tokenizer's tables cost ~45 MB of memory (bench, issue 9), and a process
-// that never needs a token count (`mooring mcp call`, a server relay) should not pay for them.
-let countTokens: ((text: string) => number) | undefined;
-function tokenize(text: string): number {
-  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer'))
-    .countTokens;
-  return countTokens(text);
-}
+// Schema token cost (ARCHITECTURE.md, "The core, by room": catalog, deferred loading): what a tool costs in
+// the prompt, counted with the core's one tokenizer (tokenCount.ts, loaded on first use).
+import { countTokens } from '../tokenCount';
 
 export interface ToolPromptShape {
   name: string;
@@ -32,7 +21,7 @@ export function toolTokenCost(tool: ToolPromptShape): number {
   });
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
-  const n = tokenize(text);
+  const n = countTokens(text);
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, n);
   return n;

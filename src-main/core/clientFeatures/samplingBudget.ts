@@ -1,9 +1,10 @@
-// The per-server sampling budget (issue 6, "Sampling"): a server may spend at most `tokensPerHour` tokens
-// of the user's model in any sliding hour. A request is refused up front when its worst case (the tokens
-// it sends plus the maxTokens it asks for) would cross the cap; what it really used is charged after.
-import { countTokens } from 'gpt-tokenizer';
+// The per-server sampling budget (ARCHITECTURE.md, "The core, by room": clientFeatures, sampling): a server
+// may spend at most `tokensPerHour` tokens of the user's model in any sliding hour. A request is refused up
+// front when its worst case (the tokens it sends plus the maxTokens it asks for) would cross the cap; what
+// it really used is charged after.
 import type { SamplingMessageView } from '@shared/interactions';
 import { MooringError } from '../errors';
+import { countTokens } from '../tokenCount';
 
 export const HOUR_MS = 60 * 60_000;
 export const DEFAULT_SAMPLING_TOKENS_PER_HOUR = 20_000;

@@ -39,13 +39,13 @@ describe('reconnect backoff (fake timers)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('delays 0.5 s → 8 s cap', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(DEFAULT_BACKOFF, n))).toEqual([
-      500, 1000, 2000, 4000, 8000, 8000,
+  it('no delay before the first attempt, then 0.5 s → 8 s cap', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(DEFAULT_BACKOFF, n))).toEqual([
+      0, 500, 1000, 2000, 4000, 8000, 8000,
     ]);
   });
 
-  it('tries 5 times with exponential delays, then fails', async () => {
+  it('tries at once, then 4 more times with exponential delays, then fails', async () => {
     const h = harness();
     const a = new SessionActor({ config, transportFactory: h.factory });
     const seen: SessionStatus[] = [];
@@ -56,13 +56,15 @@ describe('reconnect backoff (fake timers)', () => {
     h.failing = true;
     await h.serverSide!.close();
     await flush();
-    expect(a.status()).toMatchObject({ state: 'reconnecting', attempt: 1, maxAttempts: 5 });
-    for (const [i, delay] of [500, 1000, 2000, 4000, 8000].entries()) {
+    // Attempt 1 started with no time passing: no timer stood between the break and the reconnect.
+    expect(h.connects, 'attempt 1 starts at once').toBe(2);
+    expect(a.status()).toMatchObject({ state: 'reconnecting', attempt: 2, maxAttempts: 5 });
+    for (const [i, delay] of [500, 1000, 2000, 4000].entries()) {
       await vi.advanceTimersByTimeAsync(delay - 1);
-      expect(h.connects, `attempt ${i + 1} must not start before ${delay} ms`).toBe(1 + i);
+      expect(h.connects, `attempt ${i + 2} must not start before ${delay} ms`).toBe(2 + i);
       await vi.advanceTimersByTimeAsync(1);
       await flush();
-      expect(h.connects).toBe(2 + i);
+      expect(h.connects).toBe(3 + i);
     }
     expect(a.status().state).toBe('failed');
     expect(a.status().error?.message).toMatch(/simulated/);
@@ -75,11 +77,24 @@ describe('reconnect backoff (fake timers)', () => {
     await a.close();
   });
 
+  it('a server that comes back is reconnected with no wait at all', async () => {
+    const h = harness();
+    const a = new SessionActor({ config, transportFactory: h.factory });
+    await a.start();
+    await h.serverSide!.close();
+    // The handshake's own steps only: the clock does not move.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.status()).toMatchObject({ state: 'ready', metrics: { reconnects: 1 } });
+    expect(h.connects).toBe(2);
+    expect((await a.tool('ping')!.call({})).content).toEqual([{ type: 'text', text: 'pong' }]);
+    await a.close();
+  });
+
   it('a session stable for 60 s earns a fresh budget; an unstable one does not', async () => {
     const h = harness();
     const a = new SessionActor({ config, transportFactory: h.factory });
     await a.start();
-    // Break 1: one failed attempt, then success.
+    // Break 1: the immediate attempt and the one after 0.5 s fail, the one after 1 s more succeeds.
     h.failing = true;
     await h.serverSide!.close();
     await vi.advanceTimersByTimeAsync(500);
@@ -88,18 +103,21 @@ describe('reconnect backoff (fake timers)', () => {
     await flush();
     expect(a.status().state).toBe('ready');
     expect(a.status().metrics.reconnects).toBe(1);
-    // Break 2 right away: the budget continues (attempt 3).
+    // Break 2 right away: the budget continues (attempt 4, after 2 s).
+    h.failing = true;
     await h.serverSide!.close();
     await flush();
-    expect(a.status()).toMatchObject({ state: 'reconnecting', attempt: 3 });
+    expect(a.status()).toMatchObject({ state: 'reconnecting', attempt: 4 });
+    h.failing = false;
     await vi.advanceTimersByTimeAsync(2000);
     await flush();
     expect(a.status().state).toBe('ready');
-    // Stable for 60 s: break 3 starts again at attempt 1.
+    // Stable for 60 s: break 3 starts again at attempt 1, at once.
     await vi.advanceTimersByTimeAsync(60_000);
+    h.failing = true;
     await h.serverSide!.close();
     await flush();
-    expect(a.status()).toMatchObject({ state: 'reconnecting', attempt: 1 });
+    expect(a.status()).toMatchObject({ state: 'reconnecting', attempt: 2 });
     await a.close();
     expect(a.status().state).toBe('closed');
   });

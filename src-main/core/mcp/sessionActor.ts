@@ -51,6 +51,8 @@ export interface SessionActorOptions {
    * server's own), status errors, and the errors connects and calls throw.
    */
   redact?: (text: string) => string;
+  /** A stdio server's close stages, shorter for hosts whose user waits on the close (TransportHooks). */
+  closeStageMs?: number;
 }
 
 export class SessionActor extends EventEmitter {
@@ -257,6 +259,7 @@ export class SessionActor extends EventEmitter {
           ),
         ...(fetch ? { fetch } : {}),
         ...(auth ? { auth } : {}),
+        ...(this.opts.closeStageMs !== undefined ? { closeStageMs: this.opts.closeStageMs } : {}),
       });
       client = new Client(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
       client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));
@@ -407,26 +410,23 @@ export class SessionActor extends EventEmitter {
     }
     this.attempt++;
     this.setState('reconnecting');
-    this.reconnectTimer = setTimeout(
-      () => {
-        this.connectOnce().then(
-          () => {
-            this.metrics.reconnects++;
-            this.hostLog('info', `reconnected (attempt ${this.attempt})`);
-          },
-          (err: MooringError) => {
-            if (this.state === 'closed') return;
-            this.lastError = err.toData();
-            this.hostLog(
-              'warning',
-              `reconnect attempt ${this.attempt} failed: ${err.message.split('\n')[0]}`,
-            );
-            this.reconnectLoop();
-          },
-        );
-      },
-      backoffDelay(this.backoff, this.attempt),
-    );
+    const attempt = () =>
+      this.connectOnce().then(
+        () => {
+          this.metrics.reconnects++;
+          this.hostLog('info', `reconnected (attempt ${this.attempt})`);
+        },
+        (err: MooringError) => {
+          if (this.state === 'closed') return;
+          this.lastError = err.toData();
+          this.hostLog('warning', `reconnect attempt ${this.attempt} failed: ${err.message.split('\n')[0]}`);
+          this.reconnectLoop();
+        },
+      );
+    // The first attempt starts now, not on a timer (backoff.ts): calls wait on this session meanwhile.
+    const delay = backoffDelay(this.backoff, this.attempt);
+    if (delay === 0) void attempt();
+    else this.reconnectTimer = setTimeout(() => void attempt(), delay);
   }
 
   /** Waits through connecting/reconnecting; a failed session gets one fresh connect on demand. */

@@ -1,6 +1,7 @@
 // A stdio client transport that goes further than the SDK's (STYLE.md, "Protocol and sessions"):
 // - the child runs in its own process group, and close kills the whole group in stages
-//   (end stdin, wait, SIGTERM, wait, SIGKILL), so an `npx` child's grandchildren die too;
+//   (end stdin, wait, SIGTERM, wait, SIGKILL; each wait 2 s, or what the host sets), so an `npx` child's
+//   grandchildren die too;
 // - the process watchdog (processWatchdog.ts) knows every child: if Mooring dies, it ends their trees; on a
 //   clean close it ends what the group kill cannot reach (a grandchild that called setsid);
 // - stderr is kept in bounded memory (stderrLines.ts);
@@ -14,7 +15,14 @@ import { processWatchdog, type ProcessWatchdog } from './processWatchdog';
 import { StderrLines } from './stderrLines';
 
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
-const STAGE_WAIT_MS = 2000;
+/** How long close waits after ending stdin, and again after SIGTERM, unless told otherwise. */
+export const STAGE_WAIT_MS = 2000;
+/**
+ * The stages for a host whose user (or client) waits on the close: a one-shot CLI command, `mooring serve`
+ * and `Mooring --mcp-server` when their client leaves. A server that exits on EOF does so in a few ms; one
+ * that ignores EOF gets SIGTERM after this, so the whole close stays under 300 ms instead of 2 s per stage.
+ */
+export const QUICK_CLOSE_STAGE_MS = 120;
 
 export interface StdioTransportOptions {
   command: string;
@@ -28,6 +36,13 @@ export interface StdioTransportOptions {
   onGarbage?: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
   /** The process watchdog; default this process's own; null for none. */
   watchdog?: ProcessWatchdog | null;
+  /**
+   * How long close gives the server after stdin EOF, and again after SIGTERM (default STAGE_WAIT_MS). A
+   * host whose user waits on the close (a one-shot CLI command) sets less: some servers ignore EOF
+   * (server-everything once it was offered roots or elicitation), and each of them would hold the close
+   * for the whole wait.
+   */
+  closeStageMs?: number;
 }
 
 export interface ChildExit {
@@ -117,12 +132,13 @@ export class StdioTransport implements Transport {
     // The whole tree, noted while the server still holds it together (see ProcessWatchdog.snapshot).
     if (child.pid) await this.watchdog?.snapshot(child.pid);
     if (this.exit) return;
+    const stage = this.opts.closeStageMs ?? STAGE_WAIT_MS;
     // Stage 1: end stdin; well-behaved servers exit on EOF.
     child.stdin?.end();
-    if (await this.exitedWithin(STAGE_WAIT_MS)) return;
+    if (await this.exitedWithin(stage)) return;
     // Stage 2 and 3: the whole process group, so grandchildren (npx → node) go too.
     this.signalGroup('SIGTERM');
-    if (await this.exitedWithin(STAGE_WAIT_MS)) return;
+    if (await this.exitedWithin(stage)) return;
     this.signalGroup('SIGKILL');
     await this.exitedWithin(STAGE_WAIT_MS);
   }

@@ -37,6 +37,8 @@ export interface TransportHooks {
   fetch?: FetchLike;
   /** OAuth for remote transports (the auth room): the SDK auth provider, and the wrapper that finishes sign-ins. */
   auth?: TransportAuth;
+  /** A stdio server's close: the wait after stdin EOF and after SIGTERM (StdioTransportOptions.closeStageMs). */
+  closeStageMs?: number;
 }
 
 export type TransportFactory = (config: ServerConfig, hooks: TransportHooks) => Promise<Transport>;
@@ -53,6 +55,7 @@ export const createTransport: TransportFactory = async (config, hooks) => {
         ...(config.cwd ? { cwd: config.cwd } : {}),
         onStderr: hooks.onStderr,
         onGarbage: hooks.onGarbage,
+        ...(hooks.closeStageMs !== undefined ? { closeStageMs: hooks.closeStageMs } : {}),
       });
     }
     // No `requestInit.headers`: the SDK would send them to every host it talks to for this server,

@@ -30,7 +30,7 @@ export interface GateCall {
   arguments: Record<string, unknown>;
   /** Who wants the call (conversation id, MCP client name), for the dialog and the audit log. */
   client?: string;
-  /** The conversation the call belongs to: its "allow for this conversation" answers apply. */
+  /** The conversation asking: the dialog names it by its title, and its "allow for this conversation" answers apply. */
   conversationId?: string;
   signal?: AbortSignal;
   /**
@@ -52,6 +52,8 @@ export interface GateResult {
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
   arguments: Record<string, unknown>;
+  /** The user edited the arguments in the approval dialog. */
+  argsEdited: boolean;
   decision: AuditDecision;
   decidedBy: string;
   verdict: PolicyVerdict;
@@ -87,8 +89,14 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
       arguments: extra.args ?? call.arguments,
       argsEdited: extra.edited,
     });
-  const done = (decision: AuditDecision, decidedBy: string, args = call.arguments): GateResult => ({
+  const done = (
+    decision: AuditDecision,
+    decidedBy: string,
+    args = call.arguments,
+    argsEdited = false,
+  ): GateResult => ({
     arguments: args,
+    argsEdited,
     decision,
     decidedBy,
     verdict,
@@ -167,5 +175,5 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
   if (decision.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
   const audited = decision.outcome === 'conversation' ? 'approve' : decision.outcome;
   await audit(audited, decision.decidedBy, { args, edited });
-  return done(audited, decision.decidedBy, args);
+  return done(audited, decision.decidedBy, args, edited);
 }
