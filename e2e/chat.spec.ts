@@ -181,9 +181,9 @@ test('server sampling: the dialog shows the request, the edit reaches the model,
   await shot(page, 'chat-08-sampling-dialog');
   await dialog.getByLabel('Sampling message 1').fill('Write a haiku about autumn');
   await dialog.getByLabel('Max tokens').fill('0');
-  await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Approve' })).toBeDisabled();
   await dialog.getByLabel('Max tokens').fill('64');
-  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(dialog).toBeHidden();
   await expect(lastTool()).toHaveAttribute('data-state', 'done');
   await expect(lastTool().getByTestId('tool-result')).toContainText('Leaves fall quietly');

@@ -16,7 +16,7 @@ import { useTRPC } from '../api/trpc';
 import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
 import { clientConfigKind, draftFrom, emptyDraft, inputFrom, type ServerDraft } from '../lib/serverDraft';
-import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs } from '../ui';
+import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs, toast } from '../ui';
 import { KeyValueEditor } from './KeyValueEditor';
 import { TestResult } from './TestResult';
 
@@ -46,6 +46,11 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
     trpc.servers.add.mutationOptions({
       onSuccess: (saved) => {
         if (saved.safeDefaults.disabledCount > 0) ui.notify({ servers: [saved.name] });
+        else if (saved.safeDefaults.pending)
+          toast({
+            title: `${saved.name} added`,
+            description: 'It has not connected yet: its destructive tools start off when it first does.',
+          });
         onSaved();
       },
     }),
