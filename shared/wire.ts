@@ -93,6 +93,8 @@ export type ConnectionTestResultView =
       tools: string[];
       latency_ms: number;
       server?: { name: string; version: string };
+      /** The protocol revision the handshake agreed on, e.g. "2025-11-25". */
+      protocol_version?: string;
     }
   | { ok: false; latency_ms: number; error: string; hint?: string; code: ErrorData['code'] };
 

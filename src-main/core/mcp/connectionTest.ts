@@ -44,6 +44,7 @@ export async function testConnection(
       tools,
       latency_ms: Math.round(performance.now() - started),
       ...(status.serverInfo ? { server: status.serverInfo } : {}),
+      ...(status.protocolVersion ? { protocol_version: status.protocolVersion } : {}),
     };
   } catch (err) {
     const e = toErrorData(err);

@@ -1,9 +1,12 @@
 // Import from Claude Desktop / Cursor / VS Code / Zed: paste or choose the file (or arrive with one: a
 // config pasted into the Add form, a client detected on this machine), see every server with the full
-// command line it would run, and consent per server before anything is written. The chosen servers are
-// added all or nothing, each with the default safe set.
+// command line it would run, what else it would be allowed (working directory, environment and header
+// names, policy) and which settings of the file are never imported, and consent per server before anything
+// is written. The chosen servers are added all or nothing, each with the default safe set. Every text here
+// comes from the file: control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';
@@ -52,7 +55,7 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
       title="Import servers"
       description={
         seed
-          ? `From ${seed.fileName}.`
+          ? `From ${shown(seed.fileName)}.`
           : 'From Claude Desktop, Cursor, VS Code (mcp.json or settings.json) or Zed (settings.json).'
       }
       wide
@@ -105,7 +108,12 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
           </p>
           {preview.data.warnings.map((w) => (
             <p key={w} className="warn-text">
-              {w}
+              {shown(w)}
+            </p>
+          ))}
+          {preview.data.renamed.map((r) => (
+            <p key={r.to} className="muted">
+              “{shown(r.from)}” is imported as “{r.to}”.
             </p>
           ))}
           <ul className="plain">
@@ -122,8 +130,25 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
                   {s.exists && <span className="muted">(already configured)</span>}
                 </label>
                 <code className="command-line" data-testid="import-command-line">
-                  {s.commandLine}
+                  {shown(s.commandLine)}
                 </code>
+                {s.grants.length > 0 && (
+                  <ul className="plain" data-testid="import-grants">
+                    {s.grants.map((g) => (
+                      <li key={g.field}>{shown(g.text)}</li>
+                    ))}
+                  </ul>
+                )}
+                {s.dropped.length > 0 && (
+                  <ul className="plain warn-text" data-testid="import-dropped">
+                    {s.dropped.map((d) => (
+                      <li key={d.text}>
+                        Not imported: {shown(d.text)}. Turn it on yourself for this server afterwards, if you
+                        must.
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </li>
             ))}
           </ul>
