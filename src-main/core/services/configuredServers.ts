@@ -56,6 +56,8 @@ export interface ImportRequest {
   names?: string[];
   /** Replace servers of the same name instead of refusing the import. */
   replaceExisting?: boolean;
+  /** The default safe set (default true); false only on the user's request (`mcp import --all-tools`). */
+  safeDefaults?: boolean;
 }
 
 /** One server of a file as the consent shows it (README, "Safety"; config/importConsent.ts). */
@@ -375,6 +377,10 @@ export class ConfiguredServers {
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
     });
     const names = [...merged.added, ...merged.replaced];
+    if (request.safeDefaults === false) {
+      await this.follow();
+      return { added: merged.added, replaced: merged.replaced, safeDefaults: {} };
+    }
     await this.safeSet.expect(names);
     await this.follow();
     // Each outcome is taken at once (the runs of this sync are read before anything else awaits).
