@@ -1,5 +1,7 @@
-// Owns the session actors: one per enabled server, keyed by the hash of its config, so an edited
-// server gets a fresh actor and an untouched one keeps its warm session.
+// Owns the session actors: one per enabled server, keyed by the hash of its config's identity, so an
+// edited server gets a fresh actor and an untouched one keeps its warm session. The tool filters and the
+// approval policy are not part of that identity (ARCHITECTURE.md, "Session actor states"): editing them
+// reconfigures the actor in place, and the server process goes on.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '@shared/config';
@@ -10,11 +12,19 @@ import type { SessionEvents } from './types';
 export type PoolActorOptions = Omit<SessionActorOptions, 'config'>;
 
 /**
- * A session's identity: its config without what applies to a live session in place (`reconfigure`): the
- * sampling budget (read at each request) and the log level (sent again when the session reports ready).
+ * A session's identity: the fields that change what runs or how Mooring talks to it. The rest applies to
+ * a live session in place (`reconfigure`): the tool filter and policy, the sampling budget (read at each
+ * request) and the log level (sent again when the session reports ready).
  */
 export const configHash = (c: ServerConfig): string => {
-  const { samplingTokensPerHour: _budget, logLevel: _level, ...identity } = c;
+  const {
+    includeTools: _include,
+    excludeTools: _exclude,
+    policy: _policy,
+    samplingTokensPerHour: _budget,
+    logLevel: _level,
+    ...identity
+  } = c;
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 };
 
