@@ -9,6 +9,7 @@ import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
 import { LogsScreen } from './screens/LogsScreen';
 import { PermissionsScreen } from './screens/PermissionsScreen';
 import { PlaygroundScreen } from './screens/PlaygroundScreen';
+import { ResourcesScreen } from './screens/ResourcesScreen';
 import { ModelsScreen } from './screens/settings/ModelsScreen';
 import { SharingScreen } from './screens/SharingScreen';
 import { ToolSetsScreen } from './screens/ToolSetsScreen';
@@ -36,6 +37,7 @@ export function App() {
           )}
           {route === 'servers' && <ServersScreen />}
           {route === 'tools' && <ToolsScreen />}
+          {route === 'resources' && <ResourcesScreen />}
           {route === 'toolsets' && <ToolSetsScreen />}
           {route === 'permissions' && <PermissionsScreen />}
           {route === 'logs' && <LogsScreen />}

@@ -8,6 +8,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import type { LogLine } from '@shared/session';
 import { applyChatUiEvent } from '../screens/chat/liveChat';
 import { useCalls } from '../stores/callStore';
+import { useResourceUpdates } from '../stores/resourceUpdates';
 import type { ServerRow, UiEvent } from '@shared/wire';
 import { useTRPC } from './trpc';
 
@@ -17,6 +18,7 @@ export function useLiveEvents(): { connected: boolean } {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const apply = useCalls((s) => s.apply);
+  const bumpResource = useResourceUpdates((s) => s.bump);
   const pendingInvalidate = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const invalidateSoon = () => {
@@ -67,6 +69,17 @@ export function useLiveEvents(): { connected: boolean } {
       case 'installLink':
         // The install consent screen reads the list; the event says it changed.
         void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() });
+        break;
+      case 'resourceUpdated':
+        bumpResource(e.server, e.uri);
+        break;
+      case 'listChanged':
+        // A server's resources or prompts changed: the lists that show them are fetched again.
+        if (e.what === 'prompts') void qc.invalidateQueries({ queryKey: trpc.chat.prompts.queryKey() });
+        else {
+          void qc.invalidateQueries({ queryKey: trpc.resources.list.queryKey({ server: e.server }) });
+          void qc.invalidateQueries({ queryKey: trpc.resources.templates.queryKey({ server: e.server }) });
+        }
         break;
       default:
         // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.

@@ -4,6 +4,7 @@
 import {
   Activity,
   Bot,
+  FileText,
   FolderGit2,
   Layers,
   MessagesSquare,
@@ -36,6 +37,7 @@ export const NAV: NavGroup[] = [
     entries: [
       { route: 'servers', label: 'Servers', icon: Server },
       { route: 'tools', label: 'Tools', icon: Wrench },
+      { route: 'resources', label: 'Resources', icon: FileText },
       { route: 'toolsets', label: 'Tool sets', icon: Layers },
       { route: 'permissions', label: 'Permissions', icon: ShieldCheck },
       { route: 'logs', label: 'Logs', icon: ScrollText },

@@ -6,6 +6,7 @@ export const ROUTES = [
   'chat',
   'servers',
   'tools',
+  'resources',
   'toolsets',
   'permissions',
   'logs',

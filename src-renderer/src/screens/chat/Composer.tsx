@@ -1,10 +1,11 @@
 // The composer (issue 5 "Chat", issue 6 "Prompts"): Enter sends, Shift+Enter is a new line; typing `/`
 // lists every server's prompts as slash commands, choosing one opens a small form for its arguments,
 // and its messages (prompts/get) are inserted into the composer for the user to read and send.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
 import type { SlashCommandView } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
+import { CompletionInput } from '../../components/CompletionInput';
 import { ErrorNote } from '../../components/ErrorNote';
 
 export function Composer(props: {
@@ -114,7 +115,20 @@ function PromptForm(props: {
 }) {
   const { prompt } = props;
   const trpc = useTRPC();
+  const qc = useQueryClient();
   const [args, setArgs] = useState<Record<string, string>>({});
+  // The server's suggestions for one argument; the arguments already filled in are its context.
+  const complete = (argument: string) => async (value: string) =>
+    (
+      await qc.fetchQuery(
+        trpc.chat.completePrompt.queryOptions({
+          server: prompt.server,
+          name: prompt.name,
+          argument: { name: argument, value },
+          context: Object.fromEntries(Object.entries(args).filter(([k, v]) => k !== argument && v)),
+        }),
+      )
+    ).values;
   const get = useMutation(
     trpc.chat.getPrompt.mutationOptions({
       onSuccess: (r) => props.onInsert(r.messages.map((m) => m.text).join('\n\n')),
@@ -144,10 +158,12 @@ function PromptForm(props: {
             {a.required ? ' (required)' : ''}
             {a.description && <span className="muted small"> — {a.description}</span>}
           </span>
-          <input
+          <CompletionInput
+            label={a.name}
             value={args[a.name] ?? ''}
-            onChange={(e) => setArgs({ ...args, [a.name]: e.target.value })}
-            aria-required={a.required}
+            onChange={(v) => setArgs({ ...args, [a.name]: v })}
+            complete={complete(a.name)}
+            required={a.required}
           />
         </label>
       ))}
