@@ -29,6 +29,36 @@ async function appOn(servers: unknown[], settings: unknown = {}) {
 }
 
 describe('servers router', () => {
+  it('the default log level, one of the eight, reaches the running servers that have none of their own', async () => {
+    const fixture = (name: string, extra: object = {}) => ({
+      name,
+      command: 'node',
+      args: [TSX_CLI, fixturePath('logLevelServer.ts')],
+      ...extra,
+    });
+    const { home, caller } = await appOn([fixture('plain'), fixture('own', { logLevel: 'critical' })], {
+      yolo: true,
+    });
+    await waitFor(() => core!.tools.list().length === 4, 'both fixtures');
+    const levels = async (server: string) => {
+      const lines: string[] = [];
+      const on = (l: { server: string; source: string; level: string }) => {
+        if (l.server === server && l.source === 'server') lines.push(l.level);
+      };
+      core!.on('log', on);
+      // The notifications travel before the call's answer on the same pipe.
+      await caller.tools.run({ name: `mcp__${server}__emit_all`, arguments: {} });
+      core!.off('log', on);
+      return lines;
+    };
+    expect(await caller.servers.setDefaultLogLevel({ level: 'error' })).toEqual({ level: 'error' });
+    expect(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')).logLevel).toBe('error');
+    expect((await caller.settings()).logLevel).toBe('error');
+    expect(await levels('plain')).toEqual(['error', 'critical', 'alert', 'emergency']);
+    expect(await levels('own')).toEqual(['critical', 'alert', 'emergency']);
+    await expect(caller.servers.setDefaultLogLevel({ level: 'loud' as never })).rejects.toThrow();
+  });
+
   it('enabling a quarantined tool in the app lets it run', async () => {
     // YOLO: no approval dialog in the way, so the only thing that can refuse the call is the quarantine.
     const { home, caller } = await appOn(

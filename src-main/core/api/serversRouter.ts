@@ -1,8 +1,9 @@
 // The Servers, Tools and Logs screens (services/configuredServers.ts): the server list with live state,
-// add/edit/remove, enable, test, refresh, restart, logs and traffic recording, tool filters, and import
+// add/edit/remove, enable, test, refresh, restart, logs, the default log level and traffic recording, tool filters, and import
 // from Claude Desktop / Cursor / VS Code / Zed files with consent.
 import { z } from 'zod';
 import { ServerNameSchema, type ServerConfigInput } from '@shared/config';
+import { LogLevelSchema } from '@shared/settings';
 import { publicProcedure, router } from './trpc';
 
 /**
@@ -53,6 +54,16 @@ export const serversRouter = router({
   setTrace: publicProcedure
     .input(z.object({ name: z.string(), on: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.core.servers.setTracing(input.name, input.on)),
+
+  /**
+   * The level every server logs at unless its config names its own (settings.logLevel, one of the eight
+   * MCP levels); the running sessions take it at once. The root `settings` query reads it.
+   */
+  setDefaultLogLevel: publicProcedure
+    .input(z.object({ level: LogLevelSchema }))
+    .mutation(async ({ ctx, input }) => ({
+      level: (await ctx.core.settings.setLogLevel(input.level)).logLevel,
+    })),
 
   /** The include/exclude toggles of Tool selection; enabling also ends a new tool's quarantine. */
   setToolEnabled: publicProcedure

@@ -1,7 +1,7 @@
 // The settings service: settings.json as the core holds it (one store per core, so its updates are
 // serialised), the named tool sets inside it, and the change hook the core uses to rebuild what depends
 // on a setting. The Settings screens, the tool-set panel and `mooring toolset` all change it here.
-import type { Settings, SettingsInput } from '@shared/settings';
+import type { LogLevel, Settings, SettingsInput } from '@shared/settings';
 import { MooringError } from '../errors';
 import { SettingsStore } from './settings';
 
@@ -45,6 +45,14 @@ export class SettingsService {
     this.settings = await this.store.update(change);
     await this.opts.onChange?.(this.settings);
     return this.settings;
+  }
+
+  /**
+   * The level every server logs at unless its config names its own (MCP 2025-11-25 "Logging"); the change
+   * hook sends it to the running sessions.
+   */
+  async setLogLevel(logLevel: LogLevel): Promise<Settings> {
+    return this.update((current) => ({ ...current, logLevel }));
   }
 
   /** A named tool set; an unknown name is a clear error listing the ones there are. */

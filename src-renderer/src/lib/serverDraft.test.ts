@@ -21,6 +21,27 @@ describe('the server form model', () => {
     expect(back).toEqual(saved);
   });
 
+  it("carries a server's log level and sampling budget both ways; an older 'warn' reads as 'warning'", () => {
+    const saved = ServerConfigSchema.parse({
+      name: 'talkative',
+      command: 'node',
+      logLevel: 'notice',
+      samplingTokensPerHour: 500,
+    });
+    const d = draftFrom(saved);
+    expect(d.logLevel).toBe('notice');
+    expect(d.samplingTokensPerHour).toBe('500');
+    expect(ServerConfigSchema.parse(inputFrom(d))).toEqual(saved);
+    expect(draftFrom({ name: 'old', command: 'node', logLevel: 'warn' as never }).logLevel).toBe('warning');
+    // Cleared fields fall back to the defaults: nothing is written for them.
+    const cleared = inputFrom({ ...d, logLevel: '', samplingTokensPerHour: '' });
+    expect(cleared).not.toHaveProperty('logLevel');
+    expect(cleared).not.toHaveProperty('samplingTokensPerHour');
+    // A level the form cannot show stays in the entry, so saving says what is wrong with it.
+    const typo = inputFrom(draftFrom({ name: 't', command: 'node', logLevel: 'loud' as never }));
+    expect(ServerConfigSchema.safeParse(typo).success).toBe(false);
+  });
+
   it('builds a remote entry from the URL and headers only', () => {
     const d = {
       ...emptyDraft(),

@@ -2,6 +2,7 @@
 // same entry; fields the form has no control for (the tool filters, allowPrivateNetwork, …) are kept as
 // they are.
 import type { ServerConfig, ServerConfigInput, ServerPolicy, TransportKind } from '@shared/config';
+import { LogLevelSchema, type LogLevel } from '@shared/settings';
 
 export interface KeyValueRow {
   key: string;
@@ -27,6 +28,10 @@ export interface ServerDraft {
   policy: ServerPolicy;
   /** Run a command outside the runtime allowlist (README, "Safety"); the user's explicit choice. */
   trust: boolean;
+  /** The level it logs at; '' is the settings' level. */
+  logLevel: LogLevel | '';
+  /** Tokens of the user's model it may spend on sampling in an hour; '' is the default. */
+  samplingTokensPerHour: string;
   /** Everything else of the entry, carried through unchanged. */
   rest: Partial<ServerConfigInput>;
 }
@@ -44,6 +49,8 @@ export const emptyDraft = (): ServerDraft => ({
   maxMessageMB: '',
   policy: 'default',
   trust: false,
+  logLevel: '',
+  samplingTokensPerHour: '',
   rest: {},
 });
 
@@ -70,8 +77,13 @@ export function draftFrom(input: ServerConfigInput | ServerConfig): ServerDraft 
     maxMessageMB,
     policy,
     trust,
+    logLevel,
+    samplingTokensPerHour,
     ...rest
   } = input as ServerConfigInput;
+  // A level the form cannot show (a typo in the file) stays in the entry, so saving names what is wrong.
+  const level = LogLevelSchema.safeParse(logLevel);
+  if (logLevel !== undefined && !level.success) Object.assign(rest, { logLevel });
   return {
     name: name ?? '',
     transport: transport ?? 'stdio',
@@ -85,6 +97,8 @@ export function draftFrom(input: ServerConfigInput | ServerConfig): ServerDraft 
     maxMessageMB: maxMessageMB === undefined ? '' : String(maxMessageMB),
     policy: policy ?? 'default',
     trust: trust ?? false,
+    logLevel: level.success ? level.data : '',
+    samplingTokensPerHour: samplingTokensPerHour === undefined ? '' : String(samplingTokensPerHour),
     rest,
   };
 }
@@ -117,6 +131,8 @@ export function inputFrom(d: ServerDraft): ServerConfigInput {
   if (d.timeoutSeconds.trim()) out.timeoutSeconds = Number(d.timeoutSeconds);
   if (d.policy !== 'default') out.policy = d.policy;
   if (d.trust) out.trust = true;
+  if (d.logLevel) out.logLevel = d.logLevel;
+  if (d.samplingTokensPerHour.trim()) out.samplingTokensPerHour = Number(d.samplingTokensPerHour);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, ScrollText, Search } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LogLine } from '@shared/session';
+import { LOG_LEVELS, type LogLevel } from '@shared/settings';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Button, EmptyState, PageHeader, Switch, copyText, toast } from '../ui';
@@ -30,6 +31,7 @@ export function LogsScreen() {
         id="logs-title"
         title="Logs"
         description="What each server writes to stderr, the messages it sends, and what Mooring did with it. Known secrets are shown as [redacted]."
+        actions={<LogLevelPicker />}
       />
       <ServerTabs
         empty={
@@ -46,6 +48,35 @@ export function LogsScreen() {
       </ServerTabs>
       <CliHint commands={['mooring mcp test NAME --json']} />
     </section>
+  );
+}
+
+/** The level every server logs at unless its own form names one (MCP logging's eight levels). */
+function LogLevelPicker() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const settings = useQuery(trpc.settings.queryOptions());
+  const set = useMutation(
+    trpc.servers.setDefaultLogLevel.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.settings.queryKey() }),
+    }),
+  );
+  return (
+    <label className="inline-field">
+      <span>Servers log at</span>
+      <select
+        className="narrow-select"
+        value={settings.data?.logLevel ?? 'info'}
+        disabled={!settings.data || set.isPending}
+        onChange={(e) => set.mutate({ level: e.target.value as LogLevel })}
+      >
+        {LOG_LEVELS.map((l) => (
+          <option key={l} value={l}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -7,11 +7,13 @@ import { useState } from 'react';
 import { describeCommandLine } from '@shared/commandLine';
 import {
   DEFAULT_MAX_MESSAGE_MB,
+  DEFAULT_SAMPLING_TOKENS_PER_HOUR,
   DEFAULT_TIMEOUT_SECONDS,
   type ServerConfig,
   type ServerConfigInput,
   type ServerPolicy,
 } from '@shared/config';
+import { LOG_LEVELS, type LogLevel } from '@shared/settings';
 import { useTRPC } from '../api/trpc';
 import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
@@ -109,7 +111,7 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
       title={props.existing ? `Edit ${props.existing.name}` : 'Add a server'}
       description={
         props.existing
-          ? 'Saving restarts its session when anything but its tool filters or policy changed.'
+          ? 'Saving restarts its session when anything but its tool filters, policy, log level or sampling budget changed.'
           : 'A local command (stdio) or a URL. Test checks the handshake before anything is saved.'
       }
       size="lg"
@@ -307,6 +309,30 @@ function FormFields({
           value={draft.timeoutSeconds}
           onChange={(e) => set({ timeoutSeconds: e.target.value })}
           placeholder={String(DEFAULT_TIMEOUT_SECONDS)}
+        />
+      </Field>
+      <Field
+        label="Log level"
+        hint="The least severe of its log messages it sends (MCP logging); applies to the running session."
+      >
+        <select value={draft.logLevel} onChange={(e) => set({ logLevel: e.target.value as LogLevel | '' })}>
+          <option value="">As in Settings</option>
+          {LOG_LEVELS.map((l) => (
+            <option key={l} value={l}>
+              {l}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field
+        label="Sampling budget (tokens per hour)"
+        hint={`What it may spend of your model when it asks for a completion; default ${DEFAULT_SAMPLING_TOKENS_PER_HOUR.toLocaleString('en')}, 0 refuses.`}
+      >
+        <input
+          inputMode="numeric"
+          value={draft.samplingTokensPerHour}
+          onChange={(e) => set({ samplingTokensPerHour: e.target.value })}
+          placeholder={String(DEFAULT_SAMPLING_TOKENS_PER_HOUR)}
         />
       </Field>
       {stdio && (
