@@ -3,7 +3,7 @@
 // (its updates counted live on the badge), a template's variable is completed and read, bytes are offered
 // to save, and a prompt's form in the composer offers the server's completions with the context of the
 // argument before. Each step waits for what the app shows, never sleeps; axe checks the screen.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -16,13 +16,14 @@ const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
 test.describe.configure({ mode: 'serial' });
 
 let web: RunningWeb;
+let home: string;
 let page: Page;
 const pageErrors: string[] = [];
 const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
 
 test.beforeAll(async ({ browser }) => {
   mkdirSync(SHOTS, { recursive: true });
-  const home = mkdtempSync(join(tmpdir(), 'mooring-e2e-resources-'));
+  home = mkdtempSync(join(tmpdir(), 'mooring-e2e-resources-'));
   // trust-all: the suite runs the server's toggle tool from the Playground without an approval step.
   writeFileSync(
     join(home, 'mcp_servers.json'),
@@ -137,4 +138,42 @@ test("a prompt's form offers the server's completions, narrowed by the argument 
   await expect(form.getByRole('combobox', { name: 'name' })).toHaveValue('David');
   await form.getByRole('button', { name: 'Insert prompt' }).click();
   await expect(page.getByLabel('Message')).toHaveValue(/David.*Sales/);
+});
+
+test("a server's own log level and sampling budget in its form; the default level on the Logs screen", async () => {
+  await openScreen(page, 'Servers');
+  await page.getByTestId('server-catalog').getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByTestId('server-form');
+  await form.getByLabel('Log level').selectOption('notice');
+  await form.getByLabel('Sampling budget (tokens per hour)').fill('500');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  const entry = () =>
+    (
+      JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers as Array<
+        Record<string, unknown>
+      >
+    ).find((s) => s.name === 'catalog');
+  expect(entry()).toMatchObject({ logLevel: 'notice', samplingTokensPerHour: 500 });
+
+  await openScreen(page, 'Logs');
+  const level = page.getByLabel('Servers log at');
+  await expect(level.locator('option')).toHaveText([
+    'debug',
+    'info',
+    'notice',
+    'warning',
+    'error',
+    'critical',
+    'alert',
+    'emergency',
+  ]);
+  await level.selectOption('critical');
+  await expect
+    .poll(() => {
+      const file = join(home, 'settings.json');
+      return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).logLevel as string) : undefined;
+    })
+    .toBe('critical');
+  await expectAccessible(page, 'Logs');
 });
