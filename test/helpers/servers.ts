@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '../../shared/config';
 
-export const ROOT = resolve(__dirname, '../..');
+export const ROOT = resolve(import.meta.dirname, '../..');
 const nm = (p: string) => join(ROOT, 'node_modules', p);
 export const EVERYTHING = nm('@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = nm('@modelcontextprotocol/server-filesystem/dist/index.js');

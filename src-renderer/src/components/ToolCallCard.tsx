@@ -2,6 +2,7 @@
 // awaiting approval → running (progress) → done | failed | refused, with its arguments (marked when the
 // user edited them before approving) and its result. It renders a view; `viewOfEvent` makes one from
 // the lifecycle stream, the chat makes one from a saved step (screens/chat/ChatToolCard.tsx).
+import type { CallTask, TaskStatus } from '@shared/tasks';
 import type { ToolCallPhase, Progress } from '@shared/toolCall';
 import type { WireToolCallEvent, WireToolResult } from '@shared/wire';
 import { ResultView } from './ResultView';
@@ -20,6 +21,8 @@ export interface CallView {
   /** Repairs made to the model's arguments. */
   fixes?: string[];
   result?: WireToolResult;
+  /** The task the server runs the call as (MCP 2025-11-25 "Tasks"), while it is followed and after. */
+  task?: CallTask;
 }
 
 /** A call's state from the stream as the card shows it. */
@@ -38,6 +41,7 @@ export function viewOfEvent(e: WireToolCallEvent): CallView {
         : {}),
     ...(e.fixes?.length ? { fixes: e.fixes } : {}),
     ...(e.result ? { result: e.result } : {}),
+    ...(e.task ? { task: e.task } : {}),
   };
 }
 
@@ -50,7 +54,19 @@ const PHASE_TEXT: Record<ToolCallPhase, string> = {
   refused: 'refused',
 };
 
-export function ToolCallCard({ view }: { view: CallView }) {
+const TASK_TEXT: Record<TaskStatus, string> = {
+  working: 'task working',
+  input_required: 'task waiting for your answer',
+  completed: 'task completed',
+  failed: 'task failed',
+  cancelled: 'task cancelled',
+};
+
+/**
+ * A call's card. `onCancelTask` is the Cancel of a call that runs as a cancellable task (tasks/cancel);
+ * without it the card offers none.
+ */
+export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelTask?: () => void }) {
   const { phase, progress, result } = view;
   const pct = progress?.total ? Math.min(100, (progress.progress / progress.total) * 100) : undefined;
   return (
@@ -70,18 +86,38 @@ export function ToolCallCard({ view }: { view: CallView }) {
         </span>
       </header>
       {phase === 'running' && progress && (
-        <div
-          className="progress"
-          role="progressbar"
-          aria-valuenow={pct ?? undefined}
-          aria-valuemin={0}
-          aria-valuemax={100}
-        >
+        <>
           <div
-            style={{ width: pct !== undefined ? `${pct}%` : '100%' }}
-            className={pct === undefined ? 'indeterminate' : ''}
-          />
-          {progress.message && <span className="muted">{progress.message}</span>}
+            className="progress"
+            role="progressbar"
+            aria-label={`Progress of ${view.friendlyName}`}
+            aria-valuenow={pct ?? undefined}
+            aria-valuemin={0}
+            aria-valuemax={100}
+          >
+            <div
+              style={{ width: pct !== undefined ? `${pct}%` : '100%' }}
+              className={pct === undefined ? 'indeterminate' : ''}
+            />
+          </div>
+          {/* Outside the bar, which is a few pixels high: the server's words on where it stands. */}
+          {progress.message && (
+            <p className="muted small progress-message" data-testid="call-progress">
+              {progress.message}
+            </p>
+          )}
+        </>
+      )}
+      {view.task && (
+        <div className="call-task" data-testid="call-task" data-status={view.task.status}>
+          <span className={`badge task ${view.task.status}`}>{TASK_TEXT[view.task.status]}</span>
+          {view.task.statusMessage && <span className="muted">{view.task.statusMessage}</span>}
+          {view.task.resumed && <span className="muted small">followed again after Mooring restarted</span>}
+          {phase === 'running' && view.task.cancellable && onCancelTask && (
+            <button type="button" className="small" onClick={onCancelTask}>
+              Cancel task
+            </button>
+          )}
         </div>
       )}
       {view.error && (

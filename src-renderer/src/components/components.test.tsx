@@ -78,6 +78,32 @@ describe('ToolCallCard', () => {
     at: 1,
   };
 
+  it("a call run as a task shows its status and the server's words; Cancel only while it runs", () => {
+    let cancelled = 0;
+    const task = {
+      taskId: 't1',
+      status: 'working' as const,
+      statusMessage: 'Gathering sources…',
+      cancellable: true,
+    };
+    const { rerender } = render(
+      <ToolCallCard view={card({ ...base, phase: 'running', task })} onCancelTask={() => cancelled++} />,
+    );
+    expect(screen.getByTestId('call-task').textContent).toContain('task working');
+    expect(screen.getByTestId('call-task').textContent).toContain('Gathering sources…');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel task' }));
+    expect(cancelled).toBe(1);
+    rerender(
+      <ToolCallCard
+        view={card({ ...base, phase: 'done', task: { ...task, status: 'completed', resumed: true } })}
+        onCancelTask={() => cancelled++}
+      />,
+    );
+    expect(screen.getByTestId('call-task').getAttribute('data-status')).toBe('completed');
+    expect(screen.getByTestId('call-task').textContent).toContain('followed again after Mooring restarted');
+    expect(screen.queryByRole('button', { name: 'Cancel task' })).toBeNull();
+  });
+
   it('shows progress while running and the error with its hint when refused', () => {
     const { rerender } = render(
       <ToolCallCard
@@ -85,6 +111,9 @@ describe('ToolCallCard', () => {
       />,
     );
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('25');
+    // The server's words stand outside the bar (a few pixels high), where they can be read.
+    expect(screen.getByRole('progressbar').textContent).toBe('');
+    expect(screen.getByTestId('call-progress').textContent).toBe('step 1');
     expect(screen.getByTestId('call-phase').textContent).toBe('running');
     rerender(
       <ToolCallCard

@@ -31,6 +31,7 @@ export function PlaygroundScreen() {
   const order = useCalls((s) => s.order);
   const calls = useCalls((s) => s.calls);
   const call = useMutation(trpc.tools.run.mutationOptions());
+  const cancelTask = useMutation(trpc.tools.cancelTask.mutationOptions());
   const tool = enabled.find((t) => t.modelName === name);
 
   const run = () => {
@@ -103,7 +104,11 @@ export function PlaygroundScreen() {
       )}
       <div className="cards" aria-label="Tool calls">
         {order.map((key) => (
-          <ToolCallCard key={key} view={viewOfEvent(calls[key]!)} />
+          <ToolCallCard
+            key={key}
+            view={viewOfEvent(calls[key]!)}
+            onCancelTask={() => cancelTask.mutate({ id: calls[key]!.id })}
+          />
         ))}
       </div>
       <CliHint commands={[`mooring mcp call SERVER TOOL '{…}'`]} />

@@ -65,6 +65,7 @@ export function ChatToolCard(props: {
   const live = useCalls((s) => s.calls[callKey({ id: call.id, conversationId })]);
   const turnRunning = useChat((s) => s.running[conversationId] === true);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
+  const cancelTask = useMutation(trpc.tools.cancelTask.mutationOptions());
   const view: CallView = step
     ? viewOfStep(call, step, live)
     : live
@@ -73,7 +74,7 @@ export function ChatToolCard(props: {
   const active = turnRunning && !step && !isTerminalPhase(view.phase);
   return (
     <div className="chat-tool" data-testid="chat-tool" data-state={view.phase} data-tool={view.tool}>
-      <ToolCallCard view={view} />
+      <ToolCallCard view={view} onCancelTask={() => cancelTask.mutate({ id: call.id, conversationId })} />
       {active && (
         <button
           type="button"
