@@ -130,6 +130,37 @@ describe('the chat over the router', () => {
     await provider.close();
   });
 
+  it("a resource attached to a message (the composer's @) reaches the model under a line that names it", async () => {
+    const uri = 'demo://resource/static/document/architecture.md';
+    provider = await startOpenAIServer([{ text: 'It is about the architecture.' }]);
+    await caller.models.save({ defaultModel: 'openai:gpt-4o', baseUrls: { openai: `${provider.url}/v1` } });
+    const { conversationId: cid } = await caller.chat.send({
+      text: 'What is this about?',
+      attachments: [{ server: 'everything', uri }],
+    });
+    await turnEnded(cid);
+    const [user] = (await caller.chat.load({ id: cid })).messages;
+    const text =
+      user?.role === 'user' && Array.isArray(user.content)
+        ? user.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')
+        : '';
+    expect(text).toContain('What is this about?');
+    expect(text).toContain(uri);
+    expect(text).toContain('Architecture');
+    // What the model was sent is what was saved.
+    expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain('Everything Server');
+    // A resource that cannot be read fails the send; nothing is sent to the model.
+    const before = provider.requests.length;
+    await expect(
+      caller.chat.send({
+        text: 'And this?',
+        attachments: [{ server: 'everything', uri: 'demo://nothing/here' }],
+      }),
+    ).rejects.toThrow();
+    expect(provider.requests.length).toBe(before);
+    await provider.close();
+  });
+
   it('rename, search and delete conversations', async () => {
     const [first] = await caller.chat.conversations();
     await caller.chat.rename({ id: first!.id, title: 'Folder listing' });
