@@ -1,4 +1,4 @@
-// The composer (issue 5 "Chat", issue 6 "Prompts"): Enter sends, Shift+Enter is a new line; typing `/`
+// The composer (ARCHITECTURE.md, "A turn in the chat"; MCP 2025-11-25 "Prompts"): Enter sends, Shift+Enter is a new line; typing `/`
 // lists every server's prompts as slash commands, choosing one opens a small form for its arguments,
 // and its messages (prompts/get) are inserted into the composer for the user to read and send.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
