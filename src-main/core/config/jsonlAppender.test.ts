@@ -71,6 +71,38 @@ describe('jsonlAppender', () => {
     await closeJsonlAppender(file);
   });
 
+  it("'written' resolves once the lines are in the file, and fsyncs them behind the writes and on close", async () => {
+    const home = dir();
+    const file = join(home, 'logs', 'audit.jsonl');
+    const probe = await open(join(home, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    // Each fsync waits until the test lets it finish: the appends must resolve without it.
+    const held: (() => void)[] = [];
+    const real = proto.datasync;
+    const syncs = vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
+      return new Promise<void>((resolve) => held.push(resolve)).then(() => real.call(this));
+    });
+    const appender = jsonlAppender(file);
+    await Promise.all(Array.from({ length: 50 }, (_, n) => appender.append({ n }, { wait: 'written' })));
+    await appender.append({ n: 50 }, { wait: 'written' });
+    const lines = () => readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines()).toHaveLength(51);
+    // One fsync in flight, and one more round owed for the lines written while it ran.
+    expect(syncs).toHaveBeenCalledTimes(1);
+    let closed = false;
+    const closing = closeJsonlAppender(file).then(() => (closed = true));
+    while (held.length) {
+      await new Promise((r) => setTimeout(r, 5));
+      expect(closed).toBe(false);
+      held.shift()!();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await closing;
+    expect(syncs).toHaveBeenCalledTimes(2);
+    expect(lines().map((l) => (JSON.parse(l) as { n: number }).n)).toEqual([...Array(51).keys()]);
+  });
+
   it('starts on a fresh line after a torn one', async () => {
     const file = join(dir(), 'memory.jsonl');
     writeFileSync(file, '{"whole":1}\n{"torn":');

@@ -2,13 +2,16 @@
 // conversations and memory. One JSON record per line, and:
 // - group commit: records that arrive while a write is in flight go out together in the next single
 //   write, and each caller waits for its own record to be on disk (the audit log is on the tool-call path);
-// - fsync'd: a record whose append resolved survives a crash or a power cut;
+// - fsync'd: a record whose append resolved survives a crash or a power cut. The audit log, which is on
+//   the tool-call path, waits only until its record is written (`wait: 'written'`): then it is in the
+//   kernel's hands and survives this process being killed; the fsync follows in the background, off the
+//   call's path, and `close` waits for it (a clean exit has every record on disk);
 // - one open handle per file in this process, shared by every store on it and closed when idle;
 // - several processes at once: the handle is O_APPEND, so each write lands whole at the end of the file,
 //   never inside another process's line;
 // - crash-safe: a crash mid-write can leave a torn last line, which readers skip; the next write starts
 //   on a fresh line first, so the fragment never swallows a record (a spare newline is harmless).
-import { constants } from 'node:fs';
+import { constants, fstatSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ensurePrivateDir } from './atomicJson';
@@ -23,39 +26,65 @@ export interface AppenderOptions {
   idleCloseMs?: number;
 }
 
+export interface AppendOptions {
+  /**
+   * 'synced' (the default): resolve once the record is written and fsync'd. 'written': once it is written
+   * (it survives this process being killed, not yet a power cut); the fsync follows in the background.
+   */
+  wait?: 'synced' | 'written';
+}
+
+interface Pending {
+  text: string;
+  synced: boolean;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
 const isPosix = process.platform !== 'win32';
 
 export class JsonlAppender {
   readonly file: string;
   private readonly opts: AppenderOptions;
   private handle: FileHandle | undefined;
-  private pending: { text: string; resolve: () => void; reject: (err: Error) => void }[] = [];
+  private pending: Pending[] = [];
   private batchQueued = false;
   /** Every operation on the handle (a batch, a close) runs in this order, one at a time. */
   private tail: Promise<void> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
+  /** The background fsync of records that did not wait for it, and whether another round is due. */
+  private syncing: Promise<void> | undefined;
+  private syncAgain = false;
 
   constructor(file: string, opts: AppenderOptions = {}) {
     this.file = file;
     this.opts = opts;
   }
 
-  /** Appends one record as one JSON line; resolves once it is written and fsync'd. */
-  append(record: unknown): Promise<void> {
+  /** Appends one record as one JSON line; resolves once it is written and fsync'd (see `wait`). */
+  append(record: unknown, opts?: AppendOptions): Promise<void> {
     // JSON.stringify escapes every newline inside strings, so a record is always exactly one line.
-    const text = `${JSON.stringify(record)}\n`;
+    return this.appendLine(`${JSON.stringify(record)}\n`, opts);
+  }
+
+  /** Appends text that is already one JSON line ending in a newline (a caller that built it itself). */
+  appendLine(text: string, opts?: AppendOptions): Promise<void> {
+    const synced = opts?.wait !== 'written';
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ text, resolve, reject });
+      this.pending.push({ text, synced, resolve, reject });
       if (this.batchQueued) return;
       this.batchQueued = true;
       this.tail = this.tail.then(() => this.writeBatch());
     });
   }
 
-  /** Waits for every append so far, then closes the handle (the next append opens it again). */
+  /** Waits for every append so far and its fsync, then closes the handle (the next append opens it again). */
   close(): Promise<void> {
     clearTimeout(this.idleTimer);
-    this.tail = this.tail.then(() => this.closeHandle());
+    this.tail = this.tail.then(async () => {
+      await this.syncing;
+      await this.closeHandle();
+    });
     return this.tail;
   }
 
@@ -66,11 +95,12 @@ export class JsonlAppender {
     clearTimeout(this.idleTimer);
     try {
       const fh = await this.openHandle();
-      const text = (await endsMidLine(fh))
-        ? `\n${batch.map((b) => b.text).join('')}`
-        : batch.map((b) => b.text).join('');
+      let text = '';
+      for (const b of batch) text += b.text;
+      if (endsMidLine(fh)) text = `\n${text}`;
       await writeAll(fh, Buffer.from(text, 'utf8'));
-      await fh.datasync();
+      if (batch.some((b) => b.synced)) await fh.datasync();
+      else this.syncSoon(fh);
       for (const b of batch) b.resolve();
     } catch (err) {
       await this.closeHandle();
@@ -80,9 +110,30 @@ export class JsonlAppender {
     this.idleTimer.unref();
   }
 
+  /**
+   * fsyncs what was written without waiting for it, one fsync at a time, alongside the next writes
+   * (an fsync covers every write before it, so the writes made meanwhile need one more round, not one each).
+   */
+  private syncSoon(fh: FileHandle): void {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return;
+    }
+    this.syncing = (async () => {
+      do {
+        this.syncAgain = false;
+        // A failure here has no caller to tell: the records are written, and the next close or synced
+        // append fsyncs again (or fails for its own caller).
+        await fh.datasync().catch(() => undefined);
+      } while (this.syncAgain && this.handle === fh);
+      this.syncing = undefined;
+    })();
+  }
+
   /** The open handle, reopened when the file was deleted or replaced since (its inode has no name left). */
   private async openHandle(): Promise<FileHandle> {
-    if (this.handle && (await this.handle.stat()).nlink > 0) return this.handle;
+    // fstat on an open handle is one syscall: done in place instead of a round trip through the thread pool.
+    if (this.handle && fstatSync(this.handle.fd).nlink > 0) return this.handle;
     await this.closeHandle();
     if (!this.opts.mustExist) await ensurePrivateDir(dirname(this.file));
     // Read access too: the last byte is checked for a torn line before each write.
@@ -94,15 +145,17 @@ export class JsonlAppender {
   private async closeHandle(): Promise<void> {
     const h = this.handle;
     this.handle = undefined;
+    await this.syncing;
     await h?.close().catch(() => undefined);
   }
 }
 
-async function endsMidLine(fh: FileHandle): Promise<boolean> {
-  const { size } = await fh.stat();
+/** Whether the file ends inside a line (a torn write): read in place, one fstat and a one-byte read. */
+function endsMidLine(fh: FileHandle): boolean {
+  const { size } = fstatSync(fh.fd);
   if (size === 0) return false;
   const last = Buffer.alloc(1);
-  await fh.read(last, 0, 1, size - 1);
+  readSync(fh.fd, last, 0, 1, size - 1);
   return last[0] !== 0x0a;
 }
 
