@@ -57,8 +57,9 @@ export class AuditLog {
 
   /**
    * Appends one line through the home's one appender (group commit: decisions made while a write is in
-   * flight go out together in the next write, on one handle; fsync'd; whole lines even with `mooring
-   * serve` appending too). A per-call open + write + close cost more than the tool call itself.
+   * flight go out together in the next write, on one handle; whole lines even with `mooring serve`
+   * appending too). A per-call open + write + close cost more than the tool call itself, and so did
+   * waiting for each line's fsync.
    */
   record(input: AuditInput): Promise<AuditEntry> {
     const secrets = this.secrets();
@@ -74,8 +75,11 @@ export class AuditLog {
     if (input.client !== undefined) entry.client = redactText(input.client, secrets);
     if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments);
     if (input.argsEdited) entry.argsEdited = true;
+    // Resolved once the line is written, before its fsync: the tool-call runner waits for this alongside
+    // the call, and a written line survives the process being killed (the fsync follows, and `close`
+    // waits for it). See ARCHITECTURE.md, "Data on disk".
     return jsonlAppender(this.file)
-      .append(AuditEntrySchema.parse(entry))
+      .append(AuditEntrySchema.parse(entry), { wait: 'written' })
       .then(() => entry);
   }
 
