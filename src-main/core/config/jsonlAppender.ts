@@ -42,6 +42,11 @@ interface Pending {
 }
 
 const isPosix = process.platform !== 'win32';
+/**
+ * How long the background fsync of 'written' records waits to gather more (a power cut may lose the
+ * records of this window; a killed process loses none, they are written).
+ */
+const SYNC_DELAY_MS = 50;
 
 export class JsonlAppender {
   readonly file: string;
@@ -55,6 +60,8 @@ export class JsonlAppender {
   /** The background fsync of records that did not wait for it, and whether another round is due. */
   private syncing: Promise<void> | undefined;
   private syncAgain = false;
+  /** Ends the gathering delay of the background fsync at once (a close does not wait it out). */
+  private wakeSync: (() => void) | undefined;
 
   constructor(file: string, opts: AppenderOptions = {}) {
     this.file = file;
@@ -82,6 +89,7 @@ export class JsonlAppender {
   close(): Promise<void> {
     clearTimeout(this.idleTimer);
     this.tail = this.tail.then(async () => {
+      this.wakeSync?.();
       await this.syncing;
       await this.closeHandle();
     });
@@ -120,10 +128,21 @@ export class JsonlAppender {
       return;
     }
     this.syncing = (async () => {
+      // A short wait first gathers the writes of the next moments into the same fsync: calls that each
+      // wrote a line would otherwise each pay a journal commit of the disk, though none waits for it.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => this.wakeSync?.(), SYNC_DELAY_MS).unref();
+        this.wakeSync = () => {
+          clearTimeout(timer);
+          this.wakeSync = undefined;
+          resolve();
+        };
+      });
       do {
+        // This fsync covers every write finished before it starts: only writes finished during it
+        // need another round. A failure has no caller to tell: the records are written, and the next
+        // close or synced append fsyncs again (or fails for its own caller).
         this.syncAgain = false;
-        // A failure here has no caller to tell: the records are written, and the next close or synced
-        // append fsyncs again (or fails for its own caller).
         await fh.datasync().catch(() => undefined);
       } while (this.syncAgain && this.handle === fh);
       this.syncing = undefined;
@@ -144,6 +163,7 @@ export class JsonlAppender {
 
   private async closeHandle(): Promise<void> {
     const h = this.handle;
+    this.wakeSync?.();
     this.handle = undefined;
     await this.syncing;
     await h?.close().catch(() => undefined);
