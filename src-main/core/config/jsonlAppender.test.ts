@@ -110,6 +110,13 @@ describe('jsonlAppender', () => {
     expect(readFileSync(file, 'utf8')).toBe(
       '{"whole":1}\n{"torn":\n{"after":true}\n{"torn again\n{"after":2}\n',
     );
+    // The same for a line written in place ('written', on the open handle).
+    appendFileSync(file, '{"torn a third time');
+    await jsonlAppender(file).append({ after: 3 }, { wait: 'written' });
+    await jsonlAppender(file).append({ after: 4 }, { wait: 'written' });
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /\{"after":2\}\n\{"torn a third time\n\{"after":3\}\n\{"after":4\}\n$/,
+    );
     await closeJsonlAppender(file);
   });
 
