@@ -2,8 +2,9 @@
 // real server through the core, 8 calls at a time, is killed with SIGKILL mid-burst, several times. Every
 // call it reported done before the kill has its line in the log; the calls the log lacks were all still in
 // flight (started, not reported done), so there are at most as many as were in flight. The log is told apart
-// call by call by each call's own argument hash.
+// call by call by each call's own argument hash (keyed with the home's audit key).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -55,8 +56,9 @@ describe('the audit log across kill -9', () => {
         const home = tempDir('mooring-audit-kill-');
         const { started, done } = await burstThenKill(home, 150 + k * 100);
         const log = new AuditLog(home);
-        const hashes = new Set((await log.read()).map((e) => e.args?.sha256));
-        const logged = (n: number) => hashes.has(summariseArgs({ message: `m-${n}` }).sha256);
+        const key = Buffer.from(readFileSync(log.keyFile, 'utf8').trim(), 'hex');
+        const hashes = new Set((await log.read()).map((e) => e.args?.hmac));
+        const logged = (n: number) => hashes.has(summariseArgs({ message: `m-${n}` }, key).hmac);
         const missing = [...started].filter((n) => !logged(n));
         expect(done.size).toBeGreaterThan(150 + k * 100 - 1);
         expect(

@@ -77,7 +77,7 @@ describe('call plans through the core', () => {
     await core.servers.setToolEnabled('files', 'list_directory', false);
     await expect(list()).rejects.toMatchObject({
       code: 'refused',
-      message: expect.stringMatching(/disabled/),
+      message: expect.stringMatching(/excludeTools/),
     });
     await core.servers.setToolEnabled('files', 'list_directory', true);
     expect((await list()).decision).toBe('auto');

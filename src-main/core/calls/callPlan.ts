@@ -97,6 +97,7 @@ export class CallPlans {
       config: actor?.config ?? fallbackConfig(entry.server),
       tool: fingerprintedFields(definition),
       enabled: entry.enabled,
+      disabled: { reason: entry.excludedReason, hint: entry.excludedHint },
     };
     return {
       entry,

@@ -32,6 +32,8 @@ export interface GateSubject {
   tool: FingerprintedTool & { annotations?: ToolAnnotationHints };
   /** False when the tool filters (or the new-tool quarantine) disable the tool. */
   enabled: boolean;
+  /** Why the catalog disabled it and what to do (`CatalogEntry.excludedReason`/`excludedHint`). */
+  disabled?: { reason?: string | undefined; hint?: string | undefined };
 }
 
 export interface GateCall extends GateSubject {
@@ -55,7 +57,7 @@ export interface GateResult {
   /**
    * The audit line of an automatic decision, still being written: the caller runs the tool meanwhile
    * and awaits this before it reports the call done (the append was issued before the call was sent).
-   * Writing it first cost more than the tool call itself (bench, issue 9).
+   * Writing it first cost more than the tool call itself (README, "Performance").
    */
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
@@ -95,6 +97,7 @@ export function planGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSu
       policy: config.policy,
       annotations: tool.annotations,
       enabled: subject.enabled,
+      disabledReason: subject.disabled?.reason,
       yolo,
       remembered,
     }),
@@ -193,7 +196,8 @@ export async function authorizeCall(
     throw new MooringError(
       'refused',
       `Mooring refused to call ${label}: ${verdict.reason}.`,
-      `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+      call.disabled?.hint ??
+        `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
     );
   }
   const automatic = authorizeAutomatic(deps, {

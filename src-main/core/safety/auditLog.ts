@@ -1,13 +1,16 @@
 // The audit log: one JSON line per approval decision at `<home>/logs/audit.jsonl`, append-only.
 // It says who decided what, when, and for which exact tool (the fingerprint). Argument VALUES never reach
-// it — only their names and a hash — because arguments carry tokens, paths and personal data.
+// it — only their names and a keyed hash (HMAC-SHA-256 under the home's key, auditKey.ts) — because
+// arguments carry tokens, paths and personal data, and a plain hash of a short value is reversed by guessing.
+import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { AuditDecision } from '@shared/approval';
 import { jsonlAppender } from '../config/jsonlAppender';
 import { homePaths } from '../home';
-import { canonicalJson, sha256Hex } from './toolFingerprint';
-import { redactText } from './redact';
+import { loadAuditKey } from './auditKey';
+import { canonicalJson } from './toolFingerprint';
 
 export const AuditEntrySchema = z.object({
   at: z.string(),
@@ -18,8 +21,13 @@ export const AuditEntrySchema = z.object({
   fingerprint: z.string(),
   client: z.string().optional(),
   reason: z.string(),
-  /** The argument names, and sha256 over their canonical JSON; the values are never written. */
-  args: z.object({ keys: z.array(z.string()), sha256: z.string() }).optional(),
+  /**
+   * The argument names, and HMAC-SHA-256 (hex) of their canonical JSON under the home's audit key; the
+   * values are never written. Lines from before the key have `sha256` (a plain hash) instead.
+   */
+  args: z
+    .object({ keys: z.array(z.string()), hmac: z.string().optional(), sha256: z.string().optional() })
+    .optional(),
   /** True when the user edited the arguments before approving. */
   argsEdited: z.boolean().optional(),
 });
@@ -39,53 +47,93 @@ export interface AuditInput {
   at?: Date;
 }
 
-/** Names and a hash only: enough to tell two calls apart or match a call to a trace, nothing to leak. */
-export function summariseArgs(args: Record<string, unknown>): { keys: string[]; sha256: string } {
-  return { keys: Object.keys(args).sort(), sha256: sha256Hex(canonicalJson(args)) };
+/**
+ * Names and a keyed hash only: enough to tell two calls apart or match a call to a trace within one home,
+ * nothing to leak and nothing to reverse without the key.
+ */
+export function summariseArgs(args: Record<string, unknown>, key: Buffer): { keys: string[]; hmac: string } {
+  return {
+    keys: Object.keys(args).sort(),
+    hmac: createHmac('sha256', key).update(canonicalJson(args), 'utf8').digest('hex'),
+  };
 }
 
 export class AuditLog {
   readonly file: string;
+  /** `logs/audit.key`: the HMAC key, beside the log. */
+  readonly keyFile: string;
+  private key?: Promise<Buffer>;
+  /** The key once loaded: a record then writes its line at once, without a promise on the way. */
+  private loadedKey: Buffer | undefined;
+  /** Records still waiting for the key: later ones wait behind them, so lines keep the calls' order. */
+  private waiting = 0;
 
-  /** `secrets` returns the secret values currently known (keychain values), masked out of free text. */
+  /**
+   * `redact` masks every secret value this process knows out of free text (the core's
+   * `SecretRedactor.redact`: one precompiled pattern, so a line costs no work per secret).
+   */
   constructor(
     home: string,
-    private readonly secrets: () => readonly string[] = () => [],
+    private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.file = homePaths(home).audit;
+    this.keyFile = join(homePaths(home).logs, 'audit.key');
+  }
+
+  /** Read (or made) once per log; a failure is not cached, so a fixed key file works on the next call. */
+  private auditKey(): Promise<Buffer> {
+    this.key ??= loadAuditKey(this.keyFile).then(
+      (key) => (this.loadedKey = key),
+      (err: unknown) => {
+        this.key = undefined;
+        throw err;
+      },
+    );
+    return this.key;
   }
 
   /**
-   * Appends one line through the home's one appender (group commit: decisions made while a write is in
-   * flight go out together in the next write, on one handle; whole lines even with `mooring serve`
-   * appending too). A per-call open + write + close cost more than the tool call itself, and so did
-   * waiting for each line's fsync.
+   * Appends one line through the home's one appender (one handle; whole lines even with `mooring serve`
+   * appending too), and resolves once the line is written, before its fsync: a written line survives the
+   * process being killed, the fsync follows in the background, and `close` waits for it (ARCHITECTURE.md,
+   * "Data on disk"). With the key loaded and the file open, the line is written before this returns, so
+   * the tool-call runner's wait for it alongside the call costs nothing; waiting for each line's fsync
+   * cost more than the call itself.
    */
   record(input: AuditInput): Promise<AuditEntry> {
-    const secrets = this.secrets();
+    const at = input.at ?? new Date();
+    if (this.loadedKey && this.waiting === 0) return this.write(input, at, this.loadedKey);
+    // Every record waits for the key, with or without arguments: lines keep the order of the calls.
+    this.waiting++;
+    return this.auditKey()
+      .then((key) => this.write(input, at, key))
+      .finally(() => this.waiting--);
+  }
+
+  private write(input: AuditInput, at: Date, key: Buffer): Promise<AuditEntry> {
+    // Built field by field in the schema's shape (no validation pass: every field is ours and typed).
     const entry: AuditEntry = {
-      at: (input.at ?? new Date()).toISOString(),
+      at: at.toISOString(),
       server: input.server,
       tool: input.tool,
       decision: input.decision,
       decidedBy: input.decidedBy,
       fingerprint: input.fingerprint,
-      reason: redactText(input.reason, secrets),
+      reason: this.redact(input.reason),
     };
-    if (input.client !== undefined) entry.client = redactText(input.client, secrets);
-    if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments);
+    if (input.client !== undefined) entry.client = this.redact(input.client);
+    if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments, key);
     if (input.argsEdited) entry.argsEdited = true;
-    // Resolved once the line is written, before its fsync: the tool-call runner waits for this alongside
-    // the call, and a written line survives the process being killed (the fsync follows, and `close`
-    // waits for it). See ARCHITECTURE.md, "Data on disk".
     return jsonlAppender(this.file)
-      .append(AuditEntrySchema.parse(entry), { wait: 'written' })
+      .append(entry, { wait: 'written' })
       .then(() => entry);
   }
 
   /** Waits for the pending lines and closes the file handle (the next record opens it again). */
-  close(): Promise<void> {
-    return jsonlAppender(this.file).close();
+  async close(): Promise<void> {
+    // A line may still wait for the key (the first one makes it): it is on its way to the appender.
+    await this.key?.catch(() => undefined);
+    await jsonlAppender(this.file).close();
   }
 
   /** Every entry, oldest first; a torn last line (crash mid-write) is skipped, not fatal. */
