@@ -82,14 +82,10 @@ export class JsonlAppender {
   /** Appends text that is already one JSON line ending in a newline (a caller that built it itself). */
   appendLine(text: string, opts?: AppendOptions): Promise<void> {
     const synced = opts?.wait !== 'written';
-    if (!synced && this.handle && !this.batchQueued && !this.writing) {
-      // The common case of 'written': the file is open and nothing is queued, so the line goes out now,
-      // in place, before the caller goes on (one fstat and one write, a few microseconds); the thread
-      // pool's round trips cost the call more than the write itself.
+    if (!synced) {
       try {
-        if (this.writeNow(this.handle, text)) return WRITTEN;
+        if (this.appendLineNow(text)) return WRITTEN;
       } catch (err) {
-        void this.closeHandle();
         return Promise.reject(err as Error);
       }
     }
@@ -99,6 +95,22 @@ export class JsonlAppender {
       this.batchQueued = true;
       this.tail = this.tail.then(() => this.writeBatch());
     });
+  }
+
+  /**
+   * The common case of 'written', without a promise: when the file is open and nothing is queued, the line
+   * goes out now, in place, before the caller goes on (one fstat and one write, a few microseconds; the
+   * thread pool's round trips cost a tool call more than the write itself), and this returns true. False:
+   * nothing was written, use `appendLine`. Throws when the write fails (the handle is closed then).
+   */
+  appendLineNow(text: string): boolean {
+    if (!this.handle || this.batchQueued || this.writing) return false;
+    try {
+      return this.writeNow(this.handle, text);
+    } catch (err) {
+      void this.closeHandle();
+      throw err;
+    }
   }
 
   /** Waits for every append so far and its fsync, then closes the handle (the next append opens it again). */
@@ -246,19 +258,24 @@ const appenders = new Map<string, JsonlAppender>();
 
 /** The process's appender for `file` (created with `opts` on first use). */
 export function jsonlAppender(file: string, opts: AppenderOptions = {}): JsonlAppender {
+  // Looked up as given first: the audit log asks once per tool call, and resolving the path costs more
+  // than the rest of the lookup.
+  const known = appenders.get(file);
+  if (known) return known;
   const key = resolve(file);
   let a = appenders.get(key);
   if (!a) {
     a = new JsonlAppender(key, opts);
     appenders.set(key, a);
   }
+  if (file !== key) appenders.set(file, a);
   return a;
 }
 
 /** Closes the file's appender, if any, after its pending appends (before the file is deleted). */
 export async function closeJsonlAppender(file: string): Promise<void> {
-  const key = resolve(file);
-  const a = appenders.get(key);
-  appenders.delete(key);
+  const a = appenders.get(resolve(file));
+  // Every name it was asked by (as given, resolved) goes with it.
+  for (const [name, known] of appenders) if (known === a) appenders.delete(name);
   await a?.close();
 }

@@ -10,7 +10,7 @@ import { MooringError } from '../errors';
 import { decide } from './approvalPolicy';
 import type { ApprovalBroker } from './approvalBroker';
 import type { ApprovalStore } from './approvalStore';
-import type { AuditLog } from './auditLog';
+import type { AuditInput, AuditLog } from './auditLog';
 import {
   serverIdentity,
   toolFingerprint,
@@ -55,9 +55,9 @@ export interface GateCall extends GateSubject {
 
 export interface GateResult {
   /**
-   * The audit line of an automatic decision, still being written: the caller runs the tool meanwhile
-   * and awaits this before it reports the call done (the append was issued before the call was sent).
-   * Writing it first cost more than the tool call itself (README, "Performance").
+   * The audit line of an automatic decision, when it is still being written (absent when it was written
+   * before the gate returned): the caller runs the tool meanwhile and awaits this before it reports the
+   * call done, so a call reported done is in the log (ARCHITECTURE.md, "Data on disk").
    */
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
@@ -130,7 +130,7 @@ export function authorizeAutomatic(
 ): GateResult | undefined {
   const { plan } = call;
   if (plan.verdict.decision !== 'auto') return undefined;
-  const audited = deps.audit.record({
+  const line: AuditInput = {
     server: call.subject.config.name,
     tool: call.subject.tool.name,
     decision: 'auto',
@@ -139,17 +139,21 @@ export function authorizeAutomatic(
     client: call.client,
     reason: plan.verdict.reason,
     arguments: call.arguments,
-  });
-  audited.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
-  return {
+  };
+  const result: GateResult = {
     arguments: call.arguments,
     argsEdited: false,
     decision: 'auto',
     decidedBy: 'policy',
     verdict: plan.verdict,
     fingerprint: plan.fingerprint,
-    audited,
   };
+  // Written now when it can be (nothing left to wait for); else on its way, awaited by the caller.
+  if (deps.audit.recordNow(line)) return result;
+  const audited = deps.audit.record(line);
+  audited.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+  result.audited = audited;
+  return result;
 }
 
 /** Decides one call (with its tool's plan when the caller keeps one), asks when needed, audits. */

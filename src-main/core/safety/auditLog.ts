@@ -102,15 +102,32 @@ export class AuditLog {
    */
   record(input: AuditInput): Promise<AuditEntry> {
     const at = input.at ?? new Date();
-    if (this.loadedKey && this.waiting === 0) return this.write(input, at, this.loadedKey);
+    const now = this.recordNow(input, at);
+    if (now) return Promise.resolve(now);
     // Every record waits for the key, with or without arguments: lines keep the order of the calls.
     this.waiting++;
     return this.auditKey()
-      .then((key) => this.write(input, at, key))
+      .then(async (key) => {
+        const entry = this.entry(input, at, key);
+        await jsonlAppender(this.file).append(entry, { wait: 'written' });
+        return entry;
+      })
       .finally(() => this.waiting--);
   }
 
-  private write(input: AuditInput, at: Date, key: Buffer): Promise<AuditEntry> {
+  /**
+   * The line written now, without a promise (the key loaded, the file open, nothing queued ahead): the
+   * entry, or undefined when the caller must use `record`. The tool-call path's automatic decisions.
+   */
+  recordNow(input: AuditInput, at = input.at ?? new Date()): AuditEntry | undefined {
+    if (!this.loadedKey || this.waiting !== 0) return undefined;
+    const appender = jsonlAppender(this.file);
+    const entry = this.entry(input, at, this.loadedKey);
+    // JSON.stringify escapes every newline inside strings, so a record is always exactly one line.
+    return appender.appendLineNow(`${JSON.stringify(entry)}\n`) ? entry : undefined;
+  }
+
+  private entry(input: AuditInput, at: Date, key: Buffer): AuditEntry {
     // Built field by field in the schema's shape (no validation pass: every field is ours and typed).
     const entry: AuditEntry = {
       at: at.toISOString(),
@@ -124,9 +141,7 @@ export class AuditLog {
     if (input.client !== undefined) entry.client = this.redact(input.client);
     if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments, key);
     if (input.argsEdited) entry.argsEdited = true;
-    return jsonlAppender(this.file)
-      .append(entry, { wait: 'written' })
-      .then(() => entry);
+    return entry;
   }
 
   /** Waits for the pending lines and closes the file handle (the next record opens it again). */
