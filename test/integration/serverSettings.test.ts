@@ -66,7 +66,12 @@ describe("a server's own settings", () => {
     );
     expect(resultText(refused.result)).toMatch(/used 0 of its 10 sampling tokens/);
     // The server's log says how to raise it (the server itself only gets the refusal).
-    expect(core.servers.logs('every').map((l) => l.text).join('\n')).toMatch(/samplingTokensPerHour/);
+    expect(
+      core.servers
+        .logs('every')
+        .map((l) => l.text)
+        .join('\n'),
+    ).toMatch(/samplingTokensPerHour/);
     expect(asked).toBe(0);
     await core.servers.update('every', {
       ...(await core.servers.get('every')),
