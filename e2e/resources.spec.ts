@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { LOG_LEVELS } from '../shared/settings';
 import { expectAccessible } from './a11y';
 import { EVERYTHING, ROOT, startMooringWeb, type RunningWeb } from './harness';
 import { openScreen, runTool } from './uiFlows';
@@ -158,16 +159,8 @@ test("a server's own log level and sampling budget in its form; the default leve
 
   await openScreen(page, 'Logs');
   const level = page.getByLabel('Servers log at');
-  await expect(level.locator('option')).toHaveText([
-    'debug',
-    'info',
-    'notice',
-    'warning',
-    'error',
-    'critical',
-    'alert',
-    'emergency',
-  ]);
+  await expect(level.locator('option')).toHaveText([...LOG_LEVELS]);
+  expect(LOG_LEVELS).toHaveLength(8);
   await level.selectOption('critical');
   await expect
     .poll(() => {

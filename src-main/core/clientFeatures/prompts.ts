@@ -3,7 +3,13 @@
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
 import { completeArgument } from './resources';
-import { FEATURE_TIMEOUT_MS, onSession, readyClient, type ServerSession } from './serverSession';
+import {
+  FEATURE_TIMEOUT_MS,
+  onSession,
+  readyClient,
+  runningSession,
+  type ServerSession,
+} from './serverSession';
 
 export interface SlashCommand {
   /** What the user types after `/`: the prompt's name, or `server.name` when two servers share it. */
@@ -101,13 +107,6 @@ export class PromptsService {
   }
 
   private session(server: string): ServerSession {
-    const session = this.sessions.get(server);
-    if (!session)
-      throw new MooringError(
-        'not_found',
-        `No server named "${server}" is running`,
-        'Check Settings > MCP servers',
-      );
-    return session;
+    return runningSession(this.sessions, server);
   }
 }

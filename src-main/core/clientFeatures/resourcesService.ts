@@ -22,7 +22,7 @@ import {
   readResource,
   type ResourceSubscriptions,
 } from './resources';
-import type { ServerSession } from './serverSession';
+import { runningSession, type ServerSession } from './serverSession';
 
 export interface SessionLookup {
   list(): ServerSession[];
@@ -143,14 +143,7 @@ export class ResourcesService {
   }
 
   private session(server: string): ServerSession {
-    const s = this.deps.sessions.get(server);
-    if (!s)
-      throw new MooringError(
-        'not_found',
-        `No server named "${server}" is running`,
-        'Check Settings > MCP servers, and that it is enabled.',
-      );
-    return s;
+    return runningSession(this.deps.sessions, server);
   }
 }
 

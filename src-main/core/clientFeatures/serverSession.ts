@@ -12,6 +12,21 @@ export interface ServerSession {
 /** Requests beyond tools get the SDK's default timeout unless told; a person is waiting for these. */
 export const FEATURE_TIMEOUT_MS = 30_000;
 
+/** The running session of `server`, or a `not_found` error that says where to look. */
+export function runningSession(
+  sessions: { get(name: string): ServerSession | undefined },
+  server: string,
+): ServerSession {
+  const s = sessions.get(server);
+  if (!s)
+    throw new MooringError(
+      'not_found',
+      `No server named "${server}" is running`,
+      'See the Servers screen or `mooring mcp list`: is it added, enabled and ready?',
+    );
+  return s;
+}
+
 export function readyClient(session: ServerSession): Client {
   const client = session.sdkClient();
   if (!client)
