@@ -28,6 +28,8 @@ export function useLiveEvents(): { connected: boolean } {
       void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
       void qc.invalidateQueries({ queryKey: trpc.tools.list.pathKey() });
       void qc.invalidateQueries({ queryKey: trpc.diagnostics.queryKey() });
+      // What each ready server offers (the Resources screen) follows its state.
+      void qc.invalidateQueries({ queryKey: trpc.resources.servers.queryKey() });
     }, 150);
   };
 
