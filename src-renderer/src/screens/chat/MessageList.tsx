@@ -6,6 +6,7 @@ import { Virtuoso } from 'react-virtuoso';
 import type { ChatMessage, UserChatMessage } from '@shared/chat';
 import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
 import { Gallery } from '../../components/Gallery';
+import { Markdown } from '../../components/Markdown';
 import { ChatToolCard } from './ChatToolCard';
 import { useChat } from './chatStore';
 
@@ -74,7 +75,7 @@ function TurnView(props: { conversationId: string; turn: AssistantTurn & { draft
       {turn.steps.map((s) => (
         <StepView key={stepKey(s)} conversationId={props.conversationId} step={s} />
       ))}
-      {turn.draft !== undefined && <div className="msg-text">{turn.draft}</div>}
+      {turn.draft !== undefined && <Markdown text={turn.draft} testId="msg-markdown" />}
       {turn.model && <p className="muted small msg-meta">{turn.model}</p>}
     </div>
   );
@@ -87,7 +88,7 @@ function StepView({ conversationId, step }: { conversationId: string; step: Turn
     case 'text':
       return (
         <>
-          {step.message.text && <div className="msg-text">{step.message.text}</div>}
+          {step.message.text && <Markdown text={step.message.text} testId="msg-markdown" />}
           {step.message.cancelled && <p className="muted small">(cancelled while answering)</p>}
         </>
       );
