@@ -46,6 +46,9 @@ test.beforeAll(async ({ browser }) => {
       ],
     },
     { text: 'Echoed.' },
+    { text: 'Blue.' },
+    { text: 'Apple.' },
+    { text: 'Banana.' },
   ]);
   writeFileSync(
     join(home, 'settings.json'),
@@ -93,4 +96,63 @@ test('an answer with a table, a list and a code block renders as such; HTML in i
   await expect(result).toContainText('<img src=x onerror=');
   await expect(result.locator('img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+});
+
+/** The text of each user message the model was last sent. */
+const lastAsked = () => {
+  const body = model.requests.filter((r) => r.method === 'POST').at(-1)!.body as {
+    messages: { role: string; content: unknown }[];
+  };
+  return body.messages.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content));
+};
+
+test('edit-and-resend branches the conversation there; regenerate answers the last question again', async () => {
+  await ask('Name a colour');
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('Blue.');
+  const question = page.getByTestId('msg-user').filter({ hasText: 'Name a colour' });
+  await question.hover();
+  await page.getByTestId('user-actions').last().getByRole('button', { name: 'Edit and resend' }).click();
+  const editor = page.getByLabel('Edited text');
+  await expect(editor).toBeFocused();
+  await editor.fill('Name a fruit');
+  await shot(page, 'chat-edit-message');
+  await editor.press('Enter');
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('Apple.');
+  await expect(page.getByTestId('msg-user').filter({ hasText: 'Name a colour' })).toHaveCount(0);
+  await expect(page.getByText('Blue.')).toHaveCount(0);
+  // The model was asked the edited question, without the replaced one.
+  expect(lastAsked().some((c) => c.includes('Name a fruit'))).toBe(true);
+  expect(lastAsked().some((c) => c.includes('Name a colour'))).toBe(false);
+
+  await page.getByRole('button', { name: 'Regenerate answer' }).click();
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('Banana.');
+  await expect(page.getByText('Apple.')).toHaveCount(0);
+  await expect(page.getByTestId('msg-user').filter({ hasText: 'Name a fruit' })).toHaveCount(1);
+  expect(lastAsked().filter((c) => c.includes('Name a fruit'))).toHaveLength(1);
+  // What was shown is what was saved: a reload shows the same branch.
+  await page.reload();
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  await page.getByTestId('conversation').first().getByRole('button').first().click();
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('Banana.');
+  await expect(page.getByText('Apple.')).toHaveCount(0);
+  await expect(page.getByTestId('chat-announcer')).toBeAttached();
+});
+
+test('keyboard: the shortcuts list, new conversation into the composer, search', async () => {
+  await page.getByTestId('msg-user').first().click();
+  await page.keyboard.press('Control+/');
+  const list = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(list).toBeVisible();
+  await expect(list.getByTestId('shortcuts')).toContainText('New conversation');
+  await shot(page, 'chat-shortcuts');
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+  await page.keyboard.press('Control+K');
+  await expect(page.getByLabel('Search conversations')).toBeFocused();
+  await page.keyboard.press('Control+Shift+O');
+  await expect(page.getByRole('heading', { name: 'New conversation' })).toBeVisible();
+  await expect(page.getByLabel('Message')).toBeFocused();
+  await page.getByLabel('Search conversations').focus();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(page.getByLabel('Message')).toBeFocused();
 });

@@ -1,11 +1,12 @@
-// The composer (issue 5 "Chat", issue 6 "Prompts"): Enter sends, Shift+Enter is a new line; typing `/`
+// The composer (ARCHITECTURE.md, "A turn in the chat"): Enter sends, Shift+Enter is a new line; typing `/`
 // lists every server's prompts as slash commands, choosing one opens a small form for its arguments,
 // and its messages (prompts/get) are inserted into the composer for the user to read and send.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SlashCommandView } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
+import { useChat } from './chatStore';
 
 export function Composer(props: {
   running: boolean;
@@ -17,6 +18,15 @@ export function Composer(props: {
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<SlashCommandView | null>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  // New conversation and Shift+Escape ask for the message box (a new composer mounts with the request).
+  const wantsFocus = useChat((s) => s.composerFocus);
+  const focusComposer = useChat((s) => s.focusComposer);
+  useEffect(() => {
+    if (!wantsFocus) return;
+    area.current?.focus();
+    focusComposer(false);
+  }, [wantsFocus, focusComposer]);
   const slash = /^\/(\S*)$/.exec(text);
   const prompts = useQuery({ ...trpc.chat.prompts.queryOptions(), enabled: !!slash });
   const matches = slash
@@ -83,6 +93,8 @@ export function Composer(props: {
       )}
       <div className="composer-row">
         <textarea
+          ref={area}
+          id="chat-composer"
           aria-label="Message"
           placeholder="Ask something. Type / for the servers' prompts."
           rows={3}

@@ -1,4 +1,4 @@
-// The conversations (issue 6: rename, delete, search titles), newest first; the open one is marked.
+// The conversations (rename, delete, search titles), newest first; the open one is marked.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../../api/trpc';
@@ -10,7 +10,7 @@ export function ConversationList() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [query, setQuery] = useState('');
-  const { selected, select } = useChat();
+  const { selected, select, focusComposer } = useChat();
   const list = useQuery(
     query.trim()
       ? trpc.chat.search.queryOptions({ query: query.trim() })
@@ -43,13 +43,21 @@ export function ConversationList() {
 
   return (
     <aside className="chat-list" aria-label="Conversations">
-      <button type="button" className="primary wide-button" onClick={() => select(null)}>
+      <button
+        type="button"
+        className="primary wide-button"
+        onClick={() => {
+          select(null);
+          focusComposer();
+        }}
+      >
         New conversation
       </button>
       <input
         type="search"
         className="search"
         placeholder="Search titles"
+        id="chat-search"
         aria-label="Search conversations"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
