@@ -2,18 +2,20 @@
 // message actions, the keyboard, the model picker, attachments, export and import. A real `mooring web`
 // child with server-everything, and a local server speaking the OpenAI wire format as a scripted model
 // (test/fixtures/providers); what the model was sent is read back from its recorded requests.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { chatHome, shot, startWebWithEnv } from './chatHarness';
-import { EVERYTHING, type RunningWeb } from './harness';
+import { expectAccessible } from './a11y';
+import { EVERYTHING, FILESYSTEM, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
 
 let web: RunningWeb;
 let page: Page;
+let root: string;
 let model: FakeProviderServer;
 const pageErrors: string[] = [];
 
@@ -35,9 +37,11 @@ const RICH = [
 ].join('\n');
 
 test.beforeAll(async ({ browser }) => {
-  const { home } = chatHome('chatui', () => [
+  let home: string;
+  ({ home, root } = chatHome('chatui', (d) => [
     { name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] },
-  ]);
+    { name: 'fs', command: 'node', args: [FILESYSTEM, d.root] },
+  ]));
   model = await startOpenAIServer([
     { text: RICH },
     {
@@ -49,6 +53,10 @@ test.beforeAll(async ({ browser }) => {
     { text: 'Blue.' },
     { text: 'Apple.' },
     { text: 'Banana.' },
+    { toolCalls: [{ name: 'mcp__fs__write_file', arguments: { path: 'denied.txt', content: 'no' } }] },
+    { text: 'You said no.' },
+    { toolCalls: [{ name: 'mcp__fs__write_file', arguments: { path: 'allowed.txt', content: 'yes' } }] },
+    { text: 'Written.' },
   ]);
   writeFileSync(
     join(home, 'settings.json'),
@@ -58,10 +66,11 @@ test.beforeAll(async ({ browser }) => {
     }),
   );
   web = await startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(web.url);
-  await expect(page.getByTestId('server-everything').getByTestId('server-state')).toHaveText('ready');
+  for (const name of ['everything', 'fs'])
+    await expect(page.getByTestId(`server-${name}`).getByTestId('server-state')).toHaveText('ready');
 });
 
 test.afterAll(async () => {
@@ -155,4 +164,29 @@ test('keyboard: the shortcuts list, new conversation into the composer, search',
   await page.getByLabel('Search conversations').focus();
   await page.getByRole('button', { name: 'New conversation' }).click();
   await expect(page.getByLabel('Message')).toBeFocused();
+});
+
+test('keyboard-only approval: the dialog opens on Deny, Escape denies, focus comes back; Allow once by keys', async () => {
+  const dialog = page.getByTestId('approval-dialog');
+  await ask('Write a note I will refuse');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('approval-deny')).toBeFocused();
+  await expectAccessible(page, 'the approval dialog');
+  await shot(page, 'chat-approval-keyboard');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel('Message')).toBeFocused();
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('You said no.');
+  expect(existsSync(`${root}/denied.txt`)).toBe(false);
+
+  await ask('Write a note I will allow');
+  await expect(page.getByTestId('approval-deny')).toBeFocused();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel('Message')).toBeFocused();
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('Written.');
+  expect(readFileSync(`${root}/allowed.txt`, 'utf8')).toBe('yes');
+  await expectAccessible(page, 'the chat');
 });
