@@ -120,7 +120,7 @@ test('edit-and-resend branches the conversation there; regenerate answers the la
   await expect(page.getByTestId('msg-markdown').last()).toHaveText('Blue.');
   const question = page.getByTestId('msg-user').filter({ hasText: 'Name a colour' });
   await question.hover();
-  await page.getByTestId('user-actions').last().getByRole('button', { name: 'Edit and resend' }).click();
+  await page.getByTestId('user-actions').last().getByRole('button', { name: 'Edit and ask again' }).click();
   const editor = page.getByLabel('Edited text');
   await expect(editor).toBeFocused();
   await editor.fill('Name a fruit');
@@ -189,4 +189,18 @@ test('keyboard-only approval: the dialog opens on Deny, Escape denies, focus com
   await expect(page.getByTestId('msg-markdown').last()).toHaveText('Written.');
   expect(readFileSync(`${root}/allowed.txt`, 'utf8')).toBe('yes');
   await expectAccessible(page, 'the chat');
+});
+
+test("the model picker lists the provider's own models with what each takes", async () => {
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByLabel('Model (provider:model)').fill('openai:typed-by-hand');
+  await page.getByTestId('model-picker').click();
+  const item = page.getByRole('menuitem', { name: /openai:gpt-4o/ });
+  await expect(item).toContainText('takes tools · takes images');
+  await shot(page, 'chat-model-picker');
+  await item.click();
+  await expect(page.getByLabel('Model (provider:model)')).toHaveValue('openai:gpt-4o');
+  await expect(page.getByTestId('model-takes')).toHaveText('takes tools · takes images');
+  // The list came from the provider: the scripted server was asked for it.
+  expect(model.requests.some((r) => r.method === 'GET' && r.path === '/v1/models')).toBe(true);
 });

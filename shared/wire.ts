@@ -112,6 +112,24 @@ export interface ProviderView {
   suggestedModel: string;
 }
 
+/** One model a provider listed, for the chat's model picker. */
+export interface ModelChoice {
+  /** `provider:model`, what the chat sends. */
+  spec: string;
+  model: string;
+  /** Takes tools natively (otherwise the text protocol carries them). */
+  tools: boolean;
+  /** Takes images as image parts. */
+  vision: boolean;
+}
+
+/** A configured provider's model list, or why it could not be read. */
+export interface ProviderModels {
+  provider: ProviderId;
+  models: ModelChoice[];
+  error?: ErrorData;
+}
+
 /** A server's prompt offered as a `/command` in the composer. */
 export interface SlashCommandView {
   command: string;

@@ -4,7 +4,7 @@
 import { DEFAULT_PROVIDER_URLS, PROVIDER_IDS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ErrorData } from '@shared/errors';
 import type { Settings } from '@shared/settings';
-import type { ProviderView } from '@shared/wire';
+import type { ProviderModels, ProviderView } from '@shared/wire';
 import { MooringError, toErrorData } from '../errors';
 import type { SecretStore } from '../secrets/secretStore';
 import { resolveProvider, type AgentProviderSettings } from './providers/resolveProvider';
@@ -86,6 +86,44 @@ export class ProviderAccess {
         error: { ...error, hint: 'Check the base URL and the API key in Settings > Models.' },
       };
     }
+  }
+
+  /**
+   * The chat's model picker: each configured provider's own model list (Ollama's tags, `/v1/models`,
+   * Anthropic's models), read in parallel, each model with what it takes. A provider is configured when
+   * it needs no key (Ollama), has a key (keychain or environment) or a base URL of its own; one that does
+   * not answer within `timeoutMs` is listed with its error and no models.
+   */
+  async catalog(timeoutMs = 4_000): Promise<ProviderModels[]> {
+    const s = this.deps.settings().providers;
+    const env = this.deps.env();
+    const configured = await Promise.all(
+      PROVIDER_IDS.map(async (id) => {
+        if (id === 'ollama') return true;
+        const envKey = ENV_KEY[id];
+        return Boolean(
+          s[id].baseUrl || env[ENV_URL[id]] || (envKey && env[envKey]) || (await this.storedApiKey(id)),
+        );
+      }),
+    );
+    return Promise.all(
+      PROVIDER_IDS.filter((_, i) => configured[i]).map(async (id): Promise<ProviderModels> => {
+        try {
+          const { provider } = await this.providerFor(`${id}:${SUGGESTED_MODELS[id]}`);
+          const names = provider.listModels ? await provider.listModels(AbortSignal.timeout(timeoutMs)) : [];
+          return {
+            provider: id,
+            models: names.map((model) => ({
+              spec: `${id}:${model}`,
+              model,
+              ...provider.capabilities(model),
+            })),
+          };
+        } catch (err) {
+          return { provider: id, models: [], error: toErrorData(err) };
+        }
+      }),
+    );
   }
 
   /** Each provider as Settings > Models shows it (a stored key is reported, never returned). */

@@ -32,6 +32,9 @@ export const settingsRouter = router({
   /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
   status: publicProcedure.query(({ ctx }) => ctx.core.chat.modelStatus()),
 
+  /** The chat's model picker: each configured provider's models, with whether they take tools and images. */
+  list: publicProcedure.query(({ ctx }) => ctx.core.providers.catalog()),
+
   /** Reaches the provider with the saved settings and lists its models. */
   check: publicProcedure
     .input(z.object({ provider: ProviderIdSchema }))

@@ -14,6 +14,7 @@ import { useChat, withDeltas } from './chatStore';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 import { MessageList } from './MessageList';
+import { describeModel, ModelPicker, useModelChoice } from './ModelPicker';
 import { ShortcutsDialog, useChatShortcuts, type ShortcutAction } from './shortcuts';
 import './chat.css';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
@@ -62,6 +63,7 @@ function Conversation({ id }: { id: string | null }) {
   const toolSets = useQuery(trpc.toolSets.list.queryOptions());
   const [toolSet, setToolSet] = useState('');
   const shownModel = model ?? loaded.data?.model ?? defaultModel.data?.model ?? '';
+  const chosen = useModelChoice(shownModel);
   const shownFolder = folder ?? loaded.data?.summary.workspace ?? '';
 
   useEffect(() => {
@@ -173,6 +175,17 @@ function Conversation({ id }: { id: string | null }) {
             onBlur={() => id && model && saveModel.mutate({ conversationId: id, model })}
           />
         </label>
+        <ModelPicker
+          onPick={(spec) => {
+            setModel(spec);
+            if (id) saveModel.mutate({ conversationId: id, model: spec });
+          }}
+        />
+        {chosen && (
+          <span className="muted small" data-testid="model-takes">
+            {describeModel(chosen)}
+          </span>
+        )}
         {(toolSets.data?.length ?? 0) > 0 && (
           <label className="inline">
             Tools

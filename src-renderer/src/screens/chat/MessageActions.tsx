@@ -34,7 +34,7 @@ export function UserActions(props: { text: string; idle: boolean; onEdit: () => 
     <div className="msg-actions" data-testid="user-actions">
       <CopyButton text={props.text} label="Copy text" />
       {props.idle && (
-        <IconButton size="sm" label="Edit and resend" icon={<Pencil size={14} />} onClick={props.onEdit} />
+        <IconButton size="sm" label="Edit and ask again" icon={<Pencil size={14} />} onClick={props.onEdit} />
       )}
     </div>
   );

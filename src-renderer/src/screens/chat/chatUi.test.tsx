@@ -61,7 +61,7 @@ describe('message actions', () => {
         <TurnActions text="a" last={true} handlers={handlers} />
       </TooltipProvider>,
     );
-    expect(screen.getByRole('button', { name: 'Edit and resend' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit and ask again' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Regenerate answer' }));
     expect(handlers.onRegenerate).toHaveBeenCalled();
     rerender(
@@ -70,7 +70,7 @@ describe('message actions', () => {
         <TurnActions text="a" last={false} handlers={handlers} />
       </TooltipProvider>,
     );
-    expect(screen.queryByRole('button', { name: 'Edit and resend' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit and ask again' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Regenerate answer' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Copy answer' })).toBeTruthy();
   });
