@@ -57,6 +57,7 @@ test.beforeAll(async ({ browser }) => {
     { text: 'You said no.' },
     { toolCalls: [{ name: 'mcp__fs__write_file', arguments: { path: 'allowed.txt', content: 'yes' } }] },
     { text: 'Written.' },
+    { text: 'A tiny red square, and your notes.' },
   ]);
   writeFileSync(
     join(home, 'settings.json'),
@@ -203,4 +204,34 @@ test("the model picker lists the provider's own models with what each takes", as
   await expect(page.getByTestId('model-takes')).toHaveText('takes tools · takes images');
   // The list came from the provider: the scripted server was asked for it.
   expect(model.requests.some((r) => r.method === 'GET' && r.path === '/v1/models')).toBe(true);
+});
+
+// A 1×1 PNG.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+test('an attached image reaches a vision model as an image part; a text file goes inline', async () => {
+  await page.getByTestId('attach-input').setInputFiles([
+    { name: 'square.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') },
+    { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('- buy milk\n') },
+    { name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+  ]);
+  const tray = page.getByTestId('attachments');
+  await expect(tray.getByRole('listitem')).toHaveCount(2);
+  await expect(tray.getByRole('alert')).toContainText('tool.exe is neither an image nor a text file');
+  await page.getByLabel('Message').fill('What is this?');
+  await shot(page, 'chat-attachments');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('A tiny red square, and your notes.');
+  await expect(page.getByTestId('msg-user').last().getByTestId('gallery')).toBeVisible();
+  const body = model.requests.filter((r) => r.method === 'POST').at(-1)!.body as {
+    messages: { role: string; content: { type: string; text?: string; image_url?: { url: string } }[] }[];
+  };
+  const asked = body.messages.at(-1)!;
+  expect(asked.role).toBe('user');
+  expect(asked.content.find((p) => p.type === 'image_url')?.image_url?.url).toBe(
+    `data:image/png;base64,${PNG}`,
+  );
+  const text = asked.content.find((p) => p.type === 'text')?.text ?? '';
+  expect(text).toContain('What is this?');
+  expect(text).toContain('notes.md:\n```\n- buy milk\n```');
 });

@@ -255,9 +255,11 @@ function Conversation({ id }: { id: string | null }) {
         running={running}
         sending={send.isPending}
         onCancel={() => id && cancel.mutate({ conversationId: id })}
-        onSend={(text) =>
+        model={{ spec: shownModel, ...(chosen ? { vision: chosen.vision } : {}) }}
+        onSend={(text, images) =>
           send.mutate({
             text,
+            ...(images.length ? { images } : {}),
             ...(id ? { conversationId: id } : {}),
             ...(model ? { model } : {}),
             ...(toolSet ? { toolSet } : {}),
