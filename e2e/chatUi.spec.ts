@@ -235,3 +235,43 @@ test('an attached image reaches a vision model as an image part; a text file goe
   expect(text).toContain('What is this?');
   expect(text).toContain('notes.md:\n```\n- buy milk\n```');
 });
+
+test('export to Markdown and JSON, import the JSON again; the gallery holds the images', async () => {
+  const exportAs = async (label: string) => {
+    await page.getByRole('button', { name: 'Conversation actions' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: new RegExp(label) }).click();
+    const file = await download;
+    return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
+  };
+  const md = await exportAs('Export as Markdown');
+  expect(md.name).toBe('What-is-this.md');
+  expect(md.text).toContain('## You\n\nWhat is this?');
+  expect(md.text).toContain('A tiny red square, and your notes.');
+  const json = await exportAs('Export as JSON');
+  expect(JSON.parse(json.text)).toMatchObject({ format: 'mooring.conversation', title: 'What is this?' });
+
+  await page.getByRole('button', { name: 'Conversation actions' }).click();
+  await page.getByRole('menuitem', { name: /Images \(1\)/ }).click();
+  const gallery = page.getByTestId('conversation-gallery');
+  await expect(gallery.getByRole('listitem')).toHaveCount(1);
+  await shot(page, 'chat-gallery');
+  await page.keyboard.press('Escape');
+
+  const before = await page.getByTestId('conversation').count();
+  await page.getByTestId('import-input').setInputFiles({
+    name: json.name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(json.text),
+  });
+  await expect(page.getByTestId('conversation')).toHaveCount(before + 1);
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('A tiny red square, and your notes.');
+  await expect(page.getByTestId('msg-user').last().getByTestId('gallery')).toBeVisible();
+
+  await page.getByTestId('import-input').setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"format":"other"}'),
+  });
+  await expect(page.getByTestId('import-error')).toContainText('not a Mooring conversation');
+});

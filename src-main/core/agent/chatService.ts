@@ -2,6 +2,7 @@
 // turns start here and run in the background, each ChatEvent on the `chat` event tagged by conversation;
 // `mooring chat` runs one turn in the foreground through `prepareTurn`. The core owns one service.
 import { EventEmitter } from 'node:events';
+import { messageWithFiles, type AttachedTextFile } from '@shared/attachedFiles';
 import type { ChatEvent, ContentPart, ConversationSummary, ImagePart } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
@@ -14,6 +15,7 @@ import { MooringError, toErrorData } from '../errors';
 import type { ChatPreferencesFile } from './chatPreferences';
 import { runChatTurn, type ChatTurnResult } from './chatTurn';
 import { titleFromText, type ConversationStore, type LoadedConversation } from './conversationStore';
+import { exportConversation, importConversation } from './conversationTransfer';
 import { CoreToolRuntime } from './coreToolRuntime';
 import type { ProviderAccess, ProviderCheck } from './providerAccess';
 import { parseModelSpec } from './providers/resolveProvider';
@@ -55,6 +57,8 @@ export interface SendInput {
   replaceFrom?: string;
   /** Images sent with the text (to a vision model as image parts). */
   images?: ImagePart[];
+  /** Text files sent with the text, inline after it (shared/attachedFiles.ts); the title ignores them. */
+  files?: AttachedTextFile[];
 }
 
 /** `mooring chat`: one turn in the foreground, with the terminal's answers to approvals. */
@@ -81,10 +85,10 @@ export interface TerminalTurnRun {
 export type ConversationRow = ConversationSummary & { running: boolean };
 
 /** The person's message as parts: the text (when there is any), then the images. */
-const contentOf = (input: SendInput): ContentPart[] => [
-  ...(input.text.trim() ? [{ type: 'text' as const, text: input.text }] : []),
-  ...(input.images ?? []),
-];
+const contentOf = (input: SendInput): ContentPart[] => {
+  const text = input.files?.length ? messageWithFiles(input.text, input.files) : input.text;
+  return [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...(input.images ?? [])];
+};
 
 const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
@@ -146,6 +150,16 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       const { [conversationId]: _gone, ...rest } = p.conversationModels;
       return { ...p, conversationModels: rest };
     });
+  }
+
+  /** The conversation as a file to save: Markdown to read, JSON to import again. */
+  exportConversation(id: string, format: 'markdown' | 'json') {
+    return exportConversation(this.deps.conversations, id, format);
+  }
+
+  /** A JSON export as a new conversation (conversationTransfer.ts). */
+  importConversation(text: string): Promise<ConversationSummary> {
+    return importConversation(this.deps.conversations, text);
   }
 
   /** A conversation's project folder: offered as the MCP root; servers get roots/list_changed. */
@@ -240,7 +254,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
    * turn streams through events.
    */
   async send(input: SendInput): Promise<{ conversationId: string; model: string; turnSeq: number }> {
-    if (!input.text.trim() && !input.images?.length)
+    if (!input.text.trim() && !input.images?.length && !input.files?.length)
       throw new MooringError('usage', 'The message is empty', 'Type a message to send');
     const spec = input.model ?? (await this.modelOf(input.conversationId));
     parseModelSpec(spec); // a clear usage error before anything is written

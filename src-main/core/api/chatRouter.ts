@@ -41,6 +41,10 @@ export const chatRouter = router({
         toolSet: z.string().max(64).optional(),
         replaceFrom: Id.optional(),
         images: z.array(Image).max(MAX_IMAGES).optional(),
+        files: z
+          .array(z.object({ name: z.string().min(1).max(255), text: z.string().max(1_000_000) }))
+          .max(MAX_IMAGES)
+          .optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
@@ -49,6 +53,7 @@ export const chatRouter = router({
         ...(input.toolSet ? { toolSet: input.toolSet } : {}),
         ...(input.replaceFrom ? { replaceFrom: input.replaceFrom } : {}),
         ...(input.images?.length ? { images: input.images } : {}),
+        ...(input.files?.length ? { files: input.files } : {}),
         ...(input.conversationId ? { conversationId: input.conversationId } : {}),
         ...(input.model ? { model: input.model } : {}),
         ...(input.workspace !== undefined ? { workspace: input.workspace } : {}),
@@ -67,6 +72,16 @@ export const chatRouter = router({
         ...(input.toolSet ? { toolSet: input.toolSet } : {}),
       }),
     ),
+
+  /** The conversation as a file: Markdown to read, JSON to import again. */
+  export: publicProcedure
+    .input(z.object({ id: Id, format: z.enum(['markdown', 'json']) }))
+    .query(({ ctx, input }) => ctx.core.chat.exportConversation(input.id, input.format)),
+
+  /** A JSON export as a new conversation. */
+  import: publicProcedure
+    .input(z.object({ content: z.string().max(7_000_000) }))
+    .mutation(({ ctx, input }) => ctx.core.chat.importConversation(input.content)),
 
   cancel: publicProcedure
     .input(z.object({ conversationId: Id }))

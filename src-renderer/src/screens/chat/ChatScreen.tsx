@@ -13,6 +13,7 @@ import { ChatAnnouncer } from './ChatAnnouncer';
 import { useChat, withDeltas } from './chatStore';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
+import { ConversationMenu } from './ConversationMenu';
 import { MessageList } from './MessageList';
 import { describeModel, ModelPicker, useModelChoice } from './ModelPicker';
 import { ShortcutsDialog, useChatShortcuts, type ShortcutAction } from './shortcuts';
@@ -199,6 +200,7 @@ function Conversation({ id }: { id: string | null }) {
             </select>
           </label>
         )}
+        {id && shown && <ConversationMenu id={id} messages={shown.messages} />}
         <IconButton
           label="Keyboard shortcuts"
           icon={<Keyboard size={16} />}
@@ -256,10 +258,11 @@ function Conversation({ id }: { id: string | null }) {
         sending={send.isPending}
         onCancel={() => id && cancel.mutate({ conversationId: id })}
         model={{ spec: shownModel, ...(chosen ? { vision: chosen.vision } : {}) }}
-        onSend={(text, images) =>
+        onSend={(text, { images, files }) =>
           send.mutate({
             text,
             ...(images.length ? { images } : {}),
+            ...(files.length ? { files } : {}),
             ...(id ? { conversationId: id } : {}),
             ...(model ? { model } : {}),
             ...(toolSet ? { toolSet } : {}),

@@ -4,10 +4,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ImageIcon, FileText, Paperclip, X } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { AttachedTextFile } from '@shared/attachedFiles';
 import type { ImagePart } from '@shared/chat';
 import type { SlashCommandView } from '@shared/wire';
 import { IconButton } from '../../ui';
-import { messageWithFiles, readAttachment, type Attachment } from './attachments';
+import { readAttachment, type Attachment } from './attachments';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useChat } from './chatStore';
@@ -15,7 +16,7 @@ import { useChat } from './chatStore';
 export function Composer(props: {
   running: boolean;
   sending: boolean;
-  onSend: (text: string, images: ImagePart[]) => void;
+  onSend: (text: string, attached: { images: ImagePart[]; files: AttachedTextFile[] }) => void;
   onCancel: () => void;
   /** The chosen model and whether it takes images (undefined: not known). */
   model?: { spec: string; vision?: boolean };
@@ -51,7 +52,10 @@ export function Composer(props: {
   const ready = text.trim() !== '' || files.length > 0;
   const send = () => {
     if (!ready || props.running || props.sending) return;
-    props.onSend(messageWithFiles(text, files), images);
+    props.onSend(text, {
+      images,
+      files: files.flatMap((f) => (f.kind === 'text' ? [{ name: f.name, text: f.text }] : [])),
+    });
     setText('');
     setFiles([]);
     setRefused([]);

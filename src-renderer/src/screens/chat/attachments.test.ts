@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BYTES, messageWithFiles, readAttachment, type Attachment } from './attachments';
+import { messageWithFiles } from '@shared/attachedFiles';
+import { MAX_IMAGE_BYTES, readAttachment } from './attachments';
 
 describe('attachments', () => {
   it('reads an image as base64 image data and a text file as text; refuses anything else with a reason', async () => {
@@ -24,7 +25,7 @@ describe('attachments', () => {
   });
 
   it('puts each text file after the message in a fence longer than any backticks inside it', () => {
-    const files: Attachment[] = [{ kind: 'text', name: 'a.md', text: 'see ```js``` here\n', bytes: 1 }];
+    const files = [{ name: 'a.md', text: 'see ```js``` here\n' }];
     expect(messageWithFiles('Read this', files)).toBe('Read this\n\na.md:\n````\nsee ```js``` here\n````');
     expect(messageWithFiles('  ', files)).toBe('a.md:\n````\nsee ```js``` here\n````');
   });

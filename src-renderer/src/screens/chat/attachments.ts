@@ -1,6 +1,6 @@
 // Files a person drops, pastes or picks into the composer: images go to the model as image parts (to a
 // vision model natively; others get a placeholder, and the composer says so), text files go inline in
-// the message as a fenced block named by the file. Anything else is refused with a reason, never
+// the message as a fenced block named by the file (shared/attachedFiles.ts, in the core). Anything else is refused with a reason, never
 // dropped silently. The limits keep a message inside what the app's transport carries (browser mode
 // refuses bodies over 8 MB; base64 adds a third).
 import type { ImagePart } from '@shared/chat';
@@ -46,14 +46,3 @@ export async function readAttachment(file: File): Promise<Attachment | { error: 
 
 const mb = (n: number) =>
   n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
-
-/** The message as sent: the typed text, then each text file in a fence long enough for its content. */
-export function messageWithFiles(text: string, files: readonly Attachment[]): string {
-  const blocks = files.flatMap((f) => {
-    if (f.kind !== 'text') return [];
-    const longest = Math.max(2, ...(f.text.match(/`+/g) ?? []).map((r) => r.length));
-    const fence = '`'.repeat(longest + 1);
-    return [`${f.name}:\n${fence}\n${f.text.replace(/\n$/, '')}\n${fence}`];
-  });
-  return [text.trim(), ...blocks].filter(Boolean).join('\n\n');
-}
