@@ -2,7 +2,7 @@
 // message actions, the keyboard, the model picker, attachments, export and import. A real `mooring web`
 // child with server-everything, and a local server speaking the OpenAI wire format as a scripted model
 // (test/fixtures/providers); what the model was sent is read back from its recorded requests.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
@@ -16,6 +16,7 @@ test.describe.configure({ mode: 'serial' });
 let web: RunningWeb;
 let page: Page;
 let root: string;
+let home: string;
 let model: FakeProviderServer;
 const pageErrors: string[] = [];
 
@@ -37,7 +38,6 @@ const RICH = [
 ].join('\n');
 
 test.beforeAll(async ({ browser }) => {
-  let home: string;
   ({ home, root } = chatHome('chatui', (d) => [
     { name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] },
     { name: 'fs', command: 'node', args: [FILESYSTEM, d.root] },
@@ -58,6 +58,7 @@ test.beforeAll(async ({ browser }) => {
     { toolCalls: [{ name: 'mcp__fs__write_file', arguments: { path: 'allowed.txt', content: 'yes' } }] },
     { text: 'Written.' },
     { text: 'A tiny red square, and your notes.' },
+    { text: 'Yes.' },
   ]);
   writeFileSync(
     join(home, 'settings.json'),
@@ -274,4 +275,46 @@ test('export to Markdown and JSON, import the JSON again; the gallery holds the 
     buffer: Buffer.from('{"format":"other"}'),
   });
   await expect(page.getByTestId('import-error')).toContainText('not a Mooring conversation');
+});
+
+test('Settings > Models without a keychain: an ${env:NAME} reference, or the plain-text file by choice', async () => {
+  await page.getByRole('button', { name: 'Models', exact: true }).click();
+  await expect(page.getByTestId('no-keychain')).toContainText('plain-text file readable only by you');
+  const openai = page.getByTestId('provider-openai');
+  await expect(openai.getByLabel('Where to keep the openai key')).toHaveValue('envRef');
+  await openai.getByLabel('openai API key').fill('${env:OPENAI_API_KEY}');
+  await openai.getByRole('button', { name: 'Use reference' }).click();
+  await expect(page.getByTestId('key-source-openai')).toHaveText('— from ${env:OPENAI_API_KEY}');
+
+  const anthropic = page.getByTestId('provider-anthropic');
+  await anthropic.getByLabel('Where to keep the anthropic key').selectOption('file');
+  await expect(anthropic).toContainText('written as plain text to');
+  await anthropic.getByLabel('anthropic API key').fill('sk-ant-typed');
+  await anthropic.getByRole('button', { name: 'Store in file' }).click();
+  await expect(page.getByTestId('key-source-anthropic')).toHaveText(
+    '— in the plain-text key file (readable only by you)',
+  );
+  const keys = join(home, 'provider-keys.json');
+  expect(JSON.parse(readFileSync(keys, 'utf8'))).toEqual({
+    openai: { envRef: 'OPENAI_API_KEY' },
+    anthropic: { key: 'sk-ant-typed' },
+  });
+  expect(statSync(keys).mode & 0o777).toBe(0o600);
+  await shot(page, 'settings-models-no-keychain');
+  await expectAccessible(page, 'Settings > Models');
+  // The chat still reaches the model through the reference.
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await ask('Still there?');
+  await expect(page.getByTestId('msg-markdown').last()).toHaveText('Yes.');
+  expect(model.requests.filter((r) => r.method === 'POST').at(-1)!.headers.authorization).toBe(
+    'Bearer sk-e2e',
+  );
+});
+
+test('axe: the servers screen has no serious or critical violation', async () => {
+  await page.getByRole('button', { name: 'Servers', exact: true }).click();
+  await expect(page.getByTestId('server-everything')).toBeVisible();
+  await expectAccessible(page, 'the servers screen');
+  await shot(page, 'servers-axe');
 });

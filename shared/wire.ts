@@ -105,8 +105,11 @@ export interface ProviderView {
   /** The environment variable that fills an empty base URL, when it is set. */
   envBaseUrl: string | null;
   needsKey: boolean;
-  /** A key is in the keychain (its value never leaves the core). */
+  /** A key is stored (its value never leaves the core). */
   keyStored: boolean;
+  /** Where: the keychain, the plain-text key file, or an `${env:NAME}` reference (keyEnvRef names it). */
+  keySource: 'keychain' | 'file' | 'envRef' | null;
+  keyEnvRef: string | null;
   /** The name of the environment variable that supplies a key, when set. */
   keyFromEnv: string | null;
   suggestedModel: string;

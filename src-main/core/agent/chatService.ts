@@ -206,13 +206,15 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     defaultModel: string;
     providers: ProviderView[];
     keychain: { ok: true } | { ok: false; reason: string };
+    /** The plain-text key file offered when there is no keychain (null: this host has none). */
+    keyFile: string | null;
   }> {
     const [defaultModel, providers, keychain] = await Promise.all([
       this.defaultModel(),
       this.deps.providers.views(),
       this.deps.providers.keychain(),
     ]);
-    return { defaultModel, providers, keychain };
+    return { defaultModel, providers, keychain, keyFile: this.deps.providers.keyFilePath() };
   }
 
   /** Writes the default model and the base URLs (validated by the settings schema; nothing written if bad). */
