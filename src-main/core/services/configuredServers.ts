@@ -26,6 +26,8 @@ export interface ConfiguredServersDeps {
   testSession: PoolActorOptions;
   /** Forgets a server's sign-in (its tokens in the keychain) when the server is removed. */
   forgetSignIn: (name: string) => Promise<void>;
+  /** Deletes what an install put on disk for a server (a bundle's folder) when the server is removed. */
+  removeInstalledFiles?: (name: string) => Promise<void>;
   /** Servers for this process only (MOORING_MCP_SERVER_* quick config); never written. */
   extraServers: ServerConfig[];
   /** The project folder of this process (CLI --workspace): its approved servers join or override. */
@@ -47,6 +49,8 @@ export interface ImportRequest {
   names?: string[];
   /** Replace servers of the same name instead of refusing the import. */
   replaceExisting?: boolean;
+  /** Values for the file's VS Code inputs (`${input:ID}`), kept in the keychain. */
+  inputValues?: Record<string, string>;
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
@@ -174,9 +178,17 @@ export class ConfiguredServers {
    */
   async add(
     input: ServerConfigInput,
-    opts: { start?: boolean; safeDefaults?: boolean } = {},
+    opts: {
+      start?: boolean;
+      safeDefaults?: boolean;
+      /** Values of its `${input:ID}` references (an install's secret arguments), kept in the keychain. */
+      inputValues?: Readonly<Record<string, string>>;
+    } = {},
   ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
-    const saved = await this.deps.manager.add(input);
+    const saved = await this.deps.manager.add(
+      input,
+      opts.inputValues ? { inputValues: opts.inputValues } : {},
+    );
     if (opts.start !== false) await this.sync();
     const safeDefaults = opts.safeDefaults ? await this.applySafeDefaults(saved.name) : { disabledCount: 0 };
     return { ...saved, safeDefaults };
@@ -188,10 +200,11 @@ export class ConfiguredServers {
     return saved;
   }
 
-  /** Removes the server, its keychain secrets and its sign-in. */
+  /** Removes the server, its keychain secrets, its sign-in and what its install unpacked. */
   async remove(name: string): Promise<void> {
     await this.deps.forgetSignIn(name).catch(() => undefined);
     await this.deps.manager.remove(name);
+    await this.deps.removeInstalledFiles?.(name);
     await this.sync();
   }
 
@@ -268,6 +281,7 @@ export class ConfiguredServers {
       fileName: request.fileName,
       ...(request.names ? { only: request.names } : {}),
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
+      ...(request.inputValues ? { inputValues: request.inputValues } : {}),
     });
     await this.sync();
     return { added: merged.added, replaced: merged.replaced };
