@@ -49,14 +49,22 @@ export interface Materialized {
 
 const refsIn = (value: string) => [...value.matchAll(INPUT_REF)].map((m) => m[1]!);
 
-/** The command line or URL of a draft, with values still to be given shown as `${input:ID}`. */
+/**
+ * The command line or URL of a draft as the consent shows it: a value with a default shows the default
+ * (what runs unless the user changes it), a secret or a value still to be given shows as `${input:ID}`.
+ */
 export function draftCommandLine(draft: InstallDraft): string {
+  const preview = (value: string) =>
+    value.replace(INPUT_REF, (ref, id: string) => {
+      const input = draft.inputs.find((i) => i.id === id);
+      return input && !input.secret && input.default !== undefined ? input.default : ref;
+    });
   return describeCommandLine({
     transport: draft.transport,
     command: draft.command,
-    args: draft.args.flatMap((g) => g.tokens),
-    env: Object.fromEntries(draft.env.map((e) => [e.key, e.value])),
-    url: draft.url,
+    args: draft.args.flatMap((g) => g.tokens.map(preview)),
+    env: Object.fromEntries(draft.env.map((e) => [e.key, preview(e.value)])),
+    url: draft.url === undefined ? undefined : preview(draft.url),
     secretEnv: draft.env.filter((e) => refsIn(e.value).some((id) => isSecret(draft, id))).map((e) => e.key),
   });
 }

@@ -221,7 +221,7 @@ export class InstallService {
     const m = bundle.manifest;
     const repository = safeLink(m.repository?.url) ?? base.repository;
     const websiteUrl = safeLink(m.homepage ?? undefined) ?? base.websiteUrl;
-    const title = clip(m.display_name ?? undefined, MAX_TITLE_CHARS) ?? base.title;
+    const title = base.title ?? clip(m.display_name ?? undefined, MAX_TITLE_CHARS);
     const plan: InstallPlan = {
       ...base,
       name: base.name || sanitizeServerName(m.name),
