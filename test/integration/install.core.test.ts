@@ -11,6 +11,11 @@ import { escapingBundle, HELLO_KEY, packHelloBundle, symlinkBundle } from '../fi
 import { startOsvServer, type OsvStub } from '../fixtures/osvServer';
 import { REMOTE_TOKEN, startFixtureRegistry, type FixtureRegistry } from '../fixtures/registryServer';
 import { tempDir } from '../helpers/servers';
+import { testSecret } from '../security/testSecrets';
+
+const NEEDS_KEY = testSecret('needs-key');
+const TOKEN = testSecret('arg-token');
+const VS_INPUT = testSecret('vscode-input');
 
 let registry: FixtureRegistry;
 let osv: OsvStub;
@@ -128,7 +133,7 @@ describe('the registry', () => {
     await expect(core.servers.get('needs-key')).rejects.toMatchObject({ code: 'not_found' });
     const done = await core.install.install(plan.id, {
       start: false,
-      inputs: { 'env.NEEDS_KEY_API_KEY': 'sk-needs-1', 'arg.token': 'tok-2', 'arg.mode': 'fast' },
+      inputs: { 'env.NEEDS_KEY_API_KEY': NEEDS_KEY, 'arg.token': TOKEN, 'arg.mode': 'fast' },
     });
     expect(done.name).toBe('needs-key');
     expect(await saved('needs-key')).toMatchObject({
@@ -137,9 +142,11 @@ describe('the registry', () => {
       env: { NEEDS_KEY_API_KEY: '<keychain>' },
       secretEnv: ['NEEDS_KEY_API_KEY'],
     });
-    expect(secrets.entries.get('server/needs-key/env/NEEDS_KEY_API_KEY')).toBe('sk-needs-1');
-    expect(secrets.entries.get('server/needs-key/input/arg.token')).toBe('tok-2');
-    expect(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).not.toMatch(/sk-needs-1|tok-2/);
+    expect(secrets.entries.get('server/needs-key/env/NEEDS_KEY_API_KEY')).toBe(NEEDS_KEY);
+    expect(secrets.entries.get('server/needs-key/input/arg.token')).toBe(TOKEN);
+    expect(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).not.toMatch(
+      new RegExp(`${NEEDS_KEY}|${TOKEN}`),
+    );
     await core.servers.remove('needs-key');
     expect([...secrets.entries.keys()].filter((k) => k.startsWith('server/needs-key/'))).toEqual([]);
   });
@@ -273,9 +280,9 @@ describe('install links', () => {
       `vscode:mcp/install?${encodeURIComponent(JSON.stringify({ name: 'from-vscode', command: 'uvx', args: ['tool', '--key', '${input:key}'] }))}`,
     );
     expect(vscode.inputs).toEqual([{ id: 'key', label: 'input key', secret: true, required: true }]);
-    await core.install.install(vscode.id, { start: false, inputs: { key: 'vs-secret-5' } });
+    await core.install.install(vscode.id, { start: false, inputs: { key: VS_INPUT } });
     expect(await saved('from-vscode')).toMatchObject({ args: ['tool', '--key', '${input:key}'] });
-    expect(secrets.entries.get('server/from-vscode/input/key')).toBe('vs-secret-5');
+    expect(secrets.entries.get('server/from-vscode/input/key')).toBe(VS_INPUT);
   });
 
   it('a link that reads Mooring’s environment or asks to be trusted gets neither', async () => {
