@@ -9,6 +9,7 @@ import { MooringCore } from '../core/mooringCore';
 import { formatFix } from '../core/catalog/argRepair';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
 import { collect, EXIT, parsePairs, printJson } from './output';
+import { askInputs } from './installTerminal';
 import { ask, confirm, interactive } from './prompt';
 import { formatWorkspaceScan } from '../core/workspace/workspaceReport';
 
@@ -136,10 +137,13 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
 
   mcp
     .command('import')
-    .description('import servers from a Claude Desktop, Cursor, VS Code or Mooring config file')
+    .description(
+      'import servers from another client’s config: Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, Continue, LM Studio, Cherry Studio, Mooring',
+    )
     .argument('<file>')
     .option('--yes', 'consent to every command line without asking')
     .option('--replace', 'replace servers of the same name')
+    .option('--input <ID=VALUE>', 'the value of a VS Code input (${input:ID}); the rest are asked', collect)
     .action(async (file: string, o) =>
       withCore(async (core) => {
         const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -163,10 +167,23 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
           if (!(await confirm('Add these servers? They will run the commands shown above.')))
             throw new MooringError('refused', 'Nothing was imported.');
         }
+        // VS Code inputs (`${input:ID}`): asked now, kept in the keychain, filled in at start.
+        let inputValues = parsePairs(o.input, '--input');
+        if (interactive())
+          inputValues = await askInputs(
+            parsed.inputs.map((i) => ({
+              id: i.id,
+              label: `input ${i.id}${i.description ? ` (${i.description})` : ''}`,
+              secret: i.password,
+              required: true,
+            })),
+            inputValues,
+          );
         const merged = await core.servers.import({
           text,
           fileName: file,
           replaceExisting: Boolean(o.replace),
+          inputValues,
         });
         process.stderr.write(`imported ${merged.added.length + merged.replaced.length} server(s)\n`);
       }),
