@@ -1,17 +1,13 @@
 // The Chat, Settings > Models and the server-interaction dialogs end to end (issues 5 and 6): a real
 // `mooring web` child on its own MOORING_HOME, real server-filesystem and server-everything, and a local
 // server speaking the OpenAI wire format that plays a scripted model (test/fixtures/providers).
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { longConversation, startWebWithEnv } from './chatHarness';
+import { chatHome, longConversation, shot, startWebWithEnv } from './chatHarness';
 import { EVERYTHING, FILESYSTEM, type RunningWeb } from './harness';
-
-const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
 test.describe.configure({ mode: 'serial' });
 
@@ -24,25 +20,15 @@ const pageErrors: string[] = [];
 const EVERY = (tool: string) => `mcp__everything__${tool}`;
 
 test.beforeAll(async ({ browser }) => {
-  mkdirSync(SHOTS, { recursive: true });
-  home = mkdtempSync(join(tmpdir(), 'mooring-e2e-chat-home-'));
-  root = mkdtempSync(join(tmpdir(), 'mooring-e2e-chat-files-'));
-  writeFileSync(join(root, 'alpha.txt'), 'first file');
-  writeFileSync(join(root, 'beta.md'), '# second');
-  writeFileSync(
-    join(home, 'mcp_servers.json'),
-    JSON.stringify({
-      servers: [
-        { name: 'fs', command: 'node', args: [FILESYSTEM, root] },
-        { name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] },
-      ],
-    }),
-  );
-  // Every tool goes to the model directly (no tool_search), so the script can call them by name.
-  writeFileSync(
-    join(home, 'settings.json'),
-    JSON.stringify({ deferredToolThreshold: { tools: 500, tokens: 1_000_000 } }),
-  );
+  ({ home, root } = chatHome(
+    'chat',
+    (d) => [
+      { name: 'fs', command: 'node', args: [FILESYSTEM, d.root] },
+      { name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] },
+    ],
+    // Every tool goes to the model directly (no tool_search), so the script can call them by name.
+    { deferredToolThreshold: { tools: 500, tokens: 1_000_000 } },
+  ));
   longConversation(home, 'long-one', 400);
   // One script for the whole serial run, in the order of the tests below.
   model = await startOpenAIServer([
@@ -148,7 +134,7 @@ test('a destructive call raises the approval dialog; deny leaves the folder unto
   const dialog = page.getByTestId('approval-dialog');
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('write_file');
-  await expect(dialog).toContainText('conversation:');
+  await expect(dialog).toContainText('asked by the conversation “Write a file for me”');
   await expect(lastTool()).toHaveAttribute('data-state', 'awaiting-approval');
   await shot(page, 'chat-05-approval-from-chat');
   await dialog.getByRole('button', { name: 'Deny' }).click();

@@ -1,8 +1,39 @@
-// Helpers of the chat e2e: the web child with extra environment (a provider key), and a long
-// conversation file written the way the store writes one (append-only JSONL, meta line first).
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Helpers of the chat e2e: a home with a folder of two files and its servers, the web child with extra
+// environment (a provider key), screenshots, and a long conversation file written the way the store
+// writes one (append-only JSONL, meta line first).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { startMooringWeb, type RunningWeb } from './harness';
+
+export const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
+/** A screenshot after two frames: a list that mounted just now has painted its items. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
+  );
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/**
+ * A fresh home and a folder holding alpha.txt and beta.md; `servers` (given both paths) are written to
+ * the home's mcp_servers.json, and `settings` to its settings.json.
+ */
+export function chatHome(
+  name: string,
+  servers: (dirs: { home: string; root: string }) => object[],
+  settings: object = {},
+): { home: string; root: string } {
+  mkdirSync(SHOTS, { recursive: true });
+  const home = mkdtempSync(join(tmpdir(), `mooring-e2e-${name}-home-`));
+  const root = mkdtempSync(join(tmpdir(), `mooring-e2e-${name}-files-`));
+  writeFileSync(join(root, 'alpha.txt'), 'first file');
+  writeFileSync(join(root, 'beta.md'), '# second');
+  writeFileSync(join(home, 'mcp_servers.json'), JSON.stringify({ servers: servers({ home, root }) }));
+  writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
+  return { home, root };
+}
 
 /** `mooring web` with `env` added; the test process's own environment is restored at once. */
 export async function startWebWithEnv(home: string, env: Record<string, string>): Promise<RunningWeb> {

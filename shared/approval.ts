@@ -55,6 +55,8 @@ export interface ApprovalRequestInput {
   diff?: ToolChange[];
   /** Who wants the call (a conversation id, an MCP client's name), for the dialog and the audit log. */
   client?: string;
+  /** The conversation asking, when it is one: the dialog names it by its title. */
+  conversationId?: string;
 }
 
 export interface ApprovalRequest extends ApprovalRequestInput {

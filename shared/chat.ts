@@ -1,7 +1,7 @@
-// The chat's messages and events (issue 6): what the conversation store keeps, what the tool loop
-// streams, and what the UI and the CLI (`mooring chat --json`) render. Plain data, no Node.
+// The chat's messages and events (ARCHITECTURE.md, `agent/`): what the conversation store keeps, what a
+// turn streams, and what the UI and the CLI (`mooring chat --json`) render. A tool call's lifecycle is
+// not here: it travels as the one tool-call event (shared/toolCall.ts). Plain data, no Node.
 import type { ErrorData } from './errors';
-import type { Progress } from './toolCall';
 
 export interface TextPart {
   type: 'text';
@@ -52,11 +52,19 @@ export interface AssistantChatMessage extends MessageBase {
 export interface ToolChatMessage extends MessageBase {
   role: 'tool';
   toolCallId: string;
+  /** The name the model called (maybe a bare or suffix name; `target` says which tool ran). */
   name: string;
   status: ToolOutcomeStatus;
+  /** What the model reads: the result's text, or why the call failed or was refused (the reason only). */
   text: string;
   images?: { mimeType: string; data: string }[];
   structured?: unknown;
+  /** The structured content only restates the text: the model got it once; the UI shows it collapsed. */
+  structuredInText?: true;
+  /** The server tool the name resolved to (absent when none did: an unknown name, tool_search, a limit). */
+  target?: { server: string; tool: string; friendlyName: string };
+  /** The arguments the tool ran with, as the user edited them before approving (the model is told so). */
+  editedArguments?: Record<string, unknown>;
 }
 
 /** Visible to the person, never sent to the model (iteration cap, protocol give-up, cancel). */
@@ -73,23 +81,15 @@ export interface TokenUsage {
   outputTokens?: number;
 }
 
-/** The tool-call lifecycle (ARCHITECTURE.md, "The path of one tool call"). */
-export type ToolCallState = 'requested' | 'awaiting-approval' | 'running' | 'done' | 'failed' | 'refused';
-
 export type ChatEvent =
   | { type: 'text-delta'; conversationId: string; messageId: string; text: string }
-  | {
-      type: 'tool-call';
-      conversationId: string;
-      call: ToolCallRequest;
-      state: ToolCallState;
-      progress?: Progress;
-      /** On done | failed | refused: the outcome's text (what the model will see). */
-      text?: string;
-      imageCount?: number;
-    }
   | { type: 'note'; conversationId: string; level: 'info' | 'warning'; text: string }
-  | { type: 'message-complete'; conversationId: string; message: ChatMessage }
+  /**
+   * A message was appended to the conversation (on disk before this is sent). `index` is its position
+   * among the conversation's messages, so a view holding a snapshot of `index` messages appends it, one
+   * holding more ignores it, and one holding fewer knows it missed some (a snapshot plus deltas).
+   */
+  | { type: 'message-complete'; conversationId: string; index: number; message: ChatMessage }
   | { type: 'error'; conversationId: string; error: ErrorData };
 
 /** One conversation in a list (title search, sidebar). */
@@ -98,7 +98,7 @@ export interface ConversationSummary {
   title: string;
   createdAt: number;
   updatedAt: number;
-  /** The project folder offered as the MCP root (issue 6, Roots); null when none. */
+  /** The project folder offered as the MCP root (MCP spec, "Roots"); null when none. */
   workspace: string | null;
 }
 

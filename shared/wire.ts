@@ -9,7 +9,7 @@ import type { InstallLinkOffer } from './install';
 import type { Interaction } from './interactions';
 import type { ProviderId } from './providers';
 import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
-import type { ToolCallEventBase } from './toolCall';
+import type { ToolCallEvent } from './toolCall';
 import type { EmbeddedResourcePart, MediaPart, ResourceLinkPart, TextPart, UnknownPart } from './toolResult';
 
 /** A result part as JSON: the bytes of an image, audio clip or embedded blob as base64. */
@@ -24,14 +24,13 @@ export interface WireToolResult {
   isError: boolean;
   parts: WirePart[];
   structured?: unknown;
+  /** The structured content only restates the text (shown collapsed). */
+  structuredInText?: boolean;
   structuredValidation?: { valid: boolean; error?: string };
 }
 
-export interface WireToolCallEvent extends ToolCallEventBase {
-  result?: WireToolResult;
-  /** Human-readable argument repairs, for the card. */
-  fixes?: string[];
-}
+/** The lifecycle event as it crosses the bridge: bytes as base64. */
+export type WireToolCallEvent = ToolCallEvent<WireToolResult>;
 
 export interface WireTool {
   modelName: string;
@@ -89,6 +88,12 @@ export interface SlashCommandView {
 export interface TurnState {
   conversationId: string;
   running: boolean;
+  /**
+   * Increases with every turn that starts or ends, across conversations. `chat.load` and `chat.send`
+   * answer with the value as of their answer, so a view keeps whichever of an answer and an event is
+   * newer: the two travel apart (a request, the event stream) and may arrive in either order.
+   */
+  seq: number;
 }
 
 /** Diagnostics: one state change of a server's session. */
@@ -124,6 +129,12 @@ export type UiEvent =
   | { type: 'connected' }
   | { type: 'status'; status: SessionStatus }
   | { type: 'tools'; change: ToolsChange }
+  /**
+   * One step of one call's lifecycle (shared/toolCall.ts), for every call: the chat's, the playground's,
+   * the CLI's and `mooring serve`'s. On (re)connect the stream first replays the latest event of each
+   * call in flight or recently ended; `seq` orders them. A conversation's call leaves its result out:
+   * the saved step (a `message-complete`) carries it.
+   */
   | { type: 'toolCall'; event: WireToolCallEvent }
   | { type: 'log'; line: LogLine }
   | { type: 'approval'; request: ApprovalRequest }
@@ -131,7 +142,7 @@ export type UiEvent =
   /** A server asks the user: sampling approval, a form, a link. */
   | { type: 'interaction'; request: Interaction }
   | { type: 'interactionResolved'; id: string; error?: string }
-  /** The chat's stream (text deltas, tool-call states, completed messages), tagged by conversation. */
+  /** The chat's stream (text deltas, notes, completed messages), tagged by conversation. */
   | { type: 'chat'; event: ChatEvent }
   | { type: 'turn'; turn: TurnState }
   /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */

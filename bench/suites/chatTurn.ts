@@ -3,7 +3,7 @@
 // to its response's end), the tool's (server-everything's echo through the gated call, from the call's
 // running to done) and Mooring's (everything else: the turn, the conversation store, the provider client,
 // the catalog and the tool loop). In process, on the core, like `mooring chat` without the terminal.
-import type { ChatEvent } from '@shared/chat';
+import { isTerminalPhase, type ToolCallEvent } from '@shared/toolCall';
 import { startOpenAIServer } from '../../test/fixtures/providers/openaiServer';
 import { everything, openCore } from '../lib/contenders';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
@@ -37,16 +37,16 @@ export async function chatTurnSuite(ctx: SuiteContext): Promise<SuiteResult> {
       let running = Number.NaN;
       let toolMs = Number.NaN;
       let outcome: string | undefined;
-      const onEvent = (e: ChatEvent) => {
-        if (e.type !== 'tool-call') return;
-        if (e.state === 'running' && Number.isNaN(running)) running = performance.now();
-        if (e.state === 'done' || e.state === 'failed' || e.state === 'refused') {
+      const onPhase = (e: ToolCallEvent) => {
+        if (e.phase === 'running' && Number.isNaN(running)) running = performance.now();
+        if (isTerminalPhase(e.phase)) {
           toolMs = performance.now() - running;
-          outcome = `${e.state}: ${e.text ?? ''}`;
+          const text = e.result?.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
+          outcome = `${e.phase}: ${text ?? e.error?.message ?? ''}`;
         }
       };
       const t0 = performance.now();
-      await turn.run({ message: 'Say hi through the echo tool.', onEvent });
+      await turn.run({ message: 'Say hi through the echo tool.', onPhase });
       const total = performance.now() - t0;
       if (!outcome?.startsWith('done') || !outcome.includes('Echo: hi'))
         throw new Error(`the turn's tool call ended ${outcome ?? 'never'}`);

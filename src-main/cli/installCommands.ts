@@ -3,7 +3,7 @@
 // consent: on a terminal the consent is asked, from a script it takes --yes (else exit 3).
 import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
-import type { CoreRunner } from './mcpCommands';
+import type { CoreRunner } from './coreRunner';
 import { collect, EXIT, parsePairs } from './output';
 import { print, printJson } from './terminalText';
 import { askInputs, consent, describeSearch, interactive, sayInstalled, sayPlan } from './installTerminal';

@@ -1,8 +1,9 @@
 // Where `mooring mcp search` and `mooring mcp install` meet the terminal, in one place: the consent text
-// (every string from a registry, a bundle or a link escaped by `tty`), and the questions (consent, each
-// value the server needs). The prompts are the CLI's shared ones (prompt.ts).
+// (every string from a registry, a bundle or a link escaped by `tty`, terminalText.ts), and the questions
+// (consent, each value the server needs, secrets not echoed) through the one queued prompt (terminalPrompt.ts).
 import type { InstallInput, InstallPlan, InstallResult, RegistrySearchPage } from '@shared/registry';
-import { ask, confirm, interactive } from './prompt';
+import { MooringError } from '../core/errors';
+import { interactive, terminal } from './terminalPrompt';
 import { multiline, say, tty } from './terminalText';
 
 export { interactive };
@@ -52,7 +53,7 @@ function describeInput(i: InstallInput): string {
 
 export const sayPlan = (plan: InstallPlan) => say(describePlan(plan));
 
-export const consent = (question: string) => confirm(question);
+export const consent = (question: string) => terminal.confirm(question);
 
 /** Asks for each value not given yet; Enter keeps the default or, for an optional value, leaves it out. */
 export async function askInputs(
@@ -64,8 +65,9 @@ export async function askInputs(
     if (out[i.id] !== undefined) continue;
     const hint =
       i.default !== undefined && !i.secret ? ` [${i.default}]` : i.required ? '' : ' (Enter to leave out)';
-    const answer = await ask(tty`${i.label}${hint}: `);
-    if (answer !== '') out[i.id] = answer;
+    const answer = await terminal.line(tty`${i.label}${hint}: `, { hidden: i.secret });
+    if (answer === null) throw new MooringError('refused', 'Nothing was installed.');
+    if (answer.trim() !== '') out[i.id] = answer.trim();
   }
   return out;
 }

@@ -17,7 +17,6 @@ import { resolveProvider } from './agent/providers/resolveProvider';
 import { providerCompletion } from './agent/samplingCompletion';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
-import type { ToolCallEvent } from './calls/toolCallRunner';
 import { ToolService } from './calls/toolService';
 import {
   createClientFeatures,
@@ -54,7 +53,6 @@ export interface CoreEvents {
   status: [SessionStatus];
   tools: [ToolsChange];
   log: [LogLine];
-  toolCall: [ToolCallEvent];
   approval: [ApprovalRequest];
   /** A server asks the user something: sampling approval, a form, a URL to open. */
   interaction: [Interaction];
@@ -202,7 +200,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
       pool: this.pool,
       tools: this.tools,
-      testSession: { ...connect, authProviderFor: this.oauth.authFor },
+      // The capabilities of a real session: a server lists the tools it would list there.
+      testSession: {
+        ...connect,
+        authProviderFor: this.oauth.authFor,
+        capabilities: this.features.capabilities,
+        configureClient: this.features.configureTestClient,
+      },
       forgetSignIn: (name) => this.oauth.signOut(name),
       removeInstalledFiles: (name) => this.install.removeFiles(name),
       extraServers: opts.extraServers ?? [],
@@ -239,7 +243,6 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.pool.on('tools', (t) => this.emit('tools', t));
     this.pool.on('log', (l) => this.emit('log', l));
-    this.tools.on('toolCall', (e) => this.emit('toolCall', e));
     this.approvals.on('requested', (r) => this.emit('approval', r));
     this.interactions.on('requested', (r) => this.emit('interaction', r));
   }
@@ -287,9 +290,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     if (opts.watch) await this.servers.watch();
   }
 
-  /** Starts just these servers (the CLI connects only what a command needs). */
-  startOnly(names: string[]): Promise<void> {
-    return this.servers.startOnly(names);
+  /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
+  startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
+    return this.servers.startOnly(names, opts);
   }
 
   /** Approvals from `mooring serve` on this home show in this process's dialog (the app, browser mode). */

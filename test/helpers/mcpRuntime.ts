@@ -1,6 +1,8 @@
-// Test runtimes for the tool loop (issue 6, Acceptance). `startMcpRuntime` runs a real MCP server
-// from node_modules over stdio through the SDK Client; `inProcessRuntime` is a tiny runtime for the
-// failure cases a real server cannot be made to produce on demand. Used by tests only.
+// Test runtimes for the tool loop. `startMcpRuntime` runs a real MCP server from node_modules over
+// stdio through the SDK Client; `inProcessRuntime` is a tiny runtime for the failure cases a real
+// server cannot be made to produce on demand. Used by tests only; the product's runtime is
+// src-main/core/agent/coreToolRuntime.ts.
+import type { ToolCallEvent, ToolCallPhase } from '@shared/toolCall';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createRequire } from 'node:module';
@@ -42,7 +44,7 @@ export async function startMcpRuntime(opts: { command: string; args: string[] })
     tools: () => modelTools,
     async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome> {
       calls.push(call);
-      ctx.emit({ state: 'running' });
+      ctx.onPhase?.(phaseEvent(call, 'running'));
       const result = await client.callTool(
         { name: call.name, arguments: call.arguments },
         { signal: ctx.signal },
@@ -64,9 +66,29 @@ export async function startMcpRuntime(opts: { command: string; args: string[] })
   };
 }
 
+let seq = 0;
+/** A lifecycle event of a test runtime's call (the server and tool are the call's name). */
+export function phaseEvent(
+  call: ToolCall,
+  phase: ToolCallPhase,
+  extra: Partial<ToolCallEvent> = {},
+): ToolCallEvent {
+  return {
+    id: call.id,
+    seq: ++seq,
+    server: 'test',
+    tool: call.name,
+    modelName: call.name,
+    friendlyName: call.name,
+    phase,
+    at: Date.now(),
+    ...extra,
+  };
+}
+
 export type InProcessHandler = (
   args: Record<string, unknown>,
-  ctx: ToolExecutionContext,
+  ctx: ToolExecutionContext & { call: ToolCall },
 ) => Promise<ToolOutcome> | ToolOutcome;
 
 export function inProcessRuntime(
@@ -83,8 +105,10 @@ export function inProcessRuntime(
       })),
     async execute(call, ctx) {
       calls.push(call);
-      ctx.emit({ state: 'running' });
-      return handlers[call.name]!(call.arguments, ctx);
+      const handler = handlers[call.name];
+      if (!handler) return { status: 'failed', text: `there is no tool named "${call.name}"` };
+      ctx.onPhase?.(phaseEvent(call, 'running'));
+      return handler(call.arguments, { ...ctx, call });
     },
   };
 }

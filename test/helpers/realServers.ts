@@ -27,7 +27,7 @@ export async function startServers(
 }
 
 /**
- * The one gated call path over a test pool and catalog (calls/toolCallRunner.ts): catalog → safety
+ * The one gated call path over a test pool and catalog (calls/toolCallRunner.ts): name → entry → safety
  * (approved up front, as the CLI's --yes; audited in a scratch folder) → session → normalised result.
  * Tests call tools only this way: nothing reaches a server past authorizeCall.
  */
@@ -39,12 +39,20 @@ export async function gatedCaller(pool: SessionPool, catalog: () => ToolCatalog)
     audit: new AuditLog(dir),
     yolo: () => false,
   };
-  const call = (name: string, args: unknown) =>
-    runToolCall(
-      { catalog, actor: (s) => pool.get(s), gate, broker: gate.broker, emit: () => undefined },
-      name,
+  let seq = 0;
+  const call = (name: string, args: unknown) => {
+    const c = catalog();
+    return runToolCall(
+      {
+        actor: (s) => pool.get(s),
+        gate,
+        broker: gate.broker,
+        publish: (e) => ({ ...e, seq: ++seq }),
+      },
+      c.get(name) ?? c.resolve(name),
       args,
       { client: 'test', preApproved: true },
     );
+  };
   return { call, close: () => gate.audit.close() };
 }

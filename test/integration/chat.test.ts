@@ -31,7 +31,7 @@ const events = (stdout: string) =>
   stdout
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { type: string; state?: string; text?: string });
+    .map((l) => JSON.parse(l) as { type: string; event?: { phase: string }; text?: string });
 
 describe('mooring chat', () => {
   beforeAll(() => {
@@ -56,8 +56,8 @@ describe('mooring chat', () => {
     });
     expect(res.code, res.stderr + res.stdout).toBe(0);
     const ev = events(res.stdout);
-    const states = ev.filter((e) => e.type === 'tool-call').map((e) => e.state);
-    expect(states).toEqual(expect.arrayContaining(['requested', 'running', 'done']));
+    const phases = ev.filter((e) => e.type === 'toolCall').map((e) => e.event?.phase);
+    expect(phases).toEqual(['requested', 'running', 'done']);
     expect(
       ev
         .filter((e) => e.type === 'text-delta')
@@ -85,7 +85,7 @@ describe('mooring chat', () => {
       OPENAI_API_KEY: 'test-key',
     });
     expect(res.code, res.stderr + res.stdout).toBe(0);
-    expect(events(res.stdout).some((e) => e.type === 'tool-call' && e.state === 'refused')).toBe(true);
+    expect(events(res.stdout).some((e) => e.type === 'toolCall' && e.event?.phase === 'refused')).toBe(true);
     expect(existsSync(target)).toBe(false);
     expect(JSON.stringify(fake.requests[1]?.body.messages)).toMatch(/refused/);
     expect(readFileSync(join(home, 'logs', 'audit.jsonl'), 'utf8')).toContain('"decision":"refuse"');

@@ -290,7 +290,7 @@ mcpServers:
     await core.servers.import({ text: readFileSync(file, 'utf8'), fileName: file, inputValues: { token } });
     expect(secrets.entries.get('server/files/input/token')).toBe(token);
     const test = await core.servers.testSaved('files');
-    expect(test, test.error).toMatchObject({ ok: true });
+    expect(test, JSON.stringify(test)).toMatchObject({ ok: true });
     expect(await core.servers.get('files')).toMatchObject({ args: [FILESYSTEM, '${workspaceFolder}'] });
   });
 });

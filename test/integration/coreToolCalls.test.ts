@@ -7,7 +7,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import { resultText } from '@shared/toolResult';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import type { ToolCallEvent } from '../../src-main/core/calls/toolCallRunner';
+import type { ToolCallEvent } from '@shared/toolCall';
 import { FILESYSTEM, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const cores: MooringCore[] = [];
@@ -44,7 +44,7 @@ describe('tool calls through the core', () => {
     const root = tempDir('mooring-core-fs-');
     const { core, home } = await coreWith([{ name: 'files', command: 'node', args: [FILESYSTEM, root] }]);
     const events: ToolCallEvent[] = [];
-    core.on('toolCall', (e) => events.push(e));
+    core.tools.on('toolCall', (e) => events.push(e));
 
     const asked = answerNext(core, (r) => ({
       outcome: 'approve',

@@ -1,4 +1,4 @@
-// Issue 6 acceptance: the real provider SDKs against local servers speaking each wire format, and a
+// The chat's acceptance (ARCHITECTURE.md, `agent/`): the real provider SDKs against local servers speaking each wire format, and a
 // real server-filesystem over stdio as the tool runtime, through runChatTurn and the store.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,8 +125,16 @@ describe.each(cases)('a chat turn through $name', (c) => {
     // The streamed text and the tool-call lifecycle reached the listener.
     const deltas = events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');
     expect(deltas).toBe('Let me look.Your folder holds alpha.txt, beta.md and picture.png.');
-    const states = events.flatMap((e) => (e.type === 'tool-call' ? [e.state] : []));
-    expect(states).toEqual(['requested', 'running', 'done']);
+    // Each step was announced after it was saved, with its position in the conversation.
+    const completed = events.flatMap((e) =>
+      e.type === 'message-complete' ? [[e.index, e.message.role] as const] : [],
+    );
+    expect(completed).toEqual([
+      [0, 'user'],
+      [1, 'assistant'],
+      [2, 'tool'],
+      [3, 'assistant'],
+    ]);
     const saved = await store.load(result.conversationId);
     expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(saved.warnings).toEqual([]);
@@ -143,7 +151,11 @@ describe.each(cases)('a chat turn through $name', (c) => {
     expect(toolResult!.text).toMatch(/^Tool read_text_file failed: .*ENOENT/);
     expect(toolResult!.text).toContain('Answer without it');
     if (c.name === 'anthropic') expect(toolResult!.isError).toBe(true);
-    expect(events.some((e) => e.type === 'tool-call' && e.state === 'failed')).toBe(true);
+    expect(
+      events.some(
+        (e) => e.type === 'message-complete' && e.message.role === 'tool' && e.message.status === 'failed',
+      ),
+    ).toBe(true);
   });
 
   it('stops at the tool iteration cap with a visible note', async () => {

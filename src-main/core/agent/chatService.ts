@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { ChatEvent, ConversationSummary } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
 import type { RootsRegistry } from '../clientFeatures/roots';
@@ -66,6 +67,8 @@ export interface TerminalTurnRun {
   workspace?: string;
   signal?: AbortSignal;
   onEvent?: (event: ChatEvent) => void;
+  /** Each lifecycle event of each tool call of the turn. */
+  onPhase?: (e: ToolCallEvent) => void;
 }
 
 export type ConversationRow = ConversationSummary & { running: boolean };
@@ -75,6 +78,8 @@ const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.tr
 export class ChatService extends EventEmitter<ChatServiceEvents> {
   private readonly turns = new Map<string, AbortController>();
   private readonly runtimes = new Map<string, { key: string; runtime: CoreToolRuntime }>();
+  /** TurnState.seq: bumped as each turn starts and ends. */
+  private turnSeq = 0;
   /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
   private samplingSpec?: string;
 
@@ -100,11 +105,15 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     }));
   }
 
-  /** One conversation with every message; it becomes the active one (its folder is the MCP root). */
-  async load(id: string): Promise<LoadedConversation & { running: boolean; model: string }> {
+  /**
+   * One conversation with every message; it becomes the active one (its folder is the MCP root).
+   * `running` is as of `turnSeq` (TurnState.seq).
+   */
+  async load(id: string): Promise<LoadedConversation & { running: boolean; turnSeq: number; model: string }> {
     const loaded = await this.deps.conversations.load(id);
     await this.open(id, loaded.summary.workspace);
-    return { ...loaded, running: this.isRunning(id), model: await this.modelOf(id) };
+    const model = await this.modelOf(id);
+    return { ...loaded, running: this.isRunning(id), turnSeq: this.turnSeq, model };
   }
 
   rename(id: string, title: string): Promise<void> {
@@ -213,8 +222,11 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
 
   // ---- turns -----------------------------------------------------------------------------------
 
-  /** Starts a turn and returns at once with its conversation; the turn streams through events. */
-  async send(input: SendInput): Promise<{ conversationId: string; model: string }> {
+  /**
+   * Starts a turn and returns at once with its conversation and the TurnState.seq of its start; the
+   * turn streams through events.
+   */
+  async send(input: SendInput): Promise<{ conversationId: string; model: string; turnSeq: number }> {
     if (!input.text.trim()) throw new MooringError('usage', 'The message is empty', 'Type a message to send');
     const spec = input.model ?? (await this.modelOf(input.conversationId));
     parseModelSpec(spec); // a clear usage error before anything is written
@@ -249,7 +261,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const ac = new AbortController();
     this.turns.set(cid, ac);
     const conversationId = cid;
-    this.emit('turn', { conversationId, running: true });
+    const started = ++this.turnSeq;
+    this.emit('turn', { conversationId, running: true, seq: started });
     void runChatTurn({
       store: this.deps.conversations,
       provider,
@@ -269,9 +282,9 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       })
       .finally(() => {
         this.turns.delete(conversationId);
-        this.emit('turn', { conversationId, running: false });
+        this.emit('turn', { conversationId, running: false, seq: ++this.turnSeq });
       });
-    return { conversationId, model: spec };
+    return { conversationId, model: spec, turnSeq: started };
   }
 
   /**
@@ -303,6 +316,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
           maxToolIterations: this.deps.settings.current().maxToolIterations,
           ...(r.signal ? { signal: r.signal } : {}),
           ...(r.onEvent ? { onEvent: r.onEvent } : {}),
+          ...(r.onPhase ? { onPhase: r.onPhase } : {}),
         }),
     };
   }

@@ -1,6 +1,7 @@
-// One chat turn, end to end (issue 6): load or create the conversation, append the person's message,
-// run the tool loop with every step appended as it completes, and return the final answer. This is
-// what `mooring chat` and the UI call.
+// One chat turn, end to end (ARCHITECTURE.md, `agent/`): load or create the conversation, append the
+// person's message, run the tool loop with every step appended as it completes, and return the final
+// answer. This is what `mooring chat`, the UI and `start_session` call. Each appended message is
+// announced (`message-complete`) after it is on disk, with its position in the conversation.
 import { randomUUID } from 'node:crypto';
 import type {
   AssistantChatMessage,
@@ -9,6 +10,7 @@ import type {
   ContentPart,
   UserChatMessage,
 } from '@shared/chat';
+import type { ToolCallEvent } from '@shared/toolCall';
 import { MooringError, toErrorData } from '../errors';
 import { titleFromText, type ConversationStore } from './conversationStore';
 import type { ChatProvider, ModelCapabilities } from './providers/types';
@@ -25,6 +27,8 @@ export interface ChatTurnOptions {
   message: string | ContentPart[];
   signal?: AbortSignal;
   onEvent?: (event: ChatEvent) => void;
+  /** Each lifecycle event of each tool call of the turn. */
+  onPhase?: (e: ToolCallEvent) => void;
   maxToolIterations?: number;
   capabilities?: ModelCapabilities;
   system?: string;
@@ -60,9 +64,14 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
     conversationId = created.id;
   }
   const cid = conversationId;
+  // The conversation's next position: every append goes through here, one at a time.
+  let index = history.length;
+  const append = async (message: ChatMessage) => {
+    await store.append(cid, message);
+    opts.onEvent?.({ type: 'message-complete', conversationId: cid, index: index++, message });
+  };
   const user: UserChatMessage = { id: randomUUID(), at: Date.now(), role: 'user', origin: 'person', content };
-  await store.append(cid, user);
-  opts.onEvent?.({ type: 'message-complete', conversationId: cid, message: user });
+  await append(user);
 
   try {
     const result = await runToolLoop({
@@ -73,7 +82,8 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
       history: [...history, user],
       signal: opts.signal,
       onEvent: opts.onEvent,
-      onStep: (m) => store.append(cid, m),
+      ...(opts.onPhase ? { onPhase: opts.onPhase } : {}),
+      onStep: append,
       maxToolIterations: opts.maxToolIterations,
       capabilities: opts.capabilities,
       system: opts.system,
@@ -87,9 +97,9 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
     if (error.code !== 'cancelled') {
       // Kept in the conversation too, so the failure is still visible after a reload.
       const text = error.hint ? `${error.message}. ${error.hint}.` : error.message;
-      await store
-        .append(cid, { id: randomUUID(), at: Date.now(), role: 'note', level: 'warning', text })
-        .catch(() => undefined);
+      await append({ id: randomUUID(), at: Date.now(), role: 'note', level: 'warning', text }).catch(
+        () => undefined,
+      );
       opts.onEvent?.({ type: 'error', conversationId: cid, error: error.toData() });
     }
     throw error;

@@ -1,20 +1,21 @@
-// The agent's tool runtime over the real path (ARCHITECTURE.md, "The path of one tool call"):
-// per conversation a frozen tool set (direct, or deferred behind tool_search), then every call through
-// the tools service's one gated call — catalog → safety → session — and the result shaped for the model.
+// The agent's tool runtime over the real path (ARCHITECTURE.md, "The path of one tool call"): per
+// conversation a frozen tool set (direct, or deferred behind tool_search) in the catalog of the
+// conversation's provider, tool set and folder; each call's name resolved once there, then run through
+// the tools service's one gated call — safety → session — and the result shaped for the model.
 import { Buffer } from 'node:buffer';
 import { isProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
+import type { CatalogEntry } from '../catalog/catalog';
 import { toModelContent } from '../catalog/normalizeResult';
 import { ConversationTools } from '../catalog/conversationTools';
 import type { Provider } from '../catalog/adaptSchema';
 import { toErrorData } from '../errors';
-import type { ToolCallEvent } from '../calls/toolCallRunner';
 import type { ToolService } from '../calls/toolService';
 import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
 
 /** What the runtime needs of the core: the tools service and the settings it reads. */
 export interface CoreToolRuntimeDeps {
-  tools: Pick<ToolService, 'catalog' | 'call' | 'on' | 'off'>;
+  tools: Pick<ToolService, 'catalog' | 'call'>;
   settings: () => Settings;
 }
 
@@ -36,9 +37,14 @@ export interface CoreToolRuntimeOptions {
   /** Who the calls are for in the audit log (default `conversation:<id>`), e.g. an external MCP client. */
   client?: string;
   approvalTimeoutMs?: number;
+  /** Why this caller may not use a tool (e.g. an MCP client's scope), or undefined when it may. */
+  admit?: (entry: CatalogEntry) => string | undefined;
 }
 
 const REFUSED_CODES = new Set(['refused', 'untrusted_command', 'vulnerable_package', 'ssrf_blocked']);
+
+/** Why a call did not run, as the model reads it after "Tool X failed:" (messagesForModel.ts). */
+const reason = (err: unknown) => toErrorData(err).message;
 
 export class CoreToolRuntime implements AgentToolRuntime {
   private readonly conversations = new Map<string, ConversationTools>();
@@ -53,29 +59,34 @@ export class CoreToolRuntime implements AgentToolRuntime {
     return p && isProviderId(p) ? p : 'anthropic';
   }
 
+  /** The conversation's tools over the current catalog: one catalog lookup (cached by the service). */
   private toolsOf(conversationId: string): ConversationTools {
-    let ct = this.conversations.get(conversationId);
-    if (!ct) {
-      const t = this.deps.settings().deferredToolThreshold;
-      ct = new ConversationTools(this.catalog(), { thresholds: { maxTools: t.tools, maxTokens: t.tokens } });
-      this.conversations.set(conversationId, ct);
-    } else ct.updateCatalog(this.catalog());
-    return ct;
-  }
-
-  private catalog() {
-    return this.deps.tools.catalog({
+    const catalog = this.deps.tools.catalog({
       provider: this.provider(),
       ...(this.opts.toolSet ? { toolSet: this.opts.toolSet } : {}),
       ...(this.opts.workspace ? { workspace: this.opts.workspace } : {}),
     });
+    let ct = this.conversations.get(conversationId);
+    if (!ct) {
+      const t = this.deps.settings().deferredToolThreshold;
+      ct = new ConversationTools(catalog, { thresholds: { maxTools: t.tools, maxTokens: t.tokens } });
+      this.conversations.set(conversationId, ct);
+    } else ct.updateCatalog(catalog);
+    return ct;
   }
 
   tools(conversationId: string): ModelTool[] {
-    return this.toolsOf(conversationId).modelTools();
+    const ct = this.toolsOf(conversationId);
+    const all = ct.modelTools();
+    const admit = this.opts.admit;
+    if (!admit) return all;
+    return all.filter((t) => {
+      const e = ct.entry(t.name);
+      return !e || admit(e) === undefined;
+    });
   }
 
-  /** The system-prompt paragraph listing deferred tools (empty in direct mode). */
+  /** The system-prompt paragraph listing deferred tools (none in direct mode); frozen per conversation. */
   systemPrompt(conversationId: string): string | undefined {
     const ct = this.toolsOf(conversationId);
     return ct.mode === 'deferred' ? ct.deferredListText() : undefined;
@@ -83,34 +94,37 @@ export class CoreToolRuntime implements AgentToolRuntime {
 
   async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome> {
     const ct = this.toolsOf(ctx.conversationId);
-    if (ct.isToolSearch(call.name)) return { status: 'done', text: ct.runToolSearch(call.arguments).text };
-    let modelName: string;
-    try {
-      modelName = ct.resolveCall(call.name).modelName;
-    } catch (err) {
-      return {
-        status: 'failed',
-        text: `tool ${call.name} failed: ${toErrorData(err).message}; answer without it`,
-      };
+    if (ct.isToolSearch(call.name)) {
+      try {
+        return { status: 'done', text: ct.runToolSearch(call.arguments).text };
+      } catch (err) {
+        return { status: 'failed', text: reason(err) };
+      }
     }
-    const onEvent = (e: ToolCallEvent) => {
-      if (e.id !== call.id) return;
-      if (e.phase === 'awaiting-approval') ctx.emit({ state: 'awaiting-approval' });
-      else if (e.phase === 'running')
-        ctx.emit({ state: 'running', ...(e.progress ? { progress: e.progress } : {}) });
-    };
-    this.deps.tools.on('toolCall', onEvent);
+    // The one resolution of this call: exact, bare or suffix name, in this conversation's catalog.
+    let entry: CatalogEntry;
     try {
-      const outcome = await this.deps.tools.call(modelName, call.arguments, {
+      entry = ct.resolveCall(call.name);
+    } catch (err) {
+      return { status: 'failed', text: reason(err) };
+    }
+    const target = { server: entry.server, tool: entry.tool, friendlyName: entry.friendlyName };
+    const refusal = this.opts.admit?.(entry);
+    if (refusal) return { status: 'refused', text: refusal, target };
+    try {
+      const outcome = await this.deps.tools.call(entry, call.arguments, {
         id: call.id,
         client: this.opts.client ?? `conversation:${ctx.conversationId}`,
+        conversationId: ctx.conversationId,
         ...(this.opts.approvalTimeoutMs ? { approvalTimeoutMs: this.opts.approvalTimeoutMs } : {}),
         ...(this.opts.workspace ? { workspace: this.opts.workspace } : {}),
         signal: ctx.signal,
         ...(this.opts.preApproved ? { preApproved: true } : {}),
         ...(this.opts.interactive === false ? { interactive: false } : {}),
+        ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
       });
-      const content = toModelContent(outcome.result, {
+      const result = outcome.result;
+      const content = toModelContent(result, {
         vision: this.opts.vision,
         maxChars: this.opts.maxChars ?? 20_000,
       });
@@ -119,20 +133,17 @@ export class CoreToolRuntime implements AgentToolRuntime {
         c.type === 'image' ? [{ mimeType: c.mimeType, data: Buffer.from(c.bytes).toString('base64') }] : [],
       );
       return {
-        status: outcome.result.isError ? 'failed' : 'done',
-        text: outcome.result.isError ? `tool ${outcome.entry.friendlyName} failed: ${text}` : text,
+        status: result.isError ? 'failed' : 'done',
+        text,
+        target,
         ...(images.length ? { images } : {}),
-        ...(outcome.result.structured !== undefined ? { structured: outcome.result.structured } : {}),
+        ...(result.structured !== undefined ? { structured: result.structured } : {}),
+        ...(result.structuredInText ? { structuredInText: true } : {}),
+        ...(outcome.argsEdited ? { editedArguments: outcome.arguments } : {}),
       };
     } catch (err) {
-      const e = toErrorData(err);
-      const refused = REFUSED_CODES.has(e.code);
-      return {
-        status: refused ? 'refused' : 'failed',
-        text: `tool ${call.name} ${refused ? 'was refused' : 'failed'}: ${e.message}; answer without it`,
-      };
-    } finally {
-      this.deps.tools.off('toolCall', onEvent);
+      const refused = REFUSED_CODES.has(toErrorData(err).code);
+      return { status: refused ? 'refused' : 'failed', text: reason(err), target };
     }
   }
 }

@@ -1,4 +1,4 @@
-// The agent room's public API (issue 6): what the CLI (`mooring chat`), the api router and the UI use.
+// The agent room's public API (ARCHITECTURE.md, `agent/`): what the CLI (`mooring chat`), the api router and the UI use.
 export { runChatTurn, type ChatTurnOptions, type ChatTurnResult } from './chatTurn';
 export { ConversationStore, titleFromText, type LoadedConversation } from './conversationStore';
 export {
@@ -7,14 +7,7 @@ export {
   type ToolLoopOptions,
   type ToolLoopResult,
 } from './toolLoop';
-export type {
-  AgentToolRuntime,
-  ModelTool,
-  ToolCall,
-  ToolCallUpdate,
-  ToolExecutionContext,
-  ToolOutcome,
-} from './toolRuntime';
+export type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
 export {
   resolveProvider,
   parseModelSpec,

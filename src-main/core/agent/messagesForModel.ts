@@ -1,16 +1,23 @@
-// Stored conversation → what the model is sent (issue 6). One place for the rules that hold across
-// providers: notes are never sent; a non-vision model gets `[image: image/png, 5 KB]` in place of
-// an image (never base64 as text); a failed or refused call reads as a message the model can react
-// to; a text-protocol model sees its calls as `MCP:` lines and results as user messages.
+// Stored conversation → what the model is sent (ARCHITECTURE.md, `agent/`). One place for the rules
+// that hold across providers: notes are never sent; a non-vision model gets `[image: image/png, 5 KB]`
+// in place of an image (never base64 as text); a failed or refused call reads as one sentence the model
+// can react to; arguments the user edited before approving are named in the result, so the model knows
+// what ran; a text-protocol model sees its calls as `MCP:` lines and results as user messages.
 import { imagePlaceholder, type ChatMessage, type ContentPart, type ToolChatMessage } from '@shared/chat';
 import { TEXT_PROTOCOL_PREFIX } from './textToolProtocol';
 import type { ModelCapabilities, ModelMessage } from './providers/types';
 
-export function toolResultText(m: Pick<ToolChatMessage, 'name' | 'status' | 'text'>): string {
+/** The step's text framed once: the runtime stores the reason alone, this says what it means. */
+export function toolResultText(
+  m: Pick<ToolChatMessage, 'name' | 'status' | 'text' | 'editedArguments'>,
+): string {
+  const edited = m.editedArguments
+    ? `Note: the user edited your arguments before approving this call; it ran with ${JSON.stringify(m.editedArguments)}.\n`
+    : '';
   if (m.status === 'failed')
-    return `Tool ${m.name} failed: ${m.text}\nAnswer without it, or try another way.`;
+    return `${edited}Tool ${m.name} failed: ${m.text}\nAnswer without it, or try another way.`;
   if (m.status === 'refused') return `Tool ${m.name} was refused: ${m.text}\nAnswer without it.`;
-  return m.text;
+  return edited + m.text;
 }
 
 function imagesFor(images: { mimeType: string; data: string }[] | undefined, vision: boolean): ContentPart[] {

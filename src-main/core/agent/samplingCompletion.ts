@@ -1,4 +1,4 @@
-// Server-initiated sampling (issue 6) answered by the user's model: the approved request becomes one
+// Server-initiated sampling (MCP spec, "Sampling") answered by the user's model: the approved request becomes one
 // provider request without tools, and the streamed text its result.
 import type { ContentPart } from '@shared/chat';
 import type { SamplingComplete } from '../clientFeatures';

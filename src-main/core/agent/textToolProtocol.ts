@@ -1,4 +1,4 @@
-// Tool calling for models without native tools (issue 6): the model is told to answer with one line
+// Tool calling for models without native tools (ARCHITECTURE.md, `agent/`): the model is told to answer with one line
 // `MCP: <tool_name> <json arguments>`; we parse that line, run the tool, and feed the result back as
 // a user message. A malformed line gets one corrective message (the loop enforces "one").
 import type { ModelTool } from './providers/types';

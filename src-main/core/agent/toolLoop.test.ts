@@ -1,12 +1,13 @@
 // The loop's own rules, over the OpenAI-compatible wire and an in-process runtime for the failures a
-// real server cannot be made to produce on demand (issue 6, "The tool loop").
+// real server cannot be made to produce on demand (ARCHITECTURE.md, `agent/`).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatMessage } from '@shared/chat';
+import type { ToolCallEvent } from '@shared/toolCall';
 import { startOpenAIServer } from '../../../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer, ScriptedReply } from '../../../test/fixtures/providers/scriptedServer';
 import { MooringError } from '../errors';
 import { OpenAIProvider } from './providers/openaiProvider';
-import { inProcessRuntime, type InProcessHandler } from '../../../test/helpers/mcpRuntime';
+import { inProcessRuntime, phaseEvent, type InProcessHandler } from '../../../test/helpers/mcpRuntime';
 import { openaiView } from '../../../test/helpers/wireViews';
 import { runToolLoop } from './toolLoop';
 
@@ -26,6 +27,7 @@ async function loop(
   server = await startOpenAIServer(script);
   const runtime = inProcessRuntime(handlers);
   const events: ChatEvent[] = [];
+  const phases: ToolCallEvent[] = [];
   const stored: ChatMessage[] = [];
   const run = runToolLoop({
     conversationId: 'c1',
@@ -35,11 +37,12 @@ async function loop(
     history: extra.history ?? [ask],
     signal: extra.signal,
     onEvent: (e) => events.push(e),
+    onPhase: (e) => phases.push(e),
     onStep: async (m) => {
       stored.push(m);
     },
   });
-  return { run, events, stored, runtime, server };
+  return { run, events, phases, stored, runtime, server };
 }
 
 describe('runToolLoop', () => {
@@ -48,13 +51,15 @@ describe('runToolLoop', () => {
     let release!: () => void;
     const bothStarted = new Promise<void>((r) => (release = r));
     const slow: InProcessHandler = async (args, ctx) => {
-      ctx.emit({ state: 'running', progress: { progress: 1, total: 2, message: 'half' } });
+      ctx.onPhase?.(
+        phaseEvent(ctx.call, 'running', { progress: { progress: 1, total: 2, message: 'half' } }),
+      );
       if (++started === 2) release();
       // Sequential execution would wait here forever; the test timeout would fail it.
       await bothStarted;
       return { status: 'done', text: `ok ${String(args.n)}` };
     };
-    const { run, events, server } = await loop(
+    const { run, phases, server } = await loop(
       [
         {
           toolCalls: [
@@ -74,7 +79,7 @@ describe('runToolLoop', () => {
         .map((r) => r.text)
         .sort(),
     ).toEqual(['ok 1', 'ok 2']);
-    expect(events.filter((e) => e.type === 'tool-call' && e.progress?.message === 'half')).toHaveLength(2);
+    expect(phases.filter((e) => e.progress?.message === 'half').map((e) => e.id)).toHaveLength(2);
   });
 
   it('turns a throwing runtime, a refusal, an unknown tool and bad JSON into tool messages', async () => {
@@ -169,6 +174,45 @@ describe('runToolLoop', () => {
     expect(openaiView.toolResults(server.requests[0]!.body)).toEqual([
       { id: 'call_lost', text: expect.stringContaining('not run: the turn was interrupted') },
     ]);
+  });
+
+  it('gives each call an id of its own when a model repeats one (cards and lifecycles key by it)', async () => {
+    const history: ChatMessage[] = [
+      ask,
+      {
+        id: 'a0',
+        at: 2,
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: 'call_0', name: 'echo', arguments: {} }],
+      },
+      { id: 't0', at: 3, role: 'tool', toolCallId: 'call_0', name: 'echo', status: 'done', text: 'old' },
+      { id: 'u2', at: 4, role: 'user', content: [{ type: 'text', text: 'again' }] },
+    ];
+    const { run, stored, server } = await loop(
+      [
+        {
+          toolCalls: [
+            { id: 'call_0', name: 'echo', arguments: { n: 1 } },
+            { id: 'call_0', name: 'echo', arguments: { n: 2 } },
+          ],
+        },
+        { text: 'done' },
+      ],
+      { echo: (args) => ({ status: 'done', text: `echo ${String(args.n)}` }) },
+      { history },
+    );
+    await run;
+    const assistant = stored.find((m) => m.role === 'assistant');
+    const ids = assistant?.role === 'assistant' ? assistant.toolCalls.map((c) => c.id) : [];
+    expect(new Set([...ids, 'call_0']).size).toBe(3);
+    // The model is answered under the ids the conversation kept.
+    expect(
+      openaiView
+        .toolResults(server.requests[1]!.body)
+        .slice(1)
+        .map((r) => r.id),
+    ).toEqual(ids);
   });
 
   it('reports a provider HTTP error with a hint instead of crashing', async () => {

@@ -1,7 +1,8 @@
-// The agent's tool loop (issue 6, "The tool loop"): ask the model, stream its text and tool calls,
+// The agent's tool loop (ARCHITECTURE.md, `agent/`): ask the model, stream its text and tool calls,
 // run the calls concurrently through the injected runtime, feed the outcomes back, repeat — until
 // the model answers without tools, the iteration cap is reached, or the turn is cancelled.
 // Every completed step goes to `onStep` (the store appends and fsyncs it) before it counts as done.
+// A call's lifecycle is the runtime's to report (`onPhase`); the loop records each call's outcome.
 import { randomUUID } from 'node:crypto';
 import type {
   AssistantChatMessage,
@@ -11,6 +12,7 @@ import type {
   ToolChatMessage,
   TokenUsage,
 } from '@shared/chat';
+import type { ToolCallEvent } from '@shared/toolCall';
 import { MooringError, toErrorData } from '../errors';
 import { messagesForModel } from './messagesForModel';
 import type { ChatProvider, ModelCapabilities } from './providers/types';
@@ -34,9 +36,11 @@ export interface ToolLoopOptions {
   history: ChatMessage[];
   signal?: AbortSignal;
   onEvent?: (event: ChatEvent) => void;
-  /** Persists one completed step; awaited before the step is announced as complete. */
+  /** Each lifecycle event of each call of this turn (handed to the runtime with the call). */
+  onPhase?: (e: ToolCallEvent) => void;
+  /** Persists one completed step (and announces it); awaited before the loop goes on. */
   onStep?: (message: ChatMessage) => Promise<void>;
-  /** Rounds of tool calls per turn (issue 6: a setting, default 25). */
+  /** Rounds of tool calls per turn (a setting, default 25). */
   maxToolIterations?: number;
   /** Defaults to the provider's table for the model. */
   capabilities?: ModelCapabilities;
@@ -65,6 +69,16 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
   const history = [...opts.history];
   const steps: ChatMessage[] = [];
 
+  // Call ids are unique within a conversation: a view keys each call's card and lifecycle by it, and
+  // some local servers number every reply's calls from zero.
+  const callIds = new Set<string>();
+  for (const m of history) if (m.role === 'assistant') for (const c of m.toolCalls) callIds.add(c.id);
+  const uniqueCall = (call: ToolCallRequest): ToolCallRequest => {
+    const id = !call.id || callIds.has(call.id) ? `call_${randomUUID()}` : call.id;
+    callIds.add(id);
+    return id === call.id ? call : { ...call, id };
+  };
+
   // Steps are appended one at a time, in completion order, even when tool calls finish together.
   let queue = Promise.resolve();
   const record = (m: ChatMessage): Promise<void> => {
@@ -73,7 +87,6 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       steps.push(m);
       await opts.onStep?.(m);
       if (m.role === 'note') emit({ type: 'note', conversationId: cid, level: m.level, text: m.text });
-      emit({ type: 'message-complete', conversationId: cid, message: m });
     });
     return queue;
   };
@@ -87,7 +100,13 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     const tools = runtime.tools(cid);
     const names = tools.map((t) => t.name);
     const textMode = !caps.tools && tools.length > 0;
-    const system = [opts.system, textMode ? textProtocolSystemPrompt(tools) : undefined]
+    // The stable parts first (the caller's, then the deferred tool list), so a provider's prompt cache
+    // keeps its prefix across turns; the text protocol's list grows as tools are loaded.
+    const system = [
+      opts.system,
+      runtime.systemPrompt?.(cid),
+      textMode ? textProtocolSystemPrompt(tools) : undefined,
+    ]
       .filter(Boolean)
       .join('\n\n');
 
@@ -111,8 +130,8 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
           if (filter) filter.push(ev.text);
           else delta(ev.text);
         } else if (ev.type === 'tool-call') {
-          calls.push({ call: ev.call, ...(ev.invalidArguments ? { invalid: ev.invalidArguments } : {}) });
-          emit({ type: 'tool-call', conversationId: cid, call: ev.call, state: 'requested' });
+          const call = uniqueCall(ev.call);
+          calls.push({ call, ...(ev.invalidArguments ? { invalid: ev.invalidArguments } : {}) });
         } else {
           stopReason = ev.stopReason;
           usage = ev.usage;
@@ -174,11 +193,8 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
         .filter((l) => !l.trim().startsWith(TEXT_PROTOCOL_PREFIX))
         .join('\n')
         .trim();
-      if (parse.kind === 'call') {
-        const call = { id: `call_${randomUUID()}`, name: parse.name, arguments: parse.arguments };
-        calls = [{ call }];
-        emit({ type: 'tool-call', conversationId: cid, call, state: 'requested' });
-      }
+      if (parse.kind === 'call')
+        calls = [{ call: uniqueCall({ id: '', name: parse.name, arguments: parse.arguments }) }];
     }
 
     const assistant: AssistantChatMessage = { ...base, text, toolCalls: calls.map((c) => c.call) };
@@ -209,9 +225,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
   async function runCall({ call, invalid }: PendingCall): Promise<void> {
     if (invalid)
       return finish(call, { status: 'failed', text: `the model sent invalid arguments: ${invalid}` });
-    if (!runtime.tools(cid).some((t) => t.name === call.name)) {
-      return finish(call, { status: 'failed', text: `there is no tool named "${call.name}"` });
-    }
+    // The name is the runtime's to resolve (bare and suffix names included), once.
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -229,16 +243,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
         runtime.execute(call, {
           conversationId: cid,
           signal: controller.signal,
-          emit: (u) => {
-            if (controller.signal.aborted) return;
-            emit({
-              type: 'tool-call',
-              conversationId: cid,
-              call,
-              state: u.state,
-              ...('progress' in u && u.progress ? { progress: u.progress } : {}),
-            });
-          },
+          ...(opts.onPhase ? { onPhase: opts.onPhase } : {}),
         }),
       ]);
     } catch (err) {
@@ -263,15 +268,10 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       text: outcome.text,
       ...(outcome.images?.length ? { images: outcome.images } : {}),
       ...(outcome.structured !== undefined ? { structured: outcome.structured } : {}),
+      ...(outcome.structuredInText ? { structuredInText: true } : {}),
+      ...(outcome.target ? { target: outcome.target } : {}),
+      ...(outcome.editedArguments ? { editedArguments: outcome.editedArguments } : {}),
     };
-    emit({
-      type: 'tool-call',
-      conversationId: cid,
-      call,
-      state: outcome.status,
-      text: outcome.text,
-      ...(outcome.images?.length ? { imageCount: outcome.images.length } : {}),
-    });
     await record(message);
   }
 }

@@ -1,8 +1,8 @@
-// The seam between the tool loop and everything that runs a tool (issue 6). The lead wires the real
-// path behind it: catalog resolves and repairs → safety decides (auto, ask, refuse) → the session
-// sends tools/call. The loop only knows this interface, so tests can hand it any runtime.
-import type { ToolOutcomeStatus } from '@shared/chat';
-import type { Progress } from '@shared/toolCall';
+// The seam between the tool loop and everything that runs a tool (ARCHITECTURE.md, "The path of one tool
+// call"): the core's runtime (coreToolRuntime.ts) resolves the name and calls through the tools service's
+// one gated call. The loop only knows this interface, so tests can hand it any runtime.
+import type { ToolChatMessage, ToolOutcomeStatus } from '@shared/chat';
+import type { ToolCallEvent } from '@shared/toolCall';
 import type { ModelTool } from './providers/types';
 
 export type { ModelTool };
@@ -15,24 +15,36 @@ export interface ToolCall {
 
 export interface ToolOutcome {
   status: ToolOutcomeStatus;
-  /** What the model reads: the result text, or why the call failed or was refused. */
+  /** What the model reads: the result text, or why the call failed or was refused (the reason only). */
   text: string;
   images?: { mimeType: string; data: string }[];
   structured?: unknown;
+  /** The structured content only restates the text: the model reads it once. */
+  structuredInText?: true;
+  /** The server tool the name resolved to. */
+  target?: ToolChatMessage['target'];
+  /** The arguments the tool ran with, when the user edited them before approving. */
+  editedArguments?: Record<string, unknown>;
 }
-
-/** Lifecycle updates between `requested` and the outcome; the loop adds the final state itself. */
-export type ToolCallUpdate = { state: 'awaiting-approval' } | { state: 'running'; progress?: Progress };
 
 export interface ToolExecutionContext {
   conversationId: string;
   /** Aborted when the turn is cancelled: the runtime sends notifications/cancelled and settles. */
   signal: AbortSignal;
-  emit: (update: ToolCallUpdate) => void;
+  /** Each lifecycle event of this call (shared/toolCall.ts), like `onProgress` for progress. */
+  onPhase?: (e: ToolCallEvent) => void;
 }
 
 export interface AgentToolRuntime {
   tools(conversationId: string): ModelTool[];
-  /** Should not throw for a tool's own failure (return status 'failed'); a throw is reported as failed. */
+  /**
+   * What the model must know of the tools beyond their definitions (the names of deferred tools); the
+   * same text on every turn of a conversation, so prompt caches keep hitting.
+   */
+  systemPrompt?(conversationId: string): string | undefined;
+  /**
+   * Resolves the name (bare and suffix names included) and runs the call. Should not throw for a
+   * tool's own failure (return status 'failed'); a throw is reported as failed.
+   */
   execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome>;
 }

@@ -114,9 +114,12 @@ describe('the chat over the router', () => {
     const chat = chatEvents(cid);
     const deltas = chat.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');
     expect(deltas).toBe('The folder holds alpha.txt.');
-    const states = chat.flatMap((e) => (e.type === 'tool-call' ? [e.state] : []));
-    expect(states[0]).toBe('requested');
-    expect(states.at(-1)).toBe('done');
+    // The call's lifecycle is on the one tool-call stream, tagged with the conversation.
+    const phases = events.flatMap((e) =>
+      e.type === 'toolCall' && e.event.conversationId === cid ? [e.event.phase] : [],
+    );
+    expect(phases).toEqual(['requested', 'running', 'done']);
+    expect(chat.some((e) => e.type === 'message-complete' && e.message.role === 'tool')).toBe(true);
     // The keychain's key reached the provider.
     expect(provider.requests.at(-1)!.headers.authorization).toBe('Bearer sk-from-keychain');
     const loaded = await caller.chat.load({ id: cid });

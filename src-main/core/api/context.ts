@@ -1,6 +1,6 @@
 // What every procedure of the router gets: the core and the small views the UI needs on top of it.
 import type { MooringCore } from '../mooringCore';
-import type { ToolCallEvent } from '../calls/toolCallRunner';
+import type { ToolCallEvent } from '@shared/toolCall';
 import { StatusHistory } from './statusHistory';
 
 export interface ApiContext {
@@ -22,14 +22,14 @@ export function createApiContext(core: MooringCore): ApiContext & { dispose: () 
     if (s) history.record(s);
   };
   core.on('status', onStatus);
-  core.on('toolCall', onCall);
+  core.tools.on('toolCall', onCall);
   for (const s of core.servers.statuses()) history.record(s);
   return {
     core,
     history,
     dispose: () => {
       core.off('status', onStatus);
-      core.off('toolCall', onCall);
+      core.tools.off('toolCall', onCall);
     },
   };
 }

@@ -15,7 +15,8 @@ describe('uiEvents', () => {
     core = await MooringCore.open({ home: tempDir('mooring-events-'), secretStore: new MemorySecretStore() });
     const chat = core.chat;
     const sources = [
-      [core, ['status', 'interaction', 'tools', 'toolCall', 'log', 'approval']],
+      [core, ['status', 'interaction', 'tools', 'log', 'approval']],
+      [core.tools, ['toolCall']],
       [core.interactions, ['resolved']],
       [core.approvals, ['resolved']],
       [chat, ['chat', 'turn']],

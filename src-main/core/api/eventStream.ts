@@ -1,7 +1,9 @@
 // The one live stream to the UI (ARCHITECTURE.md, the `api/` room): session states, tool changes, tool-call lifecycle, logs and
 // approval requests, merged into a single subscription. One stream, not five: a browser allows only
 // six HTTP/1.1 connections per host, and five SSE streams plus a call waiting for approval plus the
-// approval's answer would be seven, a deadlock.
+// approval's answer would be seven, a deadlock. A UI that connects or reconnects first gets the state
+// as of now (sessions, each recent call's latest state), then every change: a snapshot plus deltas, so
+// it heals without polling.
 import type { ApprovalRequest } from '@shared/approval';
 import type { ChatEvent } from '@shared/chat';
 import type { Interaction, InteractionResolved } from '@shared/interactions';
@@ -10,6 +12,7 @@ import type { MooringCore } from '../mooringCore';
 import type { InstallLinkOffer } from '@shared/install';
 import type { ToolsChange } from '@shared/session';
 import type { TurnState, UiEvent } from '@shared/wire';
+import type { ToolCallEvent } from '@shared/toolCall';
 import type { ApprovalResolved } from '../safety/approvalBroker';
 import { toWireEvent } from './wire';
 
@@ -23,7 +26,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   };
   const onStatus = (status: SessionStatus) => push({ type: 'status', status });
   const onTools = (change: ToolsChange) => push({ type: 'tools', change });
-  const onCall = (e: Parameters<typeof toWireEvent>[0]) => push({ type: 'toolCall', event: toWireEvent(e) });
+  const onCall = (e: ToolCallEvent) => push({ type: 'toolCall', event: toWireEvent(e) });
   const onLog = (line: LogLine) => push({ type: 'log', line });
   const onApproval = (request: ApprovalRequest) => push({ type: 'approval', request });
   const onResolved = (r: ApprovalResolved) =>
@@ -56,7 +59,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(chat, 'chat', onChat);
   listen(chat, 'turn', onTurn);
   listen(core, 'tools', onTools);
-  listen(core, 'toolCall', onCall);
+  listen(core.tools, 'toolCall', onCall);
   listen(core, 'log', onLog);
   listen(core, 'approval', onApproval);
   listen(core.approvals, 'resolved', onResolved);
@@ -65,8 +68,10 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   signal?.addEventListener('abort', onAbort);
   try {
     yield { type: 'connected' };
-    // The state as of now, so a UI that connects late (or reconnects) starts from the truth.
+    // The state as of now, so a UI that connects late (or reconnects) starts from the truth. Events
+    // queued meanwhile follow; the UI drops a call's event that is not newer than what it holds (`seq`).
     for (const status of core.servers.statuses()) yield { type: 'status', status };
+    for (const call of core.tools.snapshot()) yield { type: 'toolCall', event: toWireEvent(call) };
     while (!signal?.aborted) {
       const next = queue.shift();
       if (next) {

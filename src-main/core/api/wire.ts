@@ -1,10 +1,9 @@
 // The core's values as they cross the bridge (the shapes are in shared/wire.ts): bytes become base64
 // once; the catalog's live handles and lazy getters stay in the core.
 import type { ToolResult } from '@shared/toolResult';
+import type { ToolCallEvent } from '@shared/toolCall';
 import type { WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
-import { formatFix } from '../catalog/argRepair';
 import type { CatalogEntry } from '../catalog/catalog';
-import type { ToolCallEvent } from '../calls/toolCallRunner';
 
 const b64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
@@ -27,17 +26,18 @@ export function toWireResult(r: ToolResult): WireToolResult {
     isError: r.isError,
     parts,
     ...(r.structured !== undefined ? { structured: r.structured } : {}),
+    ...(r.structuredInText ? { structuredInText: true } : {}),
     ...(r.structuredValidation ? { structuredValidation: r.structuredValidation } : {}),
   };
 }
 
+/**
+ * A conversation's call leaves its result out: the conversation's saved step carries it to the UI (as a
+ * `message-complete`), so its bytes cross the bridge once.
+ */
 export function toWireEvent(e: ToolCallEvent): WireToolCallEvent {
-  const { result, fixes, ...rest } = e;
-  return {
-    ...rest,
-    ...(result ? { result: toWireResult(result) } : {}),
-    ...(fixes?.length ? { fixes: fixes.map(formatFix) } : {}),
-  };
+  const { result, ...rest } = e;
+  return result && !e.conversationId ? { ...rest, result: toWireResult(result) } : rest;
 }
 
 export function toWireTool(e: CatalogEntry): WireTool {

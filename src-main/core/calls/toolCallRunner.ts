@@ -1,34 +1,33 @@
-// The path of one tool call (ARCHITECTURE.md): catalog resolves the name and repairs the arguments →
-// safety decides (auto, ask, refuse) → if ask, an approval request travels to the UI or CLI and back →
-// the session actor runs it (timeout, cancellation, progress) → catalog normalises the result.
-// Every step emits one lifecycle event; every decision lands in the audit log.
+// The path of one tool call (ARCHITECTURE.md): the caller has resolved the name to a catalog entry →
+// catalog repairs the arguments → safety decides (auto, ask, refuse) → if ask, an approval request
+// travels to the UI or CLI and back → the session actor runs it (timeout, cancellation, progress) →
+// catalog normalises the result. Every step emits one lifecycle event (shared/toolCall.ts), to the
+// call's own `onPhase` and to the tools service's one stream; every decision lands in the audit log.
 import { randomUUID } from 'node:crypto';
 import type { AuditDecision } from '@shared/approval';
-import type { Progress, ToolCallEventBase, ToolCallPhase } from '@shared/toolCall';
+import type { Progress, ToolCallEvent, ToolCallPhase } from '@shared/toolCall';
 import type { ToolResult } from '@shared/toolResult';
-import type { CatalogEntry, ToolCatalog } from '../catalog/catalog';
+import { formatFix, type ArgFix } from '../catalog/argRepair';
+import { prepareArguments, type CatalogEntry } from '../catalog/catalog';
 import { normalizeResult } from '../catalog/normalizeResult';
-import type { ArgFix } from '../catalog/argRepair';
 import { toErrorData } from '../errors';
 import { withSafeRetry } from '../mcp/safeRetry';
-import type { Tool } from '../mcp/types';
-import type { FingerprintedTool } from '../safety/toolFingerprint';
 import type { SessionActor } from '../mcp/sessionActor';
+import type { Tool } from '../mcp/types';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import { authorizeCall, type GateDeps, type GateResult } from '../safety/approvalGate';
+import type { FingerprintedTool } from '../safety/toolFingerprint';
 
-export type { ToolCallPhase };
+export type { ToolCallEvent, ToolCallPhase };
 
-/** One lifecycle event as the core emits it: the live result and the argument repairs included. */
-export interface ToolCallEvent extends ToolCallEventBase {
-  /** On done (and failed with isError): the normalised result. */
-  result?: ToolResult;
-  fixes?: ArgFix[];
-}
+/** A lifecycle event before the tools service's stream stamps its `seq`. */
+export type UnstampedEvent = Omit<ToolCallEvent, 'seq'>;
 
 export interface CallContext {
   /** Who asks: a conversation id, `cli`, an MCP client's name. Shown in the dialog, written to the audit log. */
   client?: string;
+  /** The conversation the call belongs to: on every event, and in the approval request. */
+  conversationId?: string;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
   /** False when nobody can answer an approval (a script): an ask becomes a refusal with a hint. */
@@ -39,6 +38,8 @@ export interface CallContext {
   workspace?: string;
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
+  /** Every lifecycle event of this call, as it happens: the call's own view of the stream. */
+  onPhase?: (e: ToolCallEvent) => void;
   id?: string;
 }
 
@@ -50,14 +51,16 @@ export interface ToolCallOutcome {
   decision: AuditDecision;
   /** The arguments the server got (after repair and any edit by the user). */
   arguments: Record<string, unknown>;
+  /** The user edited the arguments before approving. */
+  argsEdited: boolean;
 }
 
 export interface RunnerDeps {
-  catalog: () => ToolCatalog;
   actor: (server: string) => SessionActor | undefined;
   gate: GateDeps;
   broker: ApprovalBroker;
-  emit: (e: ToolCallEvent) => void;
+  /** The tools service's one stream: stamps `seq`, keeps the latest state, tells every subscriber. */
+  publish: (e: UnstampedEvent) => ToolCallEvent;
 }
 
 const views = new WeakMap<Tool, FingerprintedTool & { annotations?: Tool['annotations'] }>();
@@ -77,16 +80,17 @@ function fingerprintView(def: Tool) {
   return v;
 }
 
+/**
+ * Runs one call of a resolved entry. The caller resolved the name once, in the catalog of its own
+ * provider, tool set and folder (an exact name resolves even when the tool is disabled, so the safety
+ * step refuses it and audits the refusal).
+ */
 export async function runToolCall(
   deps: RunnerDeps,
-  name: string,
+  entry: CatalogEntry,
   modelArgs: unknown,
   ctx: CallContext = {},
 ): Promise<ToolCallOutcome> {
-  // An exact name resolves even when the tool is disabled, so the safety step refuses it and audits the
-  // refusal; bare names and suffixes resolve among enabled tools only.
-  const catalog = deps.catalog();
-  const entry = catalog.get(name) ?? catalog.resolve(name);
   const id = ctx.id ?? randomUUID();
   const base = {
     id,
@@ -95,24 +99,30 @@ export async function runToolCall(
     modelName: entry.modelName,
     friendlyName: entry.friendlyName,
     ...(ctx.client ? { client: ctx.client } : {}),
+    ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
   };
-  const emit = (phase: ToolCallPhase, extra: Partial<ToolCallEvent> = {}) =>
-    deps.emit({ ...base, phase, at: Date.now(), ...extra });
-  emit('requested');
+  const emit = (phase: ToolCallPhase, extra?: Partial<UnstampedEvent>) => {
+    const e = deps.publish({ ...base, phase, at: Date.now(), ...extra });
+    ctx.onPhase?.(e);
+  };
 
   let prepared: { args: Record<string, unknown>; fixes: ArgFix[] };
   try {
-    prepared = deps.catalog().prepareArguments(entry, modelArgs);
+    prepared = prepareArguments(entry, modelArgs);
   } catch (err) {
     emit('failed', { error: toErrorData(err) });
     throw err;
   }
+  emit('requested', {
+    arguments: prepared.args,
+    ...(prepared.fixes.length ? { fixes: prepared.fixes.map(formatFix) } : {}),
+  });
 
   // The safety step (one function for every host): decide, ask through the broker, remember, audit.
   const actor = deps.actor(entry.server);
   const def = entry.handle.definition;
-  // The gate asks through this broker: the lifecycle shows the wait with the request's id, and no
-  // listener per call piles up on the shared broker (16 calls in flight, 16 listeners).
+  // The gate asks through this broker: the lifecycle shows the wait with the request's id (the broker
+  // parks the request synchronously, so it is the newest pending one here).
   const broker: Pick<ApprovalBroker, 'request'> = {
     request: (input, o) => {
       const pending = deps.broker.request(input, o);
@@ -131,6 +141,7 @@ export async function runToolCall(
         enabled: entry.enabled,
         arguments: prepared.args,
         ...(ctx.client ? { client: ctx.client } : {}),
+        ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.preApproved ? { preApprovedBy: `${ctx.client ?? 'user'} (--yes)` } : {}),
         ...(ctx.interactive === false ? { interactive: false } : {}),
@@ -142,12 +153,11 @@ export async function runToolCall(
     throw err;
   }
   const args = gate.arguments;
-  const decision = gate.decision;
 
-  emit('running');
+  emit('running', gate.argsEdited ? { editedArguments: args } : undefined);
   try {
     // A dropped connection is retried once, on the reconnected session, only for read-only or
-    // idempotent tools (issue 10); anything else fails explicitly and is not run twice.
+    // idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
     const raw = await withSafeRetry(
       () =>
         entry.handle.call(args, {
@@ -165,8 +175,16 @@ export async function runToolCall(
     );
     await gate.audited;
     const result = normalizeResult(raw, { outputSchema: entry.outputSchema });
-    emit(result.isError ? 'failed' : 'done', { result, fixes: prepared.fixes });
-    return { id, entry, result, fixes: prepared.fixes, decision, arguments: args };
+    emit(result.isError ? 'failed' : 'done', { result });
+    return {
+      id,
+      entry,
+      result,
+      fixes: prepared.fixes,
+      decision: gate.decision,
+      arguments: args,
+      argsEdited: gate.argsEdited,
+    };
   } catch (err) {
     await gate.audited?.catch(() => undefined);
     emit('failed', { error: toErrorData(err) });

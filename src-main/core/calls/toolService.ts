@@ -1,8 +1,10 @@
 // The tools service (ARCHITECTURE.md, "The path of one tool call"): the catalog over every live session
-// (per provider, tool set and project folder; new tools held back by the quarantine) and the one gated
-// call. Every host calls tools here: the chat, the Tools playground, the CLI and `mooring serve`.
+// (per provider, tool set and project folder; new tools held back by the quarantine), the one gated
+// call, and the one stream of the tool-call lifecycle. Every host calls tools here: the chat, the Tools
+// playground, the CLI and `mooring serve`; the UI, the logs and the metrics read the stream.
 import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '@shared/config';
+import { callKey, foldCallEvent, isTerminalPhase } from '@shared/toolCall';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from '../catalog/catalog';
 import type { Provider } from '../catalog/adaptSchema';
 import type { ToolSet } from '../catalog/filters';
@@ -11,10 +13,20 @@ import type { SessionPool } from '../mcp/sessionPool';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import type { GateDeps } from '../safety/approvalGate';
 import type { ToolQuarantine } from '../safety/toolQuarantine';
-import { runToolCall, type CallContext, type ToolCallEvent, type ToolCallOutcome } from './toolCallRunner';
+import {
+  runToolCall,
+  type CallContext,
+  type RunnerDeps,
+  type ToolCallEvent,
+  type ToolCallOutcome,
+  type UnstampedEvent,
+} from './toolCallRunner';
+
+/** Ended calls whose last state the stream's snapshot still replays (the UI keeps about as many cards). */
+export const RECENT_CALLS = 32;
 
 export interface ToolServiceEvents {
-  /** One step of one call's lifecycle. */
+  /** One step of one call's lifecycle: one listener per subscriber, never one per call. */
   toolCall: [ToolCallEvent];
   /** A session's tools or state changed: every catalog handed out before is stale. */
   changed: [];
@@ -45,9 +57,22 @@ export interface ToolServiceDeps {
 export class ToolService extends EventEmitter<ToolServiceEvents> {
   /** One catalog per provider, tool set and folder, rebuilt only after a session changed. */
   private readonly catalogs = new Map<string, ToolCatalog>();
+  /** The stream's position: the `seq` of the last event. */
+  private seq = 0;
+  /** Each call's state (every event folded in), by call key: the calls in flight and the last ended. */
+  private readonly states = new Map<string, ToolCallEvent>();
+  /** Keys of ended calls, oldest first. */
+  private readonly ended: string[] = [];
+  private readonly runner: RunnerDeps;
 
   constructor(private readonly deps: ToolServiceDeps) {
     super();
+    this.runner = {
+      actor: (s) => deps.pool.get(s),
+      gate: { ...deps.gate, broker: deps.approvals },
+      broker: deps.approvals,
+      publish: (e) => this.publish(e),
+    };
     deps.pool.on('status', () => this.invalidate());
     deps.pool.on('tools', (t) => {
       this.holdNewTools(t.server);
@@ -94,21 +119,58 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
 
   /**
    * The one way to call a tool: catalog → safety (decide, ask, remember, audit) → session → result
-   * (calls/toolCallRunner.ts). Lifecycle events arrive as `toolCall` under the call's id.
+   * (calls/toolCallRunner.ts). A caller that already resolved the name in its own catalog (the chat, in
+   * its provider's, tool set's and folder's) passes the entry; a name is resolved here, once, in the
+   * folder's catalog. Lifecycle events go to `ctx.onPhase` and to the `toolCall` stream.
    */
-  call(name: string, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
-    return runToolCall(
-      {
-        catalog: () => this.catalog({ ...(ctx.workspace ? { workspace: ctx.workspace } : {}) }),
-        actor: (s) => this.deps.folderSession(ctx.workspace, s) ?? this.deps.pool.get(s),
-        gate: { ...this.deps.gate, broker: this.deps.approvals },
-        broker: this.deps.approvals,
-        emit: (e) => this.emit('toolCall', e),
-      },
-      name,
-      args,
-      ctx,
-    );
+  call(target: string | CatalogEntry, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
+    let entry: CatalogEntry;
+    try {
+      entry = typeof target === 'string' ? this.resolve(target, ctx.workspace) : target;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const workspace = ctx.workspace;
+    const deps: RunnerDeps = workspace
+      ? { ...this.runner, actor: (s) => this.deps.folderSession(workspace, s) ?? this.deps.pool.get(s) }
+      : this.runner;
+    return runToolCall(deps, entry, args, ctx);
+  }
+
+  /**
+   * A name as a caller typed it: the exact model name even when the tool is disabled (so the gate refuses
+   * and audits it), else a bare name or suffix among the enabled tools (throws `not_found`, naming
+   * candidates when ambiguous).
+   */
+  resolve(name: string, workspace?: string): CatalogEntry {
+    const catalog = this.catalog(workspace ? { workspace } : {});
+    return catalog.get(name) ?? catalog.resolve(name);
+  }
+
+  /**
+   * The latest state of each call in flight and of the last RECENT_CALLS ended, oldest first: what a UI
+   * that connects (or reconnects) starts from before the stream's next events.
+   */
+  snapshot(): ToolCallEvent[] {
+    return [...this.states.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Stamps the event's place in the stream, folds it into the call's state, and tells the subscribers. */
+  private publish(e: UnstampedEvent): ToolCallEvent {
+    // Stamped in place: the runner builds a fresh object per event and nobody has seen it yet.
+    const event = e as ToolCallEvent;
+    event.seq = ++this.seq;
+    const key = callKey(event);
+    this.states.set(key, foldCallEvent(this.states.get(key), event));
+    if (isTerminalPhase(event.phase)) {
+      this.ended.push(key);
+      while (this.ended.length > RECENT_CALLS) {
+        const old = this.ended.shift()!;
+        if (isTerminalPhase(this.states.get(old)?.phase ?? 'done')) this.states.delete(old);
+      }
+    }
+    this.emit('toolCall', event);
+    return event;
   }
 
   /** The user enabled a tool: a quarantine on it ends. */

@@ -1,4 +1,4 @@
-// The tool catalog (issue 3): every server's tools under model-safe names, with repaired schemas,
+// The tool catalog (ARCHITECTURE.md, `catalog/`): every server's tools under model-safe names, with repaired schemas,
 // filters applied, token costs, name resolution and argument preparation. Built from the session
 // room's ToolHandles only (src-main/core/mcp/types.ts), never from the actor's internals.
 
@@ -81,7 +81,7 @@ export interface PreparedArguments {
 }
 
 /**
- * An entry whose processed schema and token cost are computed on first read (issue 9): tokenizing
+ * An entry whose processed schema and token cost are computed on first read: tokenizing
  * or fully processing 5,000 schemas costs far more than the rest of a build, and in deferred mode
  * only the tools the model loads are ever read. Whether the schema excludes the tool is decided
  * at build time (`schemaExclusion`, cheap when provable), so `enabled` is exact from the start.
@@ -282,36 +282,44 @@ export class ToolCatalog {
     return tokenCostByServer(opts.includeDisabled ? this.entries : this.active());
   }
 
-  /** Model arguments → server arguments: internal fields out, dot paths nested, types corrected. */
+  /** Model arguments → server arguments (see `prepareArguments`). */
   prepareArguments(entry: CatalogEntry, modelArgs: unknown): PreparedArguments {
-    let raw: unknown = modelArgs ?? {};
-    if (typeof raw === 'string') {
-      try {
-        raw = raw.trim() === '' ? {} : JSON.parse(raw);
-      } catch {
-        throw new MooringError(
-          'usage',
-          `Arguments for ${entry.modelName} are not valid JSON.`,
-          'Send the arguments as one JSON object.',
-        );
-      }
-    }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return prepareArguments(entry, modelArgs);
+  }
+}
+
+/**
+ * Model arguments → server arguments: internal fields out, dot paths nested, types corrected. Needs only
+ * the entry (its server schema), so a caller holding a resolved entry never fetches the catalog again.
+ */
+export function prepareArguments(entry: CatalogEntry, modelArgs: unknown): PreparedArguments {
+  let raw: unknown = modelArgs ?? {};
+  if (typeof raw === 'string') {
+    try {
+      raw = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch {
       throw new MooringError(
         'usage',
-        `Arguments for ${entry.modelName} must be a JSON object.`,
-        'Send the arguments as one JSON object, e.g. {"path": "…"}.',
+        `Arguments for ${entry.modelName} are not valid JSON.`,
+        'Send the arguments as one JSON object.',
       );
-    const stripped = stripInternal(raw as Record<string, unknown>);
-    const nested = unflattenArgs(stripped.args, entry.serverSchema);
-    const coerced = coerceArgs(nested.args, entry.serverSchema);
-    const fixes: ArgFix[] = [
-      ...stripped.fixes,
-      ...nested.expanded.map((path) => ({ path, kind: 'dot-path→nested' as const })),
-      ...coerced.fixes,
-    ];
-    return { args: coerced.args, fixes };
+    }
   }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new MooringError(
+      'usage',
+      `Arguments for ${entry.modelName} must be a JSON object.`,
+      'Send the arguments as one JSON object, e.g. {"path": "…"}.',
+    );
+  const stripped = stripInternal(raw as Record<string, unknown>);
+  const nested = unflattenArgs(stripped.args, entry.serverSchema);
+  const coerced = coerceArgs(nested.args, entry.serverSchema);
+  const fixes: ArgFix[] = [
+    ...stripped.fixes,
+    ...nested.expanded.map((path) => ({ path, kind: 'dot-path→nested' as const })),
+    ...coerced.fixes,
+  ];
+  return { args: coerced.args, fixes };
 }
 
 export function buildCatalog(inputs: readonly CatalogServerInput[], options?: CatalogOptions): ToolCatalog {

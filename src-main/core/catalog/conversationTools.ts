@@ -1,4 +1,4 @@
-// The tool set of one conversation (issue 3, "Deferred loading"). Frozen when the conversation
+// The tool set of one conversation (ARCHITECTURE.md, `catalog/`: deferred loading). Frozen when the conversation
 // starts so prompt caches stay warm: a list_changed refresh (`updateCatalog`) changes what runs
 // behind a model name, never the tool list already in the prompt. A removed tool fails explicitly
 // when called; a new one is found through tool_search. Above the thresholds, schemas leave the
@@ -16,9 +16,9 @@ import {
 } from './toolSearch';
 
 export interface DeferThresholds {
-  /** Defer when more tools than this are active. Default 40 (issue 3). */
+  /** Defer when more tools than this are active. Default 40. */
   maxTools?: number;
-  /** Defer when the active tools' schemas cost more tokens than this. Default 8,000 (issue 3). */
+  /** Defer when the active tools' schemas cost more tokens than this. Default 8,000. */
   maxTokens?: number;
 }
 
@@ -124,7 +124,7 @@ export class ConversationTools {
   deferredListText(): string {
     if (this.mode === 'direct') return '';
     // Grouped by server so `mcp__<server>__` is said once per server, not once per tool: with
-    // thousands of deferred tools the repeated prefix was most of the list's tokens (bench, issue 9).
+    // thousands of deferred tools the repeated prefix was most of the list's tokens (measured by the bench).
     const groups = new Map<string, string[]>();
     const whole: string[] = [];
     for (const name of this.deferred) {
@@ -144,6 +144,11 @@ export class ConversationTools {
       `"select:<name>" to load one, or describe what you need. A tool's name is its line's prefix ` +
       `followed by the tool, e.g. ${this.deferred[0] ?? 'mcp__server__tool'}. Deferred tools:\n${lines.join('\n')}`
     );
+  }
+
+  /** The current catalog's entry under this exact model name (no resolution, no visibility check). */
+  entry(modelName: string): CatalogEntry | undefined {
+    return this.catalog.get(modelName);
   }
 
   isToolSearch(name: string): boolean {

@@ -4,6 +4,7 @@ import { normalizeResult, toModelContent } from './normalizeResult';
 
 const b64 = (bytes: number[] | Buffer) => Buffer.from(bytes).toString('base64');
 const png5k = Buffer.alloc(5 * 1024, 7);
+const PNG_B64 = b64(png5k);
 
 describe('normalizeResult', () => {
   it('decodes every content kind once', () => {
@@ -29,10 +30,18 @@ describe('normalizeResult', () => {
     expect(r.parts[1]).toMatchObject({ mimeType: 'image/png', size: 5120 });
     expect(r.parts[2]).toMatchObject({ kind: 'audio', size: 3, bytes: new Uint8Array([1, 2, 3]) });
     expect(r.parts[5]).toMatchObject({ uri: 'mem://blob', size: 2 });
+    // The CLI's JSON names every kind: counts for bytes, never the data.
     expect(toResultJson(r)).toEqual({
       isError: false,
       text: 'hello',
       images: [{ mimeType: 'image/png', bytes: 5120 }],
+      audio: [{ mimeType: 'audio/wav', bytes: 3 }],
+      resourceLinks: [{ uri: 'file:///a.txt', name: 'a.txt', mimeType: 'text/plain' }],
+      resources: [
+        { uri: 'mem://note', mimeType: 'text/plain', text: 'embedded text' },
+        { uri: 'mem://blob', mimeType: 'application/pdf', bytes: 2 },
+      ],
+      unknown: [],
     });
   });
 
@@ -119,6 +128,38 @@ describe('toModelContent', () => {
     ).toMatchObject({
       text: '[the tool failed without a message]',
     });
+  });
+
+  it('sends structured content once when it only restates the text or the content blocks', () => {
+    const model = (r: ReturnType<typeof normalizeResult>) =>
+      toModelContent(r, { vision: true, maxChars: 100_000 }).content;
+    // server-memory: the text is the pretty-printed JSON, the structure wraps it in one field.
+    const entities = [{ name: 'Ada', entityType: 'person', observations: [] }];
+    const memory = normalizeResult({
+      content: [{ type: 'text', text: JSON.stringify(entities, null, 2) }],
+      structuredContent: { entities },
+    });
+    expect(memory.structuredInText).toBe(true);
+    expect(model(memory)).toEqual([{ type: 'text', text: JSON.stringify(entities, null, 2) }]);
+    // server-filesystem: the text wrapped in `{content}`.
+    const listing = normalizeResult({
+      content: [{ type: 'text', text: '[FILE] a.txt' }],
+      structuredContent: { content: '[FILE] a.txt' },
+    });
+    expect(listing.structuredInText).toBe(true);
+    expect(model(listing)).toEqual([{ type: 'text', text: '[FILE] a.txt' }]);
+    // server-filesystem's read_media_file: the image block again, base64 and all, never as text.
+    const image = { type: 'image' as const, data: PNG_B64, mimeType: 'image/png' };
+    const media = normalizeResult({ content: [image], structuredContent: { content: [image] } });
+    expect(media.structuredInText).toBe(true);
+    expect(JSON.stringify(model(media))).not.toContain(PNG_B64.slice(0, 16));
+    // Structure that adds something is still sent, and not marked.
+    const more = normalizeResult({
+      content: [{ type: 'text', text: 'Sunny' }],
+      structuredContent: { conditions: 'Sunny', temperature: 21 },
+    });
+    expect(more.structuredInText).toBeUndefined();
+    expect(model(more)[0]).toMatchObject({ text: expect.stringContaining('"temperature":21') });
   });
 
   it('formats sizes', () => {

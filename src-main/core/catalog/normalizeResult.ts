@@ -1,11 +1,13 @@
-// Result normalisation (issue 3, "Results"): one ToolResult from any CallToolResult, and the
+// Result normalisation (ARCHITECTURE.md, `catalog/`): one ToolResult from any CallToolResult, and the
 // model-facing projection of it. Images are decoded once here and never reach a model as base64
 // text; `isError` stays a value so the agent loop continues from it.
 
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import canonicalize from 'canonicalize';
 import {
   formatBytes,
+  resultText,
   type StructuredValidation,
   type ToolResult,
   type ToolResultPart,
@@ -90,11 +92,44 @@ export interface NormalizeOptions {
   outputSchema?: unknown;
 }
 
+const same = (a: unknown, b: unknown) => a !== undefined && canonicalize(a) === canonicalize(b);
+
+/**
+ * Whether structuredContent says nothing the content does not. Servers send it for clients that read
+ * only one of the two, in three shapes seen in the reference servers: the text's own JSON
+ * (server-everything), the text or the content blocks wrapped in one field (server-filesystem's
+ * `{content}`, which for an image is the whole base64 again), and the JSON of the text wrapped in one
+ * field (server-memory's `{entities}`).
+ */
+export function structuredRestates(structured: unknown, content: unknown[], text: string): boolean {
+  const candidates = [structured];
+  if (typeof structured === 'object' && structured !== null && !Array.isArray(structured)) {
+    const values = Object.values(structured);
+    if (values.length === 1) candidates.push(values[0]);
+  }
+  const trimmed = text.trim();
+  let parsed: unknown;
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  return candidates.some(
+    (c) =>
+      (typeof c === 'string' && c.trim() === trimmed) ||
+      (content.length > 0 && same(c, content)) ||
+      same(parsed, c),
+  );
+}
+
 export function normalizeResult(result: CallToolResult, opts: NormalizeOptions = {}): ToolResult {
   const content: unknown[] = Array.isArray(result.content) ? result.content : [];
   const out: ToolResult = { isError: result.isError === true, parts: content.map(toPart) };
   if (result.structuredContent !== undefined) {
     out.structured = result.structuredContent;
+    if (structuredRestates(result.structuredContent, content, resultText(out))) out.structuredInText = true;
     if (typeof opts.outputSchema === 'object' && opts.outputSchema !== null && !out.isError)
       out.structuredValidation = validateStructured(opts.outputSchema, result.structuredContent);
   } else if (typeof opts.outputSchema === 'object' && opts.outputSchema !== null && !out.isError) {
@@ -168,11 +203,8 @@ export function toModelContent(result: ToolResult, opts: ModelContentOptions): M
       if (t !== undefined) pushText(t);
     }
   }
-  if (result.structured !== undefined) {
-    const json = JSON.stringify(result.structured);
-    const already = result.parts.some((p) => p.kind === 'text' && p.text.trim() === json);
-    if (!already) pushText(`Structured result (JSON): ${json}`);
-  }
+  if (result.structured !== undefined && !result.structuredInText)
+    pushText(`Structured result (JSON): ${JSON.stringify(result.structured)}`);
   if (result.structuredValidation && !result.structuredValidation.valid)
     pushText(
       `[note: structured result does not match the tool's output schema: ${result.structuredValidation.error}]`,

@@ -1,4 +1,4 @@
-// The client side of MCP beyond tools (issue 6, "The rest of MCP"), as one object the core holds:
+// The client side of MCP beyond tools (ARCHITECTURE.md, `clientFeatures/`), as one object the core holds:
 // the capabilities Mooring declares, the server→client handlers registered on every new SDK client
 // (sampling, elicitation, roots, resource notifications; SessionActor's `configureClient`, so they survive
 // reconnects), the broker the UI answers through, and what to do when a session becomes ready.
@@ -11,7 +11,7 @@ import { InteractionBroker } from './interactionBroker';
 import { applyLogLevel } from './logLevel';
 import { ResourceSubscriptions } from './resources';
 import { RootsRegistry } from './roots';
-import { SamplingService, type SamplingComplete } from './sampling';
+import { SamplingService, USER_REJECTED, type SamplingComplete } from './sampling';
 import { SamplingBudget, type SamplingBudgetOptions } from './samplingBudget';
 import type { ServerSession } from './serverSession';
 
@@ -34,6 +34,12 @@ export interface ClientFeaturesDeps {
 export interface ClientFeatures {
   capabilities: ClientCapabilities;
   configureClient: (client: Client, server: string) => void;
+  /**
+   * The handlers of a throwaway session (a connection test): the same capabilities as a real session, so
+   * a server lists what it would list there; roots are answered, sampling and forms declined at once
+   * (nobody is asked during a test), and nothing is tracked after it closes.
+   */
+  configureTestClient: (client: Client, server: string) => void;
   broker: InteractionBroker;
   sampling: SamplingService;
   roots: RootsRegistry;
@@ -88,12 +94,22 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     resources.attach(client, server);
   };
 
+  const configureTestClient = (client: Client) => {
+    if (capabilities.sampling)
+      client.setRequestHandler('sampling/createMessage', () => {
+        throw new ProtocolError(USER_REJECTED, 'Mooring is only testing the connection; nobody was asked.');
+      });
+    client.setRequestHandler('elicitation/create', () => ({ action: 'decline' as const }));
+    if (capabilities.roots) client.setRequestHandler('roots/list', () => ({ roots: roots.list() }));
+  };
+
   const note = (server: string, level: LogLine['level'], text: string) =>
     log({ server, at: Date.now(), source: 'host', level, text });
 
   return {
     capabilities,
     configureClient,
+    configureTestClient,
     broker,
     sampling,
     roots,

@@ -8,7 +8,9 @@ import {
   type ServerConfig,
   type TransportKind,
 } from '@shared/config';
+import type { ImportDropped } from '@shared/importConsent';
 import { MooringError } from '../errors';
+import { withoutNeverImported } from './importConsent';
 import {
   detectFormat,
   FORMATS_READ,
@@ -48,6 +50,8 @@ export interface ImportResult {
   inputs: ImportInput[];
   /** Keys that were present but are not imported, and similar notes for the user. */
   warnings: string[];
+  /** Per server: the settings an import never carries that its entry had (importConsent.ts). */
+  dropped: Record<string, ImportDropped[]>;
 }
 
 const importHint = (file: string) =>
@@ -88,7 +92,16 @@ const CARRIED = ['command', 'args', 'env', 'url', 'headers', 'cwd', 'timeoutSeco
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function parseImport(text: string, opts: { fileName: string }): ImportResult {
+export interface ParseImportOptions {
+  fileName: string;
+  /**
+   * Keep the settings an import never carries (importConsent.ts). Only for a project's own server files,
+   * whose approval is pinned to each entry's whole content (workspace/workspaceApprovals.ts).
+   */
+  keepNeverImported?: boolean;
+}
+
+export function parseImport(text: string, opts: ParseImportOptions): ImportResult {
   const hint = importHint(opts.fileName);
   const source = readImportSource(text, { fileName: opts.fileName, hint });
   const issues: ConfigIssue[] = [];
@@ -110,6 +123,7 @@ export function parseImport(text: string, opts: { fileName: string }): ImportRes
   const renamed = assignNames(entries);
   const warnings: string[] = [];
   const servers: ServerConfig[] = [];
+  const dropped: Record<string, ImportDropped[]> = {};
   for (const entry of entries) {
     const display = entry.source;
     if (!isObject(entry.value)) {
@@ -141,7 +155,11 @@ export function parseImport(text: string, opts: { fileName: string }): ImportRes
       converted.input.workspaceFolder = folder;
     for (const e of converted.errors)
       issueAt([...entry.source, ...e.path], e.message, [...display, ...e.path]);
-    const result = ServerConfigSchema.safeParse(converted.input);
+    const safe = opts.keepNeverImported
+      ? { entry: converted.input, dropped: [] }
+      : withoutNeverImported(converted.input);
+    if (safe.dropped.length && typeof entry.name === 'string') dropped[entry.name] = safe.dropped;
+    const result = ServerConfigSchema.safeParse(safe.entry);
     if (!result.success) {
       for (const d of result.error.issues.flatMap(describeZodIssue)) {
         const [field, ...rest] = d.path as (string | number)[];
@@ -165,7 +183,7 @@ export function parseImport(text: string, opts: { fileName: string }): ImportRes
 
   const inputs =
     format === 'vscode' ? collectInputs(doc, detected.inputsAt ?? ['inputs'], servers, warnings) : [];
-  return { format, servers, renamed, inputs, warnings };
+  return { format, servers, renamed, inputs, warnings, dropped };
 }
 
 /** `<folder>/.vscode/mcp.json` → `<folder>`: what VS Code's `${workspaceFolder}` meant for that file. */

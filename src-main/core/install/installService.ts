@@ -10,6 +10,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SERVER_NAME_PATTERN, type ServerConfig, type ServerConfigInput } from '@shared/config';
 import type { InstallPlan, InstallResult, RegistrySearchPage } from '@shared/registry';
+import { importGrants } from '../config/importConsent';
 import { sanitizeServerName } from '../config/importFormats';
 import { MooringError } from '../errors';
 import { createGuardedFetch } from '../safety/guardedFetch';
@@ -262,11 +263,13 @@ export class InstallService {
     draft: InstallDraft,
     osv: InstallPlan['osv'],
   ): InstallPlan {
-    const grants = [
-      ...(draft.extra?.cwd ? [`working directory: ${draft.extra.cwd}`] : []),
-      ...(draft.env.length ? [`environment variables: ${draft.env.map((e) => e.key).join(', ')}`] : []),
-      ...(draft.headers.length ? [`headers: ${draft.headers.map((h) => h.key).join(', ')}`] : []),
-    ];
+    // The same consent lines an import shows (config/importConsent.ts), names only.
+    const grants = importGrants({
+      env: Object.fromEntries(draft.env.map((e) => [e.key, ''])),
+      headers: Object.fromEntries(draft.headers.map((h) => [h.key, ''])),
+      policy: draft.extra?.policy ?? 'default',
+      ...(draft.extra?.cwd ? { cwd: draft.extra.cwd } : {}),
+    } as ServerConfig).map((g) => g.text);
     return {
       ...base,
       transport: draft.transport,

@@ -1,8 +1,8 @@
-// An install link (installLink.ts parses it) as an install draft: the link's server entry, each VS Code
-// `${input:ID}` it uses as a value to ask for (a link cannot declare its inputs, so each is asked as a secret
-// and kept in the keychain), and only the settings a link may carry. A web page never decides that a server
-// is trusted, runs every tool unasked, reaches private or link-local addresses, or reads Mooring's own
-// environment (`${env:NAME}` would hand Mooring's variables to the server): those are refused or left out.
+// An install link (installLink.ts parses it, through the import's checks) as an install draft: the link's
+// server entry, each VS Code `${input:ID}` it uses as a value to ask for (a link cannot declare its inputs,
+// so each is asked as a secret and kept in the keychain), and the settings a link may carry. A web page
+// never reads Mooring's own environment: a `${env:NAME}` reference would hand Mooring's variables to the
+// server, so such a link is refused.
 import type { ServerConfig } from '@shared/config';
 import type { InstallLinkSource } from '@shared/install';
 import type { InstallInput } from '@shared/registry';

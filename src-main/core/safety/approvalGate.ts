@@ -27,6 +27,8 @@ export interface GateCall {
   arguments: Record<string, unknown>;
   /** Who wants the call (conversation id, MCP client name), for the dialog and the audit log. */
   client?: string;
+  /** The conversation asking, so the dialog can name it by its title. */
+  conversationId?: string;
   signal?: AbortSignal;
   /**
    * Set when the caller approved up front (the CLI's `--yes`): an `ask` becomes an approval decided by
@@ -47,6 +49,8 @@ export interface GateResult {
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
   arguments: Record<string, unknown>;
+  /** The user edited the arguments in the approval dialog. */
+  argsEdited: boolean;
   decision: AuditDecision;
   decidedBy: string;
   verdict: PolicyVerdict;
@@ -82,8 +86,14 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
       arguments: extra.args ?? call.arguments,
       argsEdited: extra.edited,
     });
-  const done = (decision: AuditDecision, decidedBy: string, args = call.arguments): GateResult => ({
+  const done = (
+    decision: AuditDecision,
+    decidedBy: string,
+    args = call.arguments,
+    argsEdited = false,
+  ): GateResult => ({
     arguments: args,
+    argsEdited,
     decision,
     decidedBy,
     verdict,
@@ -129,6 +139,7 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
         reason: verdict.reason,
         ...(remembered.status === 'lapsed' ? { diff: remembered.diff } : {}),
         ...(call.client !== undefined ? { client: call.client } : {}),
+        ...(call.conversationId !== undefined ? { conversationId: call.conversationId } : {}),
       },
       { signal: call.signal, timeoutMs: call.timeoutMs },
     );
@@ -150,5 +161,5 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
   if (decision.outcome === 'always')
     await deps.store.remember({ identity, tool, decidedBy: decision.decidedBy });
   await audit(decision.outcome, decision.decidedBy, { args, edited });
-  return done(decision.outcome, decision.decidedBy, args);
+  return done(decision.outcome, decision.decidedBy, args, edited);
 }

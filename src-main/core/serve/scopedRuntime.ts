@@ -1,4 +1,4 @@
-// The agent runtime `start_session` uses (issue 8): the core's tool runtime (every call through the
+// The agent runtime `start_session` uses (ARCHITECTURE.md, `serve/`): the core's tool runtime (every call through the
 // tools service's one gated call), narrowed to the external client's scope — a read-only client must not reach a
 // destructive tool by asking Mooring's own agent to call it — and with the same bounded wait for
 // approval as a direct call.
@@ -10,6 +10,7 @@ import type {
   ToolExecutionContext,
   ToolOutcome,
 } from '../agent/toolRuntime';
+import type { CatalogEntry } from '../catalog/catalog';
 import type { ServedCore } from './servedCore';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { isInteractiveOnly } from './toolsRelay';
@@ -18,27 +19,24 @@ export class ScopedRuntime implements AgentToolRuntime {
   private readonly inner: CoreToolRuntime;
 
   constructor(
-    private readonly core: ServedCore,
-    private readonly who: ClientIdentity,
+    core: ServedCore,
+    who: ClientIdentity,
     private readonly opts: { vision: boolean; approvalTimeoutMs: number },
   ) {
+    // The scope is checked on the entry the runtime resolved, once per call (and per listed tool).
+    const admit = (entry: CatalogEntry): string | undefined => {
+      if (isInteractiveOnly(entry)) return `"${entry.modelName}" is only for the Mooring window`;
+      const v = scopeAllows(who.scope, { name: entry.modelName, readOnly: entry.readOnly });
+      return v.ok ? undefined : v.reason;
+    };
     this.inner = new CoreToolRuntime(
       { tools: core.tools, settings: () => core.settings.current() },
-      { vision: opts.vision },
+      { vision: opts.vision, admit },
     );
   }
 
-  /** Why the client may not use this tool, or undefined when it may (names the catalog does not know pass). */
-  private refusal(name: string): string | undefined {
-    const r = this.core.tools.catalog().tryResolve(name);
-    if (!r.ok) return undefined;
-    if (isInteractiveOnly(r.entry)) return `"${r.entry.modelName}" is only for the Mooring window`;
-    const v = scopeAllows(this.who.scope, { name: r.entry.modelName, readOnly: r.entry.readOnly });
-    return v.ok ? undefined : v.reason;
-  }
-
   tools(conversationId: string): ModelTool[] {
-    return this.inner.tools(conversationId).filter((t) => this.refusal(t.name) === undefined);
+    return this.inner.tools(conversationId);
   }
 
   systemPrompt(conversationId: string): string | undefined {
@@ -46,28 +44,28 @@ export class ScopedRuntime implements AgentToolRuntime {
   }
 
   async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome> {
-    const why = this.refusal(call.name);
-    if (why) return { status: 'refused', text: `tool ${call.name} was refused: ${why}; answer without it` };
     const approval = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const outcome = await this.inner.execute(call, {
       ...ctx,
       signal: AbortSignal.any([ctx.signal, approval.signal]),
-      emit: (u) => {
-        if (u.state === 'awaiting-approval')
+      // The wait for a person is bounded only while it lasts: the call's own lifecycle says when.
+      onPhase: (e) => {
+        if (e.phase === 'awaiting-approval')
           timer ??= setTimeout(
             () => approval.abort(new Error('nobody answered the approval in time')),
             this.opts.approvalTimeoutMs,
           );
-        else clearTimeout(timer);
-        ctx.emit(u);
+        else if (e.phase !== 'requested') clearTimeout(timer);
+        ctx.onPhase?.(e);
       },
     });
     clearTimeout(timer);
     return approval.signal.aborted && outcome.status !== 'done'
       ? {
+          ...outcome,
           status: 'refused',
-          text: `tool ${call.name} was refused: nobody answered the approval within ${Math.round(this.opts.approvalTimeoutMs / 1000)} s; answer without it`,
+          text: `nobody answered the approval within ${Math.round(this.opts.approvalTimeoutMs / 1000)} s`,
         }
       : outcome;
   }

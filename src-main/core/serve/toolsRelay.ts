@@ -1,4 +1,4 @@
-// The "Tools" capability of Mooring's own server (issue 8): every enabled tool of every connected server,
+// The "Tools" capability of Mooring's own server (ARCHITECTURE.md, `serve/`): every enabled tool of every connected server,
 // under its `mcp__server__tool` name with its description and annotations, kept in step with the core's
 // catalog (the SDK sends notifications/tools/list_changed when the set changes). A call goes through
 // the tools service's one gated call — catalog, safety (audit with the client's identity, approval through the broker) and
@@ -14,7 +14,7 @@ import type {
 import type { Progress } from '@shared/toolCall';
 import type { CatalogEntry } from '../catalog/catalog';
 import { MooringError } from '../errors';
-import type { ToolCallEvent, ToolCallOutcome } from '../calls/toolCallRunner';
+import type { ToolCallOutcome } from '../calls/toolCallRunner';
 import type { ToolService } from '../calls/toolService';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import { errorResult, toCallToolResult } from './toolResults';
@@ -62,36 +62,34 @@ export interface CallThroughCoreOptions {
 
 /**
  * One call through the core with a bound on the wait for approval: an external client cannot wait for a
- * person forever. The timer runs only while the call awaits approval (the core's `toolCall` lifecycle
- * events for this call id), and ends the wait through the call's abort signal.
+ * person forever. The timer runs only while the call awaits approval (the call's own lifecycle, through
+ * `onPhase`), and ends the wait through the call's abort signal.
  */
 export async function callThroughCore(
   tools: ToolService,
-  modelName: string,
+  entry: CatalogEntry,
   args: unknown,
   opts: CallThroughCoreOptions,
 ): Promise<ToolCallOutcome> {
-  const id = randomUUID();
+  const modelName = entry.modelName;
   const approval = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
-  const onEvent = (e: ToolCallEvent) => {
-    if (e.id !== id) return;
-    if (e.phase === 'awaiting-approval') {
-      timer ??= setTimeout(() => {
-        timedOut = true;
-        approval.abort(new Error(`no answer within ${Math.round(opts.approvalTimeoutMs / 1000)} s`));
-      }, opts.approvalTimeoutMs);
-    } else if (e.phase !== 'requested') clearTimeout(timer);
-  };
-  tools.on('toolCall', onEvent);
   try {
-    return await tools.call(modelName, args, {
-      id,
+    return await tools.call(entry, args, {
+      id: randomUUID(),
       client: opts.client,
       interactive: true,
       signal: opts.signal ? AbortSignal.any([opts.signal, approval.signal]) : approval.signal,
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      onPhase: (e) => {
+        if (e.phase === 'awaiting-approval') {
+          timer ??= setTimeout(() => {
+            timedOut = true;
+            approval.abort(new Error(`no answer within ${Math.round(opts.approvalTimeoutMs / 1000)} s`));
+          }, opts.approvalTimeoutMs);
+        } else if (e.phase !== 'requested') clearTimeout(timer);
+      },
     });
   } catch (err) {
     if (timedOut)
@@ -104,7 +102,6 @@ export async function callThroughCore(
     throw err;
   } finally {
     clearTimeout(timer);
-    tools.off('toolCall', onEvent);
   }
 }
 
@@ -140,7 +137,7 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
           'Ask the user for a token with a wider scope.',
         );
       const token = ctx.mcpReq._meta?.progressToken;
-      const outcome = await callThroughCore(tools, modelName, args, {
+      const outcome = await callThroughCore(tools, entry, args, {
         client: who.name,
         approvalTimeoutMs: opts.approvalTimeoutMs,
         signal: ctx.mcpReq.signal,

@@ -1,5 +1,6 @@
-// The one live stream: every core event updates the query cache (statuses, tools, logs, approvals)
-// or the call cards, so every screen reads live data without its own subscription.
+// The one live stream: every core event updates the query cache (statuses, tools, logs, approvals),
+// the calls store or the live chat, so every screen reads live data without its own subscription and
+// without re-reading on a timer. On (re)connect the core replays the state as of now first.
 import { useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useRef } from 'react';
@@ -45,6 +46,7 @@ export function useLiveEvents(): { connected: boolean } {
         break;
       case 'toolCall':
         apply(e.event);
+        // A call's end moves the server's metrics.
         if (e.event.phase === 'done' || e.event.phase === 'failed') invalidateSoon();
         break;
       case 'log':

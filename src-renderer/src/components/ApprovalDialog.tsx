@@ -1,4 +1,4 @@
-// The approval dialog (issues 4 and 5): for the oldest pending request, the server, tool and its
+// The approval dialog (ARCHITECTURE.md, `safety/`): for the oldest pending request, the server, tool and its
 // annotations, the arguments in an editable JSON editor checked against the tool's schema, the diff
 // when the tool changed since it was allowed, and Approve / Deny / Always allow.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,9 +10,22 @@ import { checkArgs } from '../lib/argsValidation';
 import { AnnotationBadges } from './AnnotationBadges';
 import { ErrorNote } from './ErrorNote';
 
+/** Who asks, in words: a conversation by its title, else the client as the core named it. */
+function useAsker(request: ApprovalRequest): string | undefined {
+  const trpc = useTRPC();
+  const conversations = useQuery({
+    ...trpc.chat.conversations.queryOptions(),
+    enabled: request.conversationId !== undefined,
+  });
+  if (request.conversationId === undefined) return request.client;
+  const title = conversations.data?.find((c) => c.id === request.conversationId)?.title;
+  return title ? `the conversation “${title}”` : 'a conversation';
+}
+
 function ApprovalBody({ request }: { request: ApprovalRequest }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const asker = useAsker(request);
   const tools = useQuery(trpc.tools.list.queryOptions({ server: request.server }));
   const schema = tools.data?.find((t) => t.tool === request.tool)?.inputSchema;
   const original = JSON.stringify(request.arguments, null, 2);
@@ -41,7 +54,7 @@ function ApprovalBody({ request }: { request: ApprovalRequest }) {
       <Dialog.Title className="modal-title">Allow “{request.friendlyName}”?</Dialog.Title>
       <Dialog.Description className="muted">
         <strong>{request.server}</strong> / <code>{request.tool}</code>
-        {request.client ? ` · asked by ${request.client}` : ''}. Why you are asked: {request.reason}.
+        {asker ? ` · asked by ${asker}` : ''}. Why you are asked: {request.reason}.
       </Dialog.Description>
       <p>
         <AnnotationBadges flags={flags} />

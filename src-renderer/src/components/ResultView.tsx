@@ -1,4 +1,4 @@
-// A normalised tool result rendered natively (issue 5): text, structured JSON, images in a gallery,
+// A normalised tool result rendered natively (ARCHITECTURE.md, `catalog/`: result normalisation): text, structured JSON, images in a gallery,
 // resource links and embedded resources; nothing the host does not know silently vanishes.
 import type { WirePart, WireToolResult } from '@shared/wire';
 import { Gallery, type ImageData } from './Gallery';
@@ -53,9 +53,11 @@ export function ResultView({ result, label }: { result: WireToolResult; label: s
       })}
       {images.length > 0 && <Gallery images={images} label={label} />}
       {result.structured !== undefined && (
-        <details open className="structured">
+        // Closed when it only restates the text above (the model read it once, too).
+        <details open={!result.structuredInText} className="structured" data-testid="structured-result">
           <summary>
             Structured result
+            {result.structuredInText ? ' (the same as the text)' : ''}
             {result.structuredValidation?.valid === false ? ' (does not match the schema)' : ''}
           </summary>
           <pre>{JSON.stringify(result.structured, null, 2)}</pre>

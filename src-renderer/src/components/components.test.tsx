@@ -2,9 +2,9 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStatus } from '@shared/session';
-import type { CallCard } from '../stores/callStore';
+import type { WireToolCallEvent } from '@shared/wire';
 import { StateBadge, stateText } from './StateBadge';
-import { ToolCallCard } from './ToolCallCard';
+import { ToolCallCard, viewOfEvent } from './ToolCallCard';
 
 // A 1×1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -43,14 +43,7 @@ describe('StateBadge', () => {
 });
 
 describe('ToolCallCard', () => {
-  const card = (events: CallCard['events']): CallCard => ({
-    id: '1',
-    server: 'everything',
-    tool: 'get-tiny-image',
-    friendlyName: 'Get Tiny Image',
-    events,
-    arguments: {},
-  });
+  const card = (e: Omit<WireToolCallEvent, 'seq'>) => viewOfEvent({ ...e, seq: 1, arguments: {} });
   const base = {
     id: '1',
     server: 'everything',
@@ -63,20 +56,18 @@ describe('ToolCallCard', () => {
   it('shows progress while running and the error with its hint when refused', () => {
     const { rerender } = render(
       <ToolCallCard
-        card={card([{ ...base, phase: 'running', progress: { progress: 1, total: 4, message: 'step 1' } }])}
+        view={card({ ...base, phase: 'running', progress: { progress: 1, total: 4, message: 'step 1' } })}
       />,
     );
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('25');
     expect(screen.getByTestId('call-phase').textContent).toBe('running');
     rerender(
       <ToolCallCard
-        card={card([
-          {
-            ...base,
-            phase: 'refused',
-            error: { code: 'refused', message: 'You denied it.', hint: 'Ask again.' },
-          },
-        ])}
+        view={card({
+          ...base,
+          phase: 'refused',
+          error: { code: 'refused', message: 'You denied it.', hint: 'Ask again.' },
+        })}
       />,
     );
     expect(screen.getByRole('alert').textContent).toContain('You denied it.');
@@ -93,7 +84,7 @@ describe('ToolCallCard', () => {
       ],
       structured: { count: 2 },
     };
-    render(<ToolCallCard card={card([{ ...base, phase: 'done', result }])} />);
+    render(<ToolCallCard view={card({ ...base, phase: 'done', result })} />);
     expect(screen.getByText('two images')).toBeTruthy();
     expect(screen.getByText(/"count": 2/)).toBeTruthy();
     const thumbs = screen.getAllByRole('listitem');
@@ -108,5 +99,34 @@ describe('ToolCallCard', () => {
     expect(screen.getByRole('link', { name: 'Save to file' }).getAttribute('download')).toBe(
       'get-tiny-image-1.png',
     );
+  });
+
+  it('shows structured content that restates the text collapsed, and other structure open', () => {
+    const restating = {
+      isError: false,
+      parts: [{ kind: 'text' as const, text: '{"a":1}' }],
+      structured: { a: 1 },
+      structuredInText: true,
+    };
+    const { rerender } = render(<ToolCallCard view={card({ ...base, phase: 'done', result: restating })} />);
+    const details = () => screen.getByTestId('structured-result') as HTMLDetailsElement;
+    expect(details().open).toBe(false);
+    expect(details().textContent).toContain('the same as the text');
+    rerender(
+      <ToolCallCard
+        view={card({ ...base, id: '2', phase: 'done', result: { ...restating, structuredInText: false } })}
+      />,
+    );
+    expect(details().open).toBe(true);
+  });
+
+  it('marks arguments the user edited before approving', () => {
+    render(
+      <ToolCallCard
+        view={viewOfEvent({ ...base, seq: 3, phase: 'running', editedArguments: { path: '/edited' } })}
+      />,
+    );
+    expect(screen.getByTestId('call-arguments').textContent).toContain('edited by you before approval');
+    expect(screen.getByTestId('call-arguments').textContent).toContain('/edited');
   });
 });

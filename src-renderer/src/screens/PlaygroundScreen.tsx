@@ -1,11 +1,12 @@
-// The Tools playground (issue 5): pick a tool, edit its JSON arguments, run it through the same path as
-// the chat's calls (approval included), and watch the call card walk through its lifecycle.
+// The Tools playground: pick a tool, edit its JSON arguments, run it through the same path as the chat's
+// calls (approval included), and watch the call card walk through its lifecycle on the one tool-call
+// stream (ARCHITECTURE.md, "One lifecycle, one stream"); every call this window heard of is listed.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
-import { ToolCallCard } from '../components/ToolCallCard';
+import { ToolCallCard, viewOfEvent } from '../components/ToolCallCard';
 import { checkArgs } from '../lib/argsValidation';
 import { useCalls } from '../stores/callStore';
 import { useUi } from '../stores/uiStore';
@@ -18,10 +19,9 @@ export function PlaygroundScreen() {
   const [name, setName] = useState('');
   const [args, setArgs] = useState('{}');
   const [argError, setArgError] = useState<string | null>(null);
-  const cards = useCalls((s) => s.cards);
-  const started = useCalls((s) => s.started);
-  const finished = useCalls((s) => s.finished);
-  const call = useMutation(trpc.tools.run.mutationOptions({ onSuccess: (o) => finished(o.id, o.arguments) }));
+  const order = useCalls((s) => s.order);
+  const calls = useCalls((s) => s.calls);
+  const call = useMutation(trpc.tools.run.mutationOptions());
   const tool = enabled.find((t) => t.modelName === name);
 
   const run = () => {
@@ -32,14 +32,7 @@ export function PlaygroundScreen() {
       return;
     }
     setArgError(null);
-    const id = crypto.randomUUID();
-    started(id, {
-      server: tool.server,
-      tool: tool.tool,
-      friendlyName: tool.friendlyName,
-      arguments: checked.value,
-    });
-    call.mutate({ name: tool.modelName, arguments: checked.value, id });
+    call.mutate({ name: tool.modelName, arguments: checked.value });
   };
 
   return (
@@ -101,8 +94,8 @@ export function PlaygroundScreen() {
         </div>
       )}
       <div className="cards" aria-label="Tool calls">
-        {cards.map((c) => (
-          <ToolCallCard key={c.id} card={c} />
+        {order.map((key) => (
+          <ToolCallCard key={key} view={viewOfEvent(calls[key]!)} />
         ))}
       </div>
     </section>

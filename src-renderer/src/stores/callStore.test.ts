@@ -1,13 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { WireToolCallEvent } from '@shared/wire';
-import { MAX_CARDS, phaseOf, useCalls } from './callStore';
+import { MAX_CALLS, useCalls } from './callStore';
 
 const ev = (
   id: string,
+  seq: number,
   phase: WireToolCallEvent['phase'],
   extra: Partial<WireToolCallEvent> = {},
 ): WireToolCallEvent => ({
   id,
+  seq,
   server: 'fs',
   tool: 'write_file',
   modelName: 'mcp__fs__write_file',
@@ -17,35 +19,41 @@ const ev = (
   ...extra,
 });
 
-describe('the call cards store', () => {
+describe('the calls store', () => {
   beforeEach(() => useCalls.getState().clear());
 
-  it('walks one card through its lifecycle, keeping the arguments it was started with', () => {
+  it("folds one call's lifecycle into its state, keeping what earlier phases said", () => {
     const s = useCalls.getState();
-    s.started('a', {
-      server: 'fs',
-      tool: 'write_file',
-      friendlyName: 'Write File (fs)',
+    s.apply(ev('a', 1, 'requested', { arguments: { path: '/x' } }));
+    s.apply(ev('a', 2, 'awaiting-approval', { approvalId: 'r1' }));
+    s.apply(ev('a', 3, 'running', { editedArguments: { path: '/y' } }));
+    s.apply(ev('a', 4, 'running', { progress: { progress: 1, total: 2 } }));
+    s.apply(ev('a', 5, 'done'));
+    const a = useCalls.getState().calls['a']!;
+    expect(a).toMatchObject({
+      phase: 'done',
+      seq: 5,
       arguments: { path: '/x' },
+      editedArguments: { path: '/y' },
     });
-    for (const p of ['requested', 'awaiting-approval', 'running', 'done'] as const)
-      useCalls.getState().apply(ev('a', p));
-    const [card] = useCalls.getState().cards;
-    expect(card!.events.map((e) => e.phase)).toEqual(['requested', 'awaiting-approval', 'running', 'done']);
-    expect(phaseOf(card!)).toBe('done');
-    expect(card!.arguments).toEqual({ path: '/x' });
   });
 
-  it('creates a card for a call it did not start (another window, the chat) and puts the newest first', () => {
-    useCalls.getState().apply(ev('a', 'requested'));
-    useCalls.getState().apply(ev('b', 'refused', { error: { code: 'refused', message: 'no' } }));
-    expect(useCalls.getState().cards.map((c) => c.id)).toEqual(['b', 'a']);
-    expect(phaseOf(useCalls.getState().cards[0]!)).toBe('refused');
+  it('ignores an event no newer than the state it holds: a replayed snapshot never goes back', () => {
+    const s = useCalls.getState();
+    s.apply(ev('a', 7, 'done'));
+    s.apply(ev('a', 6, 'running'));
+    s.apply(ev('a', 7, 'running'));
+    expect(useCalls.getState().calls['a']!.phase).toBe('done');
   });
 
-  it('keeps at most MAX_CARDS cards', () => {
-    for (let i = 0; i < MAX_CARDS + 5; i++) useCalls.getState().apply(ev(`c${i}`, 'requested'));
-    expect(useCalls.getState().cards).toHaveLength(MAX_CARDS);
-    expect(useCalls.getState().cards[0]!.id).toBe(`c${MAX_CARDS + 4}`);
+  it('keys a conversation call by conversation and id, newest first, at most MAX_CALLS', () => {
+    const s = useCalls.getState();
+    s.apply(ev('call_0', 1, 'requested', { conversationId: 'c1' }));
+    s.apply(ev('call_0', 2, 'requested', { conversationId: 'c2' }));
+    expect(useCalls.getState().order).toEqual(['c2/call_0', 'c1/call_0']);
+    for (let i = 0; i < MAX_CALLS + 5; i++) s.apply(ev(`x${i}`, 10 + i, 'requested'));
+    expect(useCalls.getState().order).toHaveLength(MAX_CALLS);
+    expect(Object.keys(useCalls.getState().calls)).toHaveLength(MAX_CALLS);
+    expect(useCalls.getState().order[0]).toBe(`x${MAX_CALLS + 4}`);
   });
 });

@@ -1,5 +1,5 @@
-// Anthropic /v1/messages through the official `@anthropic-ai/sdk` (issue 6). Streaming is SSE:
-// message_start, content_block_start (text | tool_use), content_block_delta (text_delta |
+// Anthropic /v1/messages through the official `@anthropic-ai/sdk` (ARCHITECTURE.md, `agent/`).
+// Streaming is SSE: message_start, content_block_start (text | tool_use), content_block_delta (text_delta |
 // input_json_delta), content_block_stop, message_delta (stop_reason, usage), message_stop.
 import Anthropic from '@anthropic-ai/sdk';
 import type {

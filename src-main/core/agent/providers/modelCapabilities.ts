@@ -1,5 +1,5 @@
-// Per-model capabilities (issue 6: "Per model: whether it takes tools natively, whether it takes
-// images"). A small table of name patterns per provider, first match wins; user overrides beat it.
+// Per-model capabilities: whether a model takes tools natively, and whether it takes images
+// (ARCHITECTURE.md, `agent/`). A small table of name patterns per provider, first match wins; user overrides beat it.
 // Unknown Ollama models default to no native tools: the text protocol works with any model, while a
 // `tools` list sent to a model whose template lacks tools is rejected by Ollama.
 import type { ModelCapabilities } from './types';

@@ -1,4 +1,4 @@
-// Ollama's native /api/chat through the official `ollama` library (issue 6). Streaming is NDJSON;
+// Ollama's native /api/chat through the official `ollama` library (ARCHITECTURE.md, `agent/`). Streaming is NDJSON;
 // a tool call arrives whole in `message.tool_calls[].function` with `arguments` as an object.
 import { Ollama, type Message, type Tool } from 'ollama';
 import type { ContentPart } from '@shared/chat';

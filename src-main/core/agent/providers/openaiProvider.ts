@@ -1,6 +1,6 @@
 // Any OpenAI-compatible /v1/chat/completions endpoint (OpenAI, LM Studio, llama.cpp, vLLM,
-// OpenRouter, Ollama's /v1) through the official `openai` library (issue 6). Streaming is SSE; a
-// tool call arrives as fragments in `choices[0].delta.tool_calls[i]` keyed by `index`, the first
+// OpenRouter, Ollama's /v1) through the official `openai` library (ARCHITECTURE.md, `agent/`).
+// Streaming is SSE; a tool call arrives as fragments in `choices[0].delta.tool_calls[i]` keyed by `index`, the first
 // carrying id and name, the rest pieces of the arguments string.
 import OpenAI from 'openai';
 import type {

@@ -1,4 +1,4 @@
-// `provider:model` → a ready provider (issue 6, "The chat from a terminal"). Endpoints and keys come
+// `provider:model` → a ready provider (ARCHITECTURE.md, `agent/`). Endpoints and keys come
 // from the settings first, then the environment (MOORING_OLLAMA_URL, MOORING_OPENAI_BASE_URL +
 // OPENAI_API_KEY, MOORING_ANTHROPIC_BASE_URL + ANTHROPIC_API_KEY), then the defaults. Settings win so
 // that a key typed into the app is not silently replaced by a stray shell variable.

@@ -1,4 +1,4 @@
-// The one interface every LLM provider implements (issue 6, Providers). The tool loop only sees this:
+// The one interface every LLM provider implements (ARCHITECTURE.md, `agent/`). The tool loop only sees this:
 // neutral messages in, a stream of neutral events out. Wire formats live in each provider file.
 import type { ContentPart, TokenUsage, ToolCallRequest } from '@shared/chat';
 

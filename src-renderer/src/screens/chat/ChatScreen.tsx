@@ -1,14 +1,15 @@
-// The Chat (issue 5 "Chat", issue 6): conversations on the left; the open conversation's messages as
-// they stream in, each tool call inline as its card; the model (provider:model) and the project folder
-// (the MCP root) per conversation; the composer with prompts as slash commands. When no model is
-// reachable, the chat says so and points to Settings > Models.
+// The Chat (ARCHITECTURE.md, "A turn in the chat"): conversations on the left; the open conversation's
+// messages as they stream in (its snapshot plus the messages announced since), each turn one answer with
+// its tool calls inline as cards; the model (provider:model) and the project folder (the MCP root) per
+// conversation; the composer with prompts as slash commands. When no model is reachable, the chat says
+// so and points to Settings > Models.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorOf } from '../../api/errors';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useUi } from '../../stores/uiStore';
-import { useChat } from './chatStore';
+import { useChat, withDeltas } from './chatStore';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 import { MessageList } from './MessageList';
@@ -33,13 +34,22 @@ function Conversation({ id }: { id: string | null }) {
   const running = useChat((s) => (id ? s.running[id] === true : false));
   const turnError = useChat((s) => (id ? s.errors[id] : undefined));
   const setRunning = useChat((s) => s.setRunning);
-  // While a turn runs the view also re-reads the conversation every second: the live events are fast,
-  // but one that races the first load (or is lost while the stream reconnects) must not hide a step.
-  const loaded = useQuery({
-    ...trpc.chat.load.queryOptions({ id: id ?? '' }),
-    enabled: !!id,
-    refetchInterval: running ? 1000 : false,
-  });
+  const covered = useChat((s) => s.covered);
+  const deltas = useChat((s) => (id ? s.deltas[id] : undefined));
+  // The snapshot; the messages announced since continue it (no re-reading on a timer). A reconnecting
+  // stream refetches it; a missed announcement shows as a gap and refetches it once.
+  const loaded = useQuery({ ...trpc.chat.load.queryOptions({ id: id ?? '' }), enabled: !!id });
+  const shown = loaded.data ? withDeltas(loaded.data.messages, deltas) : undefined;
+  // One read per gap: the same gap after a read (messages another process wrote) is not read again.
+  const gap = shown?.gap ? `${shown.messages.length}:${deltas?.length ?? 0}` : null;
+  const healed = useRef<string | null>(null);
+  const refetch = loaded.refetch;
+  const fetching = loaded.isFetching;
+  useEffect(() => {
+    if (!gap || fetching || healed.current === gap) return;
+    healed.current = gap;
+    void refetch();
+  }, [gap, fetching, refetch]);
   const defaultModel = useQuery(trpc.models.status.queryOptions());
   const [model, setModel] = useState<string | null>(null);
   const [folder, setFolder] = useState<string | null>(null);
@@ -49,13 +59,15 @@ function Conversation({ id }: { id: string | null }) {
   const shownFolder = folder ?? loaded.data?.summary.workspace ?? '';
 
   useEffect(() => {
-    if (id && loaded.data) setRunning(id, loaded.data.running);
-  }, [id, loaded.data, setRunning]);
+    if (!id || !loaded.data) return;
+    setRunning(id, loaded.data.running, loaded.data.turnSeq, 'answer');
+    covered(id, loaded.data.messages.length);
+  }, [id, loaded.data, setRunning, covered]);
 
   const send = useMutation(
     trpc.chat.send.mutationOptions({
       onSuccess: (r) => {
-        setRunning(r.conversationId, true);
+        setRunning(r.conversationId, true, r.turnSeq, 'answer');
         if (!id) select(r.conversationId);
         void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
       },
@@ -126,8 +138,8 @@ function Conversation({ id }: { id: string | null }) {
           </button>
         </div>
       ) : null}
-      {id && loaded.data ? (
-        <MessageList conversationId={id} messages={loaded.data.messages} />
+      {id && shown ? (
+        <MessageList conversationId={id} messages={shown.messages} />
       ) : id ? (
         <div className="chat-messages">{loaded.error ? <ErrorNote error={loaded.error} /> : null}</div>
       ) : (

@@ -1,63 +1,57 @@
-// One tool call of the chat, inline (issue 5 "Chat"): the existing call card walking its lifecycle
-// (awaiting approval → running with progress → done | failed | refused), with Cancel while it runs.
-// Live calls use the full card from the call stream (results, images); calls read back from disk (or
-// that never reached a server: tool_search, an unknown tool) get a card built from the saved step.
+// One tool step of a turn, inline (ARCHITECTURE.md, "A turn in the chat"): the call card walking its
+// lifecycle, with Cancel while it runs. Two sources, one after the other: the saved step once the
+// conversation has it (durable, and what the model read), else the call's state on the one tool-call
+// stream (the calls store), else the call as the model asked for it.
 import { useMutation } from '@tanstack/react-query';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
+import { callKey, isTerminalPhase } from '@shared/toolCall';
 import { parseModelName } from '@shared/toolNames';
 import type { WirePart, WireToolCallEvent } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
-import { ToolCallCard } from '../../components/ToolCallCard';
-import { useCalls, type CallCard } from '../../stores/callStore';
+import { ToolCallCard, viewOfEvent, type CallView } from '../../components/ToolCallCard';
+import { useCalls } from '../../stores/callStore';
 import { useChat } from './chatStore';
 
 const approxBytes = (b64: string) => Math.floor((b64.length * 3) / 4);
 
-function savedCard(
-  call: ToolCallRequest,
-  step: ToolChatMessage | undefined,
-  live?: WireToolCallEvent['progress'],
-  liveState?: string,
-): CallCard {
+/** Who the call is: the tool the name resolved to (saved, or heard on the stream), else what the name says. */
+function identity(call: ToolCallRequest, step: ToolChatMessage | undefined, live?: WireToolCallEvent) {
+  if (step?.target) return step.target;
+  if (live) return { server: live.server, tool: live.tool, friendlyName: live.friendlyName };
   const parsed = parseModelName(call.name);
-  const phase = (step?.status ?? liveState ?? 'requested') as WireToolCallEvent['phase'];
-  const parts: WirePart[] = step
-    ? [
-        ...(step.text ? [{ kind: 'text' as const, text: step.text }] : []),
-        ...(step.images ?? []).map((i) => ({
-          kind: 'image' as const,
-          mimeType: i.mimeType,
-          base64: i.data,
-          size: approxBytes(i.data),
-        })),
-      ]
-    : [];
-  const event: WireToolCallEvent = {
-    id: call.id,
+  return {
     server: parsed?.serverSegment ?? 'mooring',
     tool: parsed?.toolSegment ?? call.name,
-    modelName: call.name,
     friendlyName: parsed?.toolSegment ?? call.name,
-    phase,
-    at: step?.at ?? 0,
-    ...(live ? { progress: live } : {}),
-    ...(step
+  };
+}
+
+/** A saved step as the card shows it: the result the model read, or why the call did not run. */
+export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage, live?: WireToolCallEvent): CallView {
+  const parts: WirePart[] = [
+    ...(step.text ? [{ kind: 'text' as const, text: step.text }] : []),
+    ...(step.images ?? []).map((i) => ({
+      kind: 'image' as const,
+      mimeType: i.mimeType,
+      base64: i.data,
+      size: approxBytes(i.data),
+    })),
+  ];
+  return {
+    ...identity(call, step, live),
+    phase: step.status,
+    arguments: step.editedArguments ?? call.arguments,
+    ...(step.editedArguments ? { edited: true } : {}),
+    ...(step.status === 'done'
       ? {
           result: {
-            isError: step.status !== 'done',
+            isError: false,
             parts,
             ...(step.structured !== undefined ? { structured: step.structured } : {}),
+            ...(step.structuredInText ? { structuredInText: true } : {}),
           },
         }
-      : {}),
-  };
-  return {
-    id: call.id,
-    server: event.server,
-    tool: event.tool,
-    friendlyName: event.friendlyName,
-    events: [event],
-    arguments: call.arguments,
+      : { error: { message: step.text } }),
   };
 }
 
@@ -68,19 +62,18 @@ export function ChatToolCard(props: {
 }) {
   const { call, step, conversationId } = props;
   const trpc = useTRPC();
-  const streamed = useCalls((s) => s.cards.find((c) => c.id === call.id));
-  const live = useChat((s) => s.calls[call.id]);
+  const live = useCalls((s) => s.calls[callKey({ id: call.id, conversationId })]);
   const turnRunning = useChat((s) => s.running[conversationId] === true);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
-  const card: CallCard = streamed
-    ? { ...streamed, arguments: streamed.arguments ?? call.arguments }
-    : savedCard(call, step, live?.progress, live?.state);
-  const state = step?.status ?? live?.state ?? streamed?.events.at(-1)?.phase ?? 'requested';
-  const active =
-    turnRunning && !step && (state === 'running' || state === 'awaiting-approval' || state === 'requested');
+  const view: CallView = step
+    ? viewOfStep(call, step, live)
+    : live
+      ? { ...viewOfEvent(live), arguments: live.editedArguments ?? call.arguments }
+      : { ...identity(call, undefined), phase: 'requested', arguments: call.arguments };
+  const active = turnRunning && !step && !isTerminalPhase(view.phase);
   return (
-    <div className="chat-tool" data-testid="chat-tool" data-state={state}>
-      <ToolCallCard card={card} />
+    <div className="chat-tool" data-testid="chat-tool" data-state={view.phase} data-tool={view.tool}>
+      <ToolCallCard view={view} />
       {active && (
         <button
           type="button"

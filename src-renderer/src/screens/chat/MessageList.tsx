@@ -1,13 +1,16 @@
-// The conversation's messages in a virtualised list (issue 5: long conversations stay smooth): only what
-// is on screen is rendered; the list follows the answer as it streams in unless the user scrolled up.
+// The conversation in a virtualised list (long conversations stay smooth: only what is on screen is
+// rendered): each of the person's messages, then one answer per turn with the model's text and its tool
+// steps in the order they happened (shared/chatTurns.ts) and the model named once, at its foot. The
+// list follows the answer as it streams in unless the user scrolled up.
 import { Virtuoso } from 'react-virtuoso';
-import type { AssistantChatMessage, ChatMessage, ToolChatMessage } from '@shared/chat';
+import type { ChatMessage, UserChatMessage } from '@shared/chat';
+import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
 import { Gallery } from '../../components/Gallery';
 import { ChatToolCard } from './ChatToolCard';
 import { useChat } from './chatStore';
 
-type Item =
-  { kind: 'message'; message: Exclude<ChatMessage, ToolChatMessage> } | { kind: 'draft'; text: string };
+/** A turn as shown: its saved steps, then the text still streaming. */
+type ShownItem = ConversationItem | (AssistantTurn & { draft?: string });
 
 export function MessageList({
   conversationId,
@@ -18,15 +21,13 @@ export function MessageList({
 }) {
   const draft = useChat((s) => s.drafts[conversationId]);
   const running = useChat((s) => s.running[conversationId] === true);
-  const steps = new Map<string, ToolChatMessage>();
-  for (const m of messages) if (m.role === 'tool') steps.set(m.toolCallId, m);
-  const items: Item[] = messages.flatMap((m): Item[] =>
-    m.role === 'tool' || (m.role === 'user' && m.origin === 'protocol')
-      ? []
-      : [{ kind: 'message', message: m }],
-  );
-  if (draft && !messages.some((m) => m.id === draft.messageId))
-    items.push({ kind: 'draft', text: draft.text });
+  const items: ShownItem[] = groupTurns(messages);
+  if (draft && !messages.some((m) => m.id === draft.messageId)) {
+    // The streaming text belongs to the running turn: the last answer, or a new one after the question.
+    const last = items.at(-1);
+    if (last?.kind === 'turn') items[items.length - 1] = { ...last, draft: draft.text };
+    else items.push({ kind: 'turn', id: draft.messageId, steps: [], draft: draft.text });
+  }
   return (
     <Virtuoso
       className="chat-messages"
@@ -35,15 +36,13 @@ export function MessageList({
       // bottom; otherwise follow only when the user is already at the bottom (they may be reading).
       followOutput={(atBottom) => (running || atBottom ? 'auto' : false)}
       initialTopMostItemIndex={Math.max(0, items.length - 1)}
-      computeItemKey={(i, item) => (item.kind === 'draft' ? 'draft' : item.message.id) + i}
+      computeItemKey={(_, item) => (item.kind === 'user' ? item.message.id : item.id)}
       itemContent={(_, item) => (
         <div className="chat-row">
-          {item.kind === 'draft' ? (
-            <div className="msg assistant" data-testid="msg-assistant" data-streaming="true">
-              <div className="msg-text">{item.text}</div>
-            </div>
+          {item.kind === 'user' ? (
+            <UserView message={item.message} />
           ) : (
-            <MessageView conversationId={conversationId} message={item.message} steps={steps} />
+            <TurnView conversationId={conversationId} turn={item} />
           )}
         </div>
       )}
@@ -51,56 +50,58 @@ export function MessageList({
   );
 }
 
-function MessageView(props: {
-  conversationId: string;
-  message: Exclude<ChatMessage, ToolChatMessage>;
-  steps: Map<string, ToolChatMessage>;
-}) {
-  const m = props.message;
-  if (m.role === 'note')
-    return (
-      <p
-        className={`msg-note ${m.level}`}
-        data-testid="msg-note"
-        role={m.level === 'warning' ? 'alert' : undefined}
-      >
-        {m.text}
-      </p>
-    );
-  if (m.role === 'user') {
-    const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-    const images = m.content.flatMap((p) =>
-      p.type === 'image' ? [{ base64: p.data, mimeType: p.mimeType, size: p.data.length }] : [],
-    );
-    return (
-      <div className="msg user" data-testid="msg-user">
-        <div className="msg-text">{text}</div>
-        {images.length > 0 && <Gallery images={images} label="your message" />}
-      </div>
-    );
-  }
-  return <AssistantView conversationId={props.conversationId} message={m} steps={props.steps} />;
-}
-
-function AssistantView(props: {
-  conversationId: string;
-  message: AssistantChatMessage;
-  steps: Map<string, ToolChatMessage>;
-}) {
-  const m = props.message;
+function UserView({ message: m }: { message: UserChatMessage }) {
+  const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  const images = m.content.flatMap((p) =>
+    p.type === 'image' ? [{ base64: p.data, mimeType: p.mimeType, size: p.data.length }] : [],
+  );
   return (
-    <div className="msg assistant" data-testid="msg-assistant">
-      {m.text && <div className="msg-text">{m.text}</div>}
-      {m.cancelled && <p className="muted small">(cancelled while answering)</p>}
-      {m.toolCalls.map((c) => (
-        <ChatToolCard
-          key={c.id}
-          conversationId={props.conversationId}
-          call={c}
-          step={props.steps.get(c.id)}
-        />
-      ))}
-      {m.model && <p className="muted small msg-meta">{m.model}</p>}
+    <div className="msg user" data-testid="msg-user">
+      <div className="msg-text">{text}</div>
+      {images.length > 0 && <Gallery images={images} label="your message" />}
     </div>
   );
+}
+
+function TurnView(props: { conversationId: string; turn: AssistantTurn & { draft?: string } }) {
+  const { turn } = props;
+  return (
+    <div
+      className="msg assistant"
+      data-testid="msg-assistant"
+      {...(turn.draft !== undefined ? { 'data-streaming': 'true' } : {})}
+    >
+      {turn.steps.map((s) => (
+        <StepView key={stepKey(s)} conversationId={props.conversationId} step={s} />
+      ))}
+      {turn.draft !== undefined && <div className="msg-text">{turn.draft}</div>}
+      {turn.model && <p className="muted small msg-meta">{turn.model}</p>}
+    </div>
+  );
+}
+
+const stepKey = (s: TurnStep) => (s.kind === 'tool' ? `tool:${s.call.id}` : `${s.kind}:${s.message.id}`);
+
+function StepView({ conversationId, step }: { conversationId: string; step: TurnStep }) {
+  switch (step.kind) {
+    case 'text':
+      return (
+        <>
+          {step.message.text && <div className="msg-text">{step.message.text}</div>}
+          {step.message.cancelled && <p className="muted small">(cancelled while answering)</p>}
+        </>
+      );
+    case 'tool':
+      return <ChatToolCard conversationId={conversationId} call={step.call} step={step.step} />;
+    case 'note':
+      return (
+        <p
+          className={`msg-note ${step.message.level}`}
+          data-testid="msg-note"
+          role={step.message.level === 'warning' ? 'alert' : undefined}
+        >
+          {step.message.text}
+        </p>
+      );
+  }
 }

@@ -1,49 +1,62 @@
-// The chat's live stream as it arrives (issue 5 "Chat"): the text of the answer being streamed, each tool
-// call's latest state and progress, which conversations are answering, and which one is open. Messages
-// that are complete live in the TanStack Query cache (`chat.load`); this holds only what is in flight.
+// The chat's live state as it arrives (ARCHITECTURE.md, "A turn in the chat"): the text of the answer
+// being streamed, the messages appended since a conversation's snapshot was read (each with its index),
+// which conversations are answering, their last error, and which one is open. The snapshot itself is
+// the TanStack Query cache (`chat.load`); a call's phase is the calls store's (stores/callStore.ts).
 import { create } from 'zustand';
-import type { ChatEvent, ToolCallState } from '@shared/chat';
-import type { Progress } from '@shared/toolCall';
+import type { ChatEvent, ChatMessage } from '@shared/chat';
 import type { ErrorData } from '@shared/errors';
-
-export interface LiveCall {
-  state: ToolCallState;
-  progress?: Progress;
-  text?: string;
-}
 
 export interface Draft {
   messageId: string;
   text: string;
 }
 
+/** A message announced after the snapshot was taken: its position in the conversation, and itself. */
+export interface Delta {
+  index: number;
+  message: ChatMessage;
+}
+
 export interface ChatLiveState {
   /** The open conversation; null = a new one, created by the first message. */
   selected: string | null;
   drafts: Record<string, Draft | undefined>;
-  calls: Record<string, LiveCall | undefined>;
+  deltas: Record<string, Delta[] | undefined>;
   running: Record<string, boolean>;
+  /** The TurnState.seq each `running` is as of: an older answer or event changes nothing. */
+  turnSeq: Record<string, number>;
   errors: Record<string, ErrorData | undefined>;
   select(id: string | null): void;
-  setRunning(id: string, running: boolean): void;
+  /** From a `turn` event (`event: true`), or from an answer of `chat.load` / `chat.send`. */
+  setRunning(id: string, running: boolean, seq: number, from?: 'event' | 'answer'): void;
   apply(e: ChatEvent): void;
+  /** A snapshot of `length` messages arrived: deltas it holds are dropped. */
+  covered(id: string, length: number): void;
 }
 
 export const useChat = create<ChatLiveState>((set) => ({
   selected: null,
   drafts: {},
-  calls: {},
+  deltas: {},
   running: {},
+  turnSeq: {},
   errors: {},
   select: (selected) => set({ selected }),
-  setRunning: (id, running) =>
-    set((s) => ({
-      running: { ...s.running, [id]: running },
-      // A new turn starts without the last turn's error.
-      ...(running ? { errors: { ...s.errors, [id]: undefined } } : {}),
-      // A turn that ended leaves no half-streamed text behind (it was saved, or cancelled and saved).
-      ...(!running ? { drafts: { ...s.drafts, [id]: undefined } } : {}),
-    })),
+  setRunning: (id, running, seq, from = 'event') =>
+    set((s) => {
+      // An answer read the state as of its seq, so it holds when no newer event came; an event
+      // holds when it is newer than what is held.
+      const held = s.turnSeq[id] ?? -1;
+      if (from === 'event' ? seq <= held : seq < held) return s;
+      return {
+        running: { ...s.running, [id]: running },
+        turnSeq: { ...s.turnSeq, [id]: seq },
+        // A new turn starts without the last turn's error.
+        ...(running ? { errors: { ...s.errors, [id]: undefined } } : {}),
+        // A turn that ended leaves no half-streamed text behind (it was saved, or cancelled and saved).
+        ...(!running ? { drafts: { ...s.drafts, [id]: undefined } } : {}),
+      };
+    }),
   apply: (e) =>
     set((s) => {
       const cid = e.conversationId;
@@ -53,25 +66,44 @@ export const useChat = create<ChatLiveState>((set) => ({
           const text = d && d.messageId === e.messageId ? d.text + e.text : e.text;
           return { drafts: { ...s.drafts, [cid]: { messageId: e.messageId, text } } };
         }
-        case 'tool-call':
+        case 'message-complete': {
+          const held = s.deltas[cid] ?? [];
+          if (held.some((d) => d.index === e.index)) return s;
           return {
-            calls: {
-              ...s.calls,
-              [e.call.id]: {
-                state: e.state,
-                ...(e.progress ? { progress: e.progress } : {}),
-                ...(e.text !== undefined ? { text: e.text } : {}),
-              },
-            },
+            deltas: { ...s.deltas, [cid]: [...held, { index: e.index, message: e.message }] },
+            ...(s.drafts[cid]?.messageId === e.message.id
+              ? { drafts: { ...s.drafts, [cid]: undefined } }
+              : {}),
           };
-        case 'message-complete':
-          return s.drafts[cid]?.messageId === e.message.id
-            ? { drafts: { ...s.drafts, [cid]: undefined } }
-            : s;
+        }
         case 'error':
           return { errors: { ...s.errors, [cid]: e.error } };
         default:
           return s;
       }
     }),
+  covered: (id, length) =>
+    set((s) => {
+      const held = s.deltas[id];
+      if (!held?.some((d) => d.index < length)) return s;
+      return { deltas: { ...s.deltas, [id]: held.filter((d) => d.index >= length) } };
+    }),
 }));
+
+/**
+ * The snapshot plus the deltas that continue it, in order. `gap`: a delta lies beyond the next index
+ * (an event was missed), so the snapshot must be read again; the messages up to the gap stay shown.
+ */
+export function withDeltas(
+  snapshot: readonly ChatMessage[],
+  deltas: readonly Delta[] | undefined,
+): { messages: ChatMessage[]; gap: boolean } {
+  if (!deltas?.length) return { messages: snapshot as ChatMessage[], gap: false };
+  const messages = snapshot.slice();
+  for (const d of [...deltas].sort((a, b) => a.index - b.index)) {
+    if (d.index < messages.length) continue;
+    if (d.index > messages.length) return { messages, gap: true };
+    messages.push(d.message);
+  }
+  return { messages, gap: false };
+}

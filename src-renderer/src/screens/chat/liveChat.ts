@@ -1,56 +1,34 @@
-// The chat's and the dialogs' share of the one live stream (useLiveEvents): ChatEvents update the open
-// conversation's cached messages and the live store; server interactions update the pending list.
+// The chat's and the dialogs' share of the one live stream (useLiveEvents): ChatEvents go to the live
+// chat store (drafts, the messages appended since a snapshot); server interactions update the pending
+// list. A call's lifecycle is not here: it is a `toolCall` event, for the calls store.
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChatMessage } from '@shared/chat';
 import type { Interaction } from '@shared/interactions';
 import type { UiEvent } from '@shared/wire';
 import type { useTRPC } from '../../api/trpc';
 import { useChat } from './chatStore';
 
 type Trpc = ReturnType<typeof useTRPC>;
-interface Loaded {
-  messages: ChatMessage[];
-  running: boolean;
-}
 
 /** Handles the chat and interaction events; returns false for every other kind. */
 export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boolean {
   switch (e.type) {
     case 'chat': {
       const ev = e.event;
+      // A conversation nobody has loaded keeps no deltas: its first load reads them from the file
+      // (a message is on disk before it is announced).
+      if (
+        ev.type === 'message-complete' &&
+        !qc.getQueryState(trpc.chat.load.queryKey({ id: ev.conversationId }))
+      )
+        return true;
       useChat.getState().apply(ev);
-      if (ev.type === 'tool-call') {
-        // Self-healing: a call whose assistant message this view has not got (its message-complete raced
-        // the conversation's first load, or was missed while the stream reconnected) makes the view read
-        // the conversation again; the step is on disk before any of its events are sent.
-        const key = trpc.chat.load.queryKey({ id: ev.conversationId });
-        const data = qc.getQueryData<Loaded>(key);
-        const known = data?.messages.some(
-          (m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === ev.call.id),
-        );
-        if (data && !known && qc.getQueryState(key)?.fetchStatus !== 'fetching')
-          void qc.invalidateQueries({ queryKey: key, exact: true });
-      }
-      if (ev.type === 'message-complete') {
-        const key = trpc.chat.load.queryKey({ id: ev.conversationId });
-        const cached = qc.setQueryData<Loaded>(key, (c) =>
-          c && !c.messages.some((m) => m.id === ev.message.id)
-            ? { ...c, messages: [...c.messages, ev.message] }
-            : c,
-        );
-        // A load in flight read the file before this step was appended: read it again (the step is
-        // on disk before its event is sent), so no message is lost to the race.
-        if (!cached || qc.getQueryState(key)?.fetchStatus === 'fetching')
-          void qc.invalidateQueries({ queryKey: key, exact: true });
-      }
       return true;
     }
     case 'turn':
-      useChat.getState().setRunning(e.turn.conversationId, e.turn.running);
+      useChat.getState().setRunning(e.turn.conversationId, e.turn.running, e.turn.seq);
+      // The list shows which conversations answer, and when each was last updated.
       void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
       void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
-      if (!e.turn.running)
-        void qc.invalidateQueries({ queryKey: trpc.chat.load.queryKey({ id: e.turn.conversationId }) });
       return true;
     case 'interaction':
       qc.setQueryData<Interaction[]>(trpc.interactions.pending.queryKey(), (list) =>

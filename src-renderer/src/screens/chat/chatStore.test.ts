@@ -1,0 +1,57 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '@shared/chat';
+import { useChat, withDeltas } from './chatStore';
+
+const note = (id: string): ChatMessage => ({ id, at: 1, role: 'note', level: 'info', text: id });
+
+describe('a conversation as a snapshot plus the messages announced since', () => {
+  beforeEach(() => useChat.setState({ deltas: {}, drafts: {} }));
+
+  it('appends the deltas that continue the snapshot, ignores what it holds, and reports a gap', () => {
+    const snapshot = [note('m0'), note('m1')];
+    const apply = (index: number, id: string) =>
+      useChat.getState().apply({ type: 'message-complete', conversationId: 'c', index, message: note(id) });
+    apply(1, 'm1'); // raced the snapshot's read: already in it
+    apply(3, 'm3'); // arrived before m2
+    apply(2, 'm2');
+    apply(2, 'm2'); // a replay
+    const { messages, gap } = withDeltas(snapshot, useChat.getState().deltas['c']);
+    expect(messages.map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    expect(gap).toBe(false);
+
+    apply(6, 'm6'); // m4 and m5 were missed (the stream was down)
+    const missed = withDeltas(snapshot, useChat.getState().deltas['c']);
+    expect(missed.gap).toBe(true);
+    expect(missed.messages.map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3']);
+
+    // A fresh snapshot of five messages drops the deltas it holds.
+    useChat.getState().covered('c', 5);
+    expect(useChat.getState().deltas['c']!.map((d) => d.index)).toEqual([6]);
+  });
+
+  it("keeps the newer of a turn event and a load's answer, whichever arrives first", () => {
+    useChat.setState({ running: {}, turnSeq: {} });
+    const s = useChat.getState();
+    s.setRunning('c', true, 4, 'answer'); // chat.send answered: the turn started at 4
+    s.setRunning('c', false, 5); // the turn ended
+    s.setRunning('c', true, 4, 'answer'); // a load read while it ran, answered late
+    expect(useChat.getState().running['c']).toBe(false);
+    s.setRunning('c', true, 6); // the next turn
+    s.setRunning('c', true, 6, 'answer'); // a load read after it started
+    expect(useChat.getState().running['c']).toBe(true);
+  });
+
+  it('drops the streamed draft once its message is complete', () => {
+    const s = useChat.getState();
+    s.apply({ type: 'text-delta', conversationId: 'c', messageId: 'a1', text: 'Hel' });
+    s.apply({ type: 'text-delta', conversationId: 'c', messageId: 'a1', text: 'lo' });
+    expect(useChat.getState().drafts['c']).toEqual({ messageId: 'a1', text: 'Hello' });
+    s.apply({
+      type: 'message-complete',
+      conversationId: 'c',
+      index: 0,
+      message: { id: 'a1', at: 1, role: 'assistant', text: 'Hello', toolCalls: [] },
+    });
+    expect(useChat.getState().drafts['c']).toBeUndefined();
+  });
+});
