@@ -6,6 +6,8 @@ import { ApprovalDialog } from './components/ApprovalDialog';
 import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
 import { ChatScreen } from './screens/chat/ChatScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
+import { BrowseScreen } from './screens/install/BrowseScreen';
+import { InstallLinkDialog } from './screens/install/InstallLinkDialog';
 import { PlaygroundScreen } from './screens/PlaygroundScreen';
 import { ModelsScreen } from './screens/settings/ModelsScreen';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
@@ -16,6 +18,7 @@ import { useUi, type Route } from './stores/uiStore';
 const NAV: { route: Route; label: string }[] = [
   { route: 'chat', label: 'Chat' },
   { route: 'servers', label: 'MCP servers' },
+  { route: 'browse', label: 'Browse servers' },
   { route: 'workspace', label: 'Project folders' },
   { route: 'tools', label: 'Tool selection' },
   { route: 'playground', label: 'Tools playground' },
@@ -54,6 +57,7 @@ export function App() {
           </div>
         )}
         {route === 'servers' && <ServersScreen />}
+        {route === 'browse' && <BrowseScreen />}
         {route === 'tools' && <ToolsScreen />}
         {route === 'playground' && <PlaygroundScreen />}
         {route === 'diagnostics' && <DiagnosticsScreen />}
@@ -63,6 +67,7 @@ export function App() {
       </main>
       <ApprovalDialog />
       <InteractionDialogs />
+      <InstallLinkDialog />
     </div>
   );
 }

@@ -16,6 +16,8 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [text, setText] = useState('');
   const [fileName, setFileName] = useState('pasted text');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
+  // VS Code inputs (`${input:ID}`): asked here, kept in the keychain, filled in when the server starts.
+  const [inputValues, setInputValues] = useState<Record<string, string>>({});
   const preview = useMutation(
     trpc.servers.previewImport.mutationOptions({
       onSuccess: (p) => setChosen(new Set(p.servers.filter((s) => !s.exists).map((s) => s.config.name))),
@@ -39,7 +41,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
       open
       onOpenChange={(o) => !o && onClose()}
       title="Import servers"
-      description="From Claude Desktop, Cursor or VS Code (mcp.json or settings.json)."
+      description="From Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, Continue, LM Studio or Cherry Studio."
       wide
       testId="import-dialog"
     >
@@ -47,7 +49,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
         Choose the file
         <input
           type="file"
-          accept=".json,.jsonc,application/json"
+          accept=".json,.jsonc,.yaml,.yml,application/json"
           onChange={async (e) => {
             const f = e.target.files?.[0];
             if (!f) return;
@@ -92,6 +94,18 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
             <p key={r.to} className="muted">
               “{shown(r.from)}” is imported as “{r.to}”.
             </p>
+          ))}
+          {preview.data.inputs.map((i) => (
+            <label key={i.id} className="stack" data-testid={`import-input-${i.id}`}>
+              {shown(i.description ?? i.id)} (for {shown(i.usedBy.join(', '))}; kept in the keychain)
+              <input
+                aria-label={`Input ${i.id}`}
+                type={i.password ? 'password' : 'text'}
+                autoComplete="off"
+                value={inputValues[i.id] ?? ''}
+                onChange={(e) => setInputValues((v) => ({ ...v, [i.id]: e.target.value }))}
+              />
+            </label>
           ))}
           <ul className="plain">
             {preview.data.servers.map((s) => (
@@ -161,6 +175,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
                   names: preview.data.servers
                     .filter((s) => chosen.has(s.config.name))
                     .map((s) => s.config.name),
+                  inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
                 })
               }
             >

@@ -4,6 +4,7 @@ import { create } from 'zustand';
 
 export const ROUTES = [
   'servers',
+  'browse',
   'tools',
   'playground',
   'diagnostics',
