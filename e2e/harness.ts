@@ -21,14 +21,17 @@ export interface RunningWeb {
   stop(): Promise<number | null>;
 }
 
-export async function startMooringWeb(home: string): Promise<RunningWeb> {
+export async function startMooringWeb(
+  home: string,
+  opts: { env?: Record<string, string> } = {},
+): Promise<RunningWeb> {
   if ((buildIsStale as (root: string) => boolean)(ROOT))
     throw new Error(
       'out/ is older than the sources: `npm run build` (the global setup does it before a run)',
     );
   const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), 'web', '--json', '--no-open'], {
     cwd: ROOT,
-    env: { ...process.env, MOORING_HOME: home },
+    env: { ...process.env, MOORING_HOME: home, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // If the test run dies before afterAll, still ask the command to close its sessions.
