@@ -13,8 +13,10 @@ import type { InstallPlan, InstallResult, RegistrySearchPage } from '@shared/reg
 import { importGrants } from '../config/importConsent';
 import { sanitizeServerName } from '../config/importFormats';
 import { MooringError } from '../errors';
+import { describeCommandLine } from '../safety/commandAllowlist';
 import { createGuardedFetch } from '../safety/guardedFetch';
 import { packagesOf } from '../safety/packageSpec';
+import { maskConfig } from '../secrets/serverSecrets';
 import { bundleDraft } from './bundleDraft';
 import { draftCommandLine, materialize, type InstallDraft } from './installDraft';
 import { linkDraft } from './linkDraft';
@@ -120,7 +122,7 @@ export class InstallService {
       this.forget(id);
       return {
         name: saved.name,
-        commandLine: draftCommandLine({ ...stored.draft!, args: saved.args.map((t) => ({ tokens: [t] })) }),
+        commandLine: describeCommandLine(maskConfig(saved)),
         secrets: [...saved.secretEnv, ...saved.secretHeaders, ...Object.keys(inputValues)],
         warnings: plan.warnings,
       };
