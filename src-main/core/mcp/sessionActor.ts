@@ -20,7 +20,7 @@ import { createTransport, type TransportFactory, type TransportHooks } from './t
 import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
 
 const LenientToolsList = z.looseObject({
-  tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown().optional() })),
+  tools: z.array(z.looseObject({ name: z.unknown(), inputSchema: z.unknown().optional() })),
   nextCursor: z.string().optional(),
 });
 
@@ -28,6 +28,11 @@ export const MOORING_CLIENT_INFO = { name: 'Mooring', version: '0.1.0' };
 export const KEEPALIVE_MS = 180_000;
 export const CONNECT_TIMEOUT_MS = 30_000;
 const HARD_CAP_MS = MAX_TIMEOUT_SECONDS * 1000;
+/** A server's text in a log line: one line, at most `max` characters. */
+const clip = (text: string, max: number) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+};
 
 export interface SessionActorOptions {
   config: ServerConfig;
@@ -300,7 +305,16 @@ export class SessionActor extends EventEmitter {
         LenientToolsList,
         { timeout },
       );
-      for (const raw of res.tools) {
+      for (const [index, raw] of res.tools.entries()) {
+        if (typeof raw.name !== 'string' || !raw.name.trim()) {
+          // Nothing can call a tool without a name, and a blank one would still get a model-facing name.
+          const what = typeof raw.description === 'string' ? `: "${clip(raw.description, 80)}"` : '';
+          this.hostLog(
+            'warning',
+            `refused tool #${index + 1} of tools/list: its name is ${typeof raw.name === 'string' ? 'empty' : 'missing'}, so nothing could call it${what}`,
+          );
+          continue;
+        }
         const schema = raw.inputSchema;
         if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
           this.hostLog(
