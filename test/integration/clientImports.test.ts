@@ -12,7 +12,8 @@ import { runMooring } from '../helpers/cli';
 import { FILESYSTEM, tempDir } from '../helpers/servers';
 import { testSecret } from '../security/testSecrets';
 
-const user = tempDir('mooring-client-home-');
+// Not a mooring-* folder: it plays the user's home, whose files hold secrets the scan must not mistake for ours.
+const user = tempDir('client-home-');
 const put = (rel: string, text: string) => {
   const file = join(user, rel);
   mkdirSync(dirname(file), { recursive: true });
