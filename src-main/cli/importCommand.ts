@@ -7,8 +7,8 @@ import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import type { ImportPreview } from '../core/services/configuredServers';
 import type { CoreRunner } from './coreRunner';
-import { askInputs } from './installTerminal';
-import { collect, parsePairs } from './output';
+import { askInputs, inputOptions } from './installTerminal';
+import { collect } from './output';
 import { interactive, terminal } from './terminalPrompt';
 import { say, tty } from './terminalText';
 
@@ -38,7 +38,11 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
     .argument('<file>')
     .option('--yes', 'consent to everything shown without asking')
     .option('--replace', 'replace servers of the same name')
-    .option('--input <ID=VALUE>', 'the value of a VS Code input (${input:ID}); the rest are asked', collect)
+    .option(
+      '--input <ID[=VALUE]>',
+      'the value of a VS Code input (${input:ID}); ID alone: asked hidden, or read from standard input',
+      collect,
+    )
     .action(async (file: string, o) =>
       withCore(async (core) => {
         const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -62,17 +66,14 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
             throw new MooringError('refused', 'Nothing was imported.');
         }
         // VS Code inputs (`${input:ID}`): asked now, kept in the keychain, filled in at start.
-        let inputValues = parsePairs(o.input, '--input');
-        if (interactive())
-          inputValues = await askInputs(
-            preview.inputs.map((i) => ({
-              id: i.id,
-              label: `input ${i.id}${i.description ? ` (${i.description})` : ''}`,
-              secret: i.password,
-              required: true,
-            })),
-            inputValues,
-          );
+        const inputs = preview.inputs.map((i) => ({
+          id: i.id,
+          label: `input ${i.id}${i.description ? ` (${i.description})` : ''}`,
+          secret: i.password,
+          required: true,
+        }));
+        let inputValues = await inputOptions(o.input, inputs);
+        if (interactive()) inputValues = await askInputs(inputs, inputValues);
         const merged = await core.servers.import({
           text,
           fileName: file,

@@ -4,9 +4,17 @@
 import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import type { CoreRunner } from './coreRunner';
-import { collect, EXIT, parsePairs } from './output';
+import { collect, EXIT } from './output';
 import { print, printJson } from './terminalText';
-import { askInputs, consent, describeSearch, interactive, sayInstalled, sayPlan } from './installTerminal';
+import {
+  askInputs,
+  consent,
+  describeSearch,
+  inputOptions,
+  interactive,
+  sayInstalled,
+  sayPlan,
+} from './installTerminal';
 
 export function registerInstallCommands(mcp: Command, withCore: CoreRunner): void {
   mcp
@@ -37,7 +45,11 @@ export function registerInstallCommands(mcp: Command, withCore: CoreRunner): voi
     .argument('<ref>', 'io.github.owner/server[@1.2.3], ./file.mcpb, or mooring:// cursor:// vscode: link')
     .option('--name <name>', 'save it under this name')
     .option('--option <n>', 'which of the entry’s packages or remotes to install (as listed)')
-    .option('--input <ID=VALUE>', 'a value the server asks for (repeatable); the rest are asked', collect)
+    .option(
+      '--input <ID[=VALUE]>',
+      'a value the server asks for (repeatable); ID alone: asked hidden, or read from standard input',
+      collect,
+    )
     .option('--yes', 'consent to what is shown without asking')
     .action(async (ref: string, o) =>
       withCore(async (core) => {
@@ -52,7 +64,7 @@ export function registerInstallCommands(mcp: Command, withCore: CoreRunner): voi
             `Not installed: ${plan.osv.text}.`,
             'Do not run this package.',
           );
-        let inputs = parsePairs(o.input, '--input');
+        let inputs = await inputOptions(o.input, plan.inputs);
         if (!o.yes) {
           if (!interactive())
             throw new MooringError(

@@ -3,6 +3,7 @@
 // (consent, each value the server needs, secrets not echoed) through the one queued prompt (terminalPrompt.ts).
 import type { InstallInput, InstallPlan, InstallResult, RegistrySearchPage } from '@shared/registry';
 import { MooringError } from '../core/errors';
+import { readStdinLines } from './secretInput';
 import { interactive, terminal } from './terminalPrompt';
 import { multiline, say, tty } from './terminalText';
 
@@ -54,6 +55,48 @@ function describeInput(i: InstallInput): string {
 export const sayPlan = (plan: InstallPlan) => say(describePlan(plan));
 
 export const consent = (question: string) => terminal.confirm(question);
+
+/**
+ * The values of `--input ID=VALUE` and `--input ID` options. A secret given on the command line is taken with
+ * a warning (other users read it there, `ps`); `--input ID` without a value is asked (hidden) on a terminal,
+ * else read from standard input, one line each, in the order given.
+ */
+export async function inputOptions(
+  given: string[] | undefined,
+  inputs: InstallInput[],
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const fromStdin: string[] = [];
+  for (const g of given ?? []) {
+    const at = g.indexOf('=');
+    const id = at > 0 ? g.slice(0, at) : g;
+    if (!id) throw new MooringError('usage', '--input needs an ID', 'e.g. --input env.API_KEY');
+    if (at < 0) {
+      if (!terminal.available) fromStdin.push(id);
+      continue;
+    }
+    out[id] = g.slice(at + 1);
+    if (inputs.find((i) => i.id === id)?.secret)
+      say(
+        tty`warning: the value of ${id} was on the command line, where other users can read it (ps); next time use --input ${id} and type it when asked, or pipe it in
+`,
+      );
+  }
+  if (fromStdin.length) {
+    const lines = await readStdinLines();
+    fromStdin.forEach((id, i) => {
+      const value = lines[i];
+      if (!value)
+        throw new MooringError(
+          'usage',
+          `Expected ${fromStdin.length} value(s) on standard input, one line each, in this order: ${fromStdin.join(', ')}`,
+          `e.g. printf '%s\\n' "$TOKEN" | mooring mcp install REF --yes --input ${fromStdin[0]}`,
+        );
+      out[id] = value;
+    });
+  }
+  return out;
+}
 
 /** Asks for each value not given yet; Enter keeps the default or, for an optional value, leaves it out. */
 export async function askInputs(

@@ -19,7 +19,11 @@ let osv: OsvStub;
 let home: string;
 let bundleDir: string;
 
-const mooring = (args: string[]) => runMooring(home, args, { env: { MOORING_REGISTRY_URL: registry.url } });
+const mooring = (args: string[], input?: string) =>
+  runMooring(home, args, {
+    env: { MOORING_REGISTRY_URL: registry.url },
+    ...(input !== undefined ? { input } : {}),
+  });
 const configured = () =>
   existsSync(join(home, 'mcp_servers.json'))
     ? (
@@ -97,15 +101,11 @@ describe('mooring mcp install from the registry', () => {
     expect(JSON.parse(test.stdout)).toMatchObject({ ok: true, tools: expect.arrayContaining(['echo']) });
   }, 90_000);
 
-  it('a remote entry with a secret header: kept in the keychain, sent to the server', async () => {
-    const r = await mooring([
-      'mcp',
-      'install',
-      'io.github.mooring-test/remote-weather',
-      '--yes',
-      '--input',
-      `header.Authorization=${REMOTE_TOKEN}`,
-    ]);
+  it('a remote entry with a secret header: piped in (never on the command line), kept in the keychain, sent to the server', async () => {
+    const r = await mooring(
+      ['mcp', 'install', 'io.github.mooring-test/remote-weather', '--yes', '--input', 'header.Authorization'],
+      `${REMOTE_TOKEN}\n`,
+    );
     if (!KEYCHAIN) {
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(/keychain/i);
@@ -148,7 +148,9 @@ describe('mooring mcp install from the registry', () => {
 describe('mooring mcp install of bundles and links', () => {
   it('a .mcpb packed with the mcpb package: installed, tested, uninstalled; a path-escaping one refused', async () => {
     const file = await packHelloBundle(bundleDir);
+    // On the command line it works, with a warning that other users can read it there.
     const r = await mooring(['mcp', 'install', file, '--yes', '--input', `user_config.api_key=${HELLO_KEY}`]);
+    expect(r.stderr).toMatch(/warning: the value of user_config\.api_key was on the command line/);
     if (!KEYCHAIN) {
       expect(r.code).not.toBe(0);
       return;
