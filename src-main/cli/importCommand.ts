@@ -43,6 +43,7 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
       'the value of a VS Code input (${input:ID}); ID alone: asked hidden, or read from standard input',
       collect,
     )
+    .option('--all-tools', 'skip the default safe set: leave their destructive tools on')
     .action(async (file: string, o) =>
       withCore(async (core) => {
         const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -79,8 +80,13 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
           fileName: file,
           replaceExisting: Boolean(o.replace),
           inputValues,
+          ...(o.allTools ? { safeDefaults: false } : {}),
         });
         say(tty`imported ${merged.added.length + merged.replaced.length} server(s); none was started\n`);
+        for (const [name, safe] of Object.entries(merged.safeDefaults))
+          say(
+            tty`  ${name}: ${safe.message ?? (safe.pending ? 'its destructive tools start off when it first connects (the default safe set)' : 'no destructive tools')}\n`,
+          );
       }),
     );
 }
