@@ -1,13 +1,15 @@
 // Browse servers and install links end to end: real `mooring web` pointed at the fixture registry
 // (test/fixtures/registryServer.ts) and an OSV stand-in, Debian Chromium. The npm entry runs server-everything
 // through npx from the repository's node_modules, offline (the entry sets npm_config_offline=true).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOsvServer, type OsvStub } from '../test/fixtures/osvServer';
 import { startFixtureRegistry, type FixtureRegistry } from '../test/fixtures/registryServer';
+import { expectAccessible } from './a11y';
 import { EVERYTHING, startMooringWeb, type RunningWeb } from './harness';
+import { openScreen } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,23 +25,26 @@ test.beforeAll(async ({ browser }) => {
   const home = mkdtempSync(join(tmpdir(), 'mooring-e2e-install-'));
   writeFileSync(join(home, 'settings.json'), JSON.stringify({ osvEndpoint: osv.url }));
   web = await startMooringWeb(home, { env: { MOORING_REGISTRY_URL: registry.url } });
-  page = await browser.newPage();
+  // axe-core needs a page of a context the test made (browser.newPage's implicit one will not do).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(web.url);
 });
 
 test.afterAll(async () => {
-  await page?.close();
+  await page?.context().close();
   expect(pageErrors).toEqual([]);
   if (web) expect(await web.stop(), web.stderr()).toBe(0);
   await registry?.close();
   await osv?.close();
 });
 
+const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
 const result = (name: string) => page.getByTestId('registry-result').filter({ hasText: name });
 
 test('Browse lists the registry’s servers with how each runs; hostile text is shown escaped', async () => {
-  await page.getByRole('button', { name: 'Browse servers' }).click();
+  await openScreen(page, 'Browse servers');
   await expect(result('io.github.mooring-test/everything')).toContainText(
     'Runs: npm @modelcontextprotocol/server-everything 2026.8.31',
   );
@@ -57,6 +62,30 @@ test('Browse lists the registry’s servers with how each runs; hostile text is 
   await expect(page.getByTestId('registry-result')).toHaveCount(1);
 });
 
+test('Browse at 1280×800 and 900×700: nothing overflows sideways, axe finds nothing serious', async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.getByLabel('Search the registry').fill('');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(result('io.github.mooring-test/everything')).toBeVisible();
+  for (const [w, h] of [
+    [1280, 800],
+    [900, 700],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    const overflow = await page.evaluate(() => {
+      const c = document.querySelector('main.content')!;
+      return c.scrollWidth - c.clientWidth;
+    });
+    expect(overflow, `Browse at ${w}px overflows sideways`).toBeLessThanOrEqual(0);
+    await expectAccessible(page, `Browse servers at ${w}px`);
+    await page.screenshot({ path: join(SHOTS, `screen-browse-servers-${w}x${h}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByLabel('Search the registry').fill('weather');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByTestId('registry-result')).toHaveCount(1);
+});
+
 test('details of a remote: the URL, the required secret header; Install waits for it', async () => {
   await page.getByRole('button', { name: 'Details of io.github.mooring-test/remote-weather' }).click();
   const consent = page.getByTestId('install-consent');
@@ -65,6 +94,8 @@ test('details of a remote: the URL, the required secret header; Install waits fo
     'header Authorization (required) — kept in the keychain',
   );
   await expect(consent.getByRole('button', { name: /^Install / })).toBeDisabled();
+  await expectAccessible(page, 'the install consent');
+  await page.screenshot({ path: join(SHOTS, 'install-consent-1280x800.png') });
   await consent.getByRole('button', { name: 'Cancel' }).click();
   await expect(consent).toBeHidden();
 });
@@ -86,14 +117,14 @@ test('install an npm entry through the consent; it runs', async () => {
   );
   await consent.getByRole('button', { name: 'Install everything' }).click();
   await expect(page.getByTestId('install-done')).toContainText('Installed everything');
-  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await openScreen(page, 'Servers');
   await expect(page.getByTestId('server-everything').getByTestId('server-state')).toHaveText('ready', {
     timeout: 60_000,
   });
 });
 
 test('a hostile entry is refused with the reason', async () => {
-  await page.getByRole('button', { name: 'Browse servers' }).click();
+  await openScreen(page, 'Browse servers');
   await page.getByLabel('Search the registry').fill('shell');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await page.getByRole('button', { name: 'Details of io.github.mooring-test/shell-identifier' }).click();
@@ -121,7 +152,7 @@ test('the three kinds of install link, pasted: each shows where it came from, in
     ],
   ];
   for (const [name, link, from] of links) {
-    await page.getByRole('button', { name: 'Browse servers' }).click();
+    await openScreen(page, 'Browse servers');
     await page.getByLabel('Install link').fill(link);
     await page.getByRole('button', { name: 'Review link' }).click();
     const consent = page.getByTestId('install-consent');
@@ -129,7 +160,7 @@ test('the three kinds of install link, pasted: each shows where it came from, in
     await expect(consent.getByTestId('install-command-line')).toHaveText(`node ${EVERYTHING} stdio`);
     await consent.getByRole('button', { name: `Install ${name}` }).click();
     await expect(page.getByTestId('install-done')).toContainText(`Installed ${name}`);
-    await page.getByRole('button', { name: 'MCP servers' }).click();
+    await openScreen(page, 'Servers');
     await expect(page.getByTestId(`server-${name}`).getByTestId('server-state')).toHaveText('ready', {
       timeout: 60_000,
     });

@@ -98,4 +98,9 @@ export interface InstallResult {
   /** Keychain entries written: environment variables, headers and other values kept secret. */
   secrets: string[];
   warnings: string[];
+  /**
+   * What the default safe set did, as for every add (README, "Safety"): its destructive tools turned off
+   * ("3 destructive tools disabled by default"), or pending until the server first connects.
+   */
+  safeDefaults: { disabledCount: number; message?: string; pending?: boolean };
 }

@@ -118,6 +118,11 @@ export async function askInputs(
 export function sayInstalled(r: InstallResult): void {
   say(tty`installed ${r.name}: ${r.commandLine}\n`);
   if (r.secrets.length) say(tty`kept in the keychain: ${r.secrets.join(', ')}\n`);
+  const safe = r.safeDefaults;
+  if (safe.message || safe.pending)
+    say(
+      tty`${safe.message ?? 'its destructive tools start off when it first connects'} (the default safe set); list them with: mooring mcp tools ${r.name}\n`,
+    );
   say(tty`check it with: mooring mcp test ${r.name}\n`);
 }
 

@@ -96,6 +96,10 @@ describe('mooring mcp install from the registry', () => {
     expect(r.stderr).toContain(
       'installed everything: npm_config_offline=true npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio',
     );
+    // As every add: the default safe set, applied when it first connects (nothing was started here).
+    expect(r.stderr).toContain(
+      'its destructive tools start off when it first connects (the default safe set); list them with: mooring mcp tools everything',
+    );
     const test = await mooring(['mcp', 'test', 'everything', '--json']);
     expect(test.code, test.stdout + test.stderr).toBe(0);
     expect(JSON.parse(test.stdout)).toMatchObject({ ok: true, tools: expect.arrayContaining(['echo']) });

@@ -38,7 +38,7 @@ export interface InstallServiceDeps {
   add: (
     input: ServerConfigInput,
     opts: { start?: boolean; safeDefaults: true; inputValues: Record<string, string> },
-  ) => Promise<ServerConfig>;
+  ) => Promise<ServerConfig & { safeDefaults: InstallResult['safeDefaults'] }>;
   existingNames: () => Promise<string[]>;
   /** For tests: the fetch for the registry and bundle downloads instead of a guarded one. */
   fetch?: (url: string, init?: RequestInit) => Promise<Response>;
@@ -125,6 +125,7 @@ export class InstallService {
         commandLine: describeCommandLine(maskConfig(saved)),
         secrets: [...saved.secretEnv, ...saved.secretHeaders, ...Object.keys(inputValues)],
         warnings: plan.warnings,
+        safeDefaults: saved.safeDefaults,
       };
     } catch (err) {
       if (unpacked) await rm(unpacked, { recursive: true, force: true });

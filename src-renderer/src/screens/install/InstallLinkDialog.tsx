@@ -1,12 +1,12 @@
 // An install link the desktop shell received (mooring://, or a Cursor / VS Code link handed to Mooring): the
-// consent screen, saying where the link came from and when it arrived. Nothing installs without Install;
-// closing declines. A link that cannot be used says why.
+// consent, saying where the link came from and when it arrived. Nothing installs without Install; closing
+// declines. A link that cannot be used says why.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
-import { Modal } from '../../components/Modal';
+import { Button, Callout, Dialog } from '../../ui';
 import { InstallConsent } from './InstallConsent';
 
 const FROM = {
@@ -36,41 +36,35 @@ export function InstallLinkDialog() {
   if (!offer) return null;
   const close = () => dismiss.mutate({ id: offer.id });
   const when = new Date(offer.receivedAt).toLocaleTimeString();
+  if (offer.result.ok && plan.data)
+    return (
+      <InstallConsent
+        key={plan.data.id}
+        plan={plan.data}
+        origin={`Mooring was opened with ${FROM[offer.result.source]} at ${when}. Install it only if you trust the page it came from.`}
+        onFinished={() => close()}
+      />
+    );
   return (
-    <Modal
+    <Dialog
       open
       onOpenChange={(o) => !o && close()}
       title="Install a server from a link?"
       description={
         offer.result.ok
-          ? `Mooring was opened with ${FROM[offer.result.source]} at ${when}. Install it only if you trust the page it came from.`
+          ? `Mooring was opened with ${FROM[offer.result.source]} at ${when}.`
           : `Mooring was opened with a link at ${when} that cannot be used.`
       }
-      wide
       testId="install-link-dialog"
+      footer={<Button onClick={close}>Dismiss</Button>}
     >
       {!offer.result.ok && (
-        <>
-          <div className="error-note" role="alert">
-            <strong>{shown(offer.result.error)}</strong>
-            <p className="hint">{offer.result.hint}</p>
-          </div>
-          <div className="actions">
-            <button type="button" onClick={close}>
-              Dismiss
-            </button>
-          </div>
-        </>
+        <Callout tone="danger" role="alert" title={shown(offer.result.error)}>
+          {offer.result.hint}
+        </Callout>
       )}
       <ErrorNote error={plan.error} />
-      {plan.data && (
-        <InstallConsent
-          key={plan.data.id}
-          plan={plan.data}
-          origin={`Received at ${when}.`}
-          onFinished={() => close()}
-        />
-      )}
-    </Modal>
+      {offer.result.ok && plan.isPending && <p className="muted">Reading the link…</p>}
+    </Dialog>
   );
 }
