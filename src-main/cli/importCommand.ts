@@ -1,16 +1,18 @@
-// `mooring mcp import FILE`: the servers of a Claude Desktop, Cursor, VS Code or Mooring file, added only
-// with consent to what the consent shows (README, "Safety"): each command line or URL, what else each
-// server may do (working directory, environment and header names, policy), and the settings of the file
-// an import never carries. Everything shown came from the file and is escaped. Nothing is started.
+// `mooring mcp import FILE`: the servers of another client's config (config/clientFormats.ts names them),
+// added only with consent to what the consent shows (README, "Safety"): each command line or URL, what else
+// each server may do (working directory, environment and header names, policy), and the settings of the
+// file an import never carries. Everything shown came from the file and is escaped. Nothing is started.
+// `mooring mcp detect`: the client configs found at their documented places, and their servers.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import type { ImportPreview } from '../core/services/configuredServers';
+import type { DetectedClient } from '@shared/wire';
 import type { CoreRunner } from './coreRunner';
 import { askInputs, inputOptions } from './installTerminal';
 import { collect } from './output';
 import { interactive, terminal } from './terminalPrompt';
-import { say, tty } from './terminalText';
+import { print, printJson, say, tty } from './terminalText';
 
 /** The consent text: one block per server. */
 export function describeImport(file: string, preview: ImportPreview): string {
@@ -29,7 +31,37 @@ export function describeImport(file: string, preview: ImportPreview): string {
   return out;
 }
 
+/** `mooring mcp detect` as text: one line per config found, then its servers. */
+export function describeDetected(found: DetectedClient[]): string {
+  if (!found.length) return 'No other MCP client’s config was found on this machine.\n';
+  let out = '';
+  for (const c of found) {
+    const held = c.error
+      ? `cannot be read: ${c.error}`
+      : `${c.servers.length} server${c.servers.length === 1 ? '' : 's'}`;
+    out += tty`${c.label}  ${c.path}  ${held}\n`;
+    for (const s of c.servers)
+      out += tty`    ${s.name}${s.exists ? ' (already in Mooring)' : ''}: ${s.commandLine}\n`;
+  }
+  return out + 'Import one with: mooring mcp import PATH\n';
+}
+
 export function registerImportCommand(mcp: Command, withCore: CoreRunner): void {
+  mcp
+    .command('detect')
+    .description('list the MCP client configs found on this machine and the servers each holds')
+    .option('--json', 'machine-readable output')
+    .action(async (o) =>
+      withCore(
+        async (core) => {
+          const found = await core.clients.detect();
+          if (o.json) printJson(found);
+          else print(describeDetected(found));
+        },
+        { json: o.json },
+      ),
+    );
+
   mcp
     .command('import')
     .description(

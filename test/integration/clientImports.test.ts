@@ -4,8 +4,9 @@
 // a project's .vscode/mcp.json), each through the one core import (`core.servers.previewImport` and
 // `core.servers.import`), and Goose's YAML through `mooring mcp import` too.
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DetectedClient } from '@shared/wire';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { runMooring } from '../helpers/cli';
@@ -307,5 +308,29 @@ describe('mooring mcp import', () => {
     expect(r.code, r.stderr).toBe(0);
     const list = await runMooring(cliHome, ['mcp', 'list', '--json']);
     expect((JSON.parse(list.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['github', 'remote']);
+  });
+
+  it('mooring mcp detect names each client config the fixture home holds, and how many servers each has', async () => {
+    // The fixture home as HOME, laid out as on Linux (no XDG_CONFIG_HOME: ~/.config).
+    const opts = { env: { HOME: user }, unset: ['XDG_CONFIG_HOME'] };
+    const cliHome = tempDir('mooring-client-detect-cli-');
+    const r = await runMooring(cliHome, ['mcp', 'detect', '--json'], opts);
+    expect(r.code, r.stderr).toBe(0);
+    const found = JSON.parse(r.stdout) as DetectedClient[];
+    expect(found.map((c) => [c.label, relative(user, c.path), c.error ?? c.servers.length])).toEqual([
+      ['Claude Code', '.claude.json', 3],
+      ['Windsurf', join('.codeium', 'windsurf', 'mcp_config.json'), 3],
+      ['Zed', join('.config', 'zed', 'settings.json'), 1],
+      ['Goose', join('.config', 'goose', 'config.yaml'), 2],
+      ['Continue', join('.continue', 'config.yaml'), 2],
+      ['Continue', join('.continue', 'config.json'), 1],
+      ['LM Studio', join('.lmstudio', 'mcp.json'), 1],
+    ]);
+    const text = await runMooring(cliHome, ['mcp', 'detect'], opts);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`Goose  ${join(user, '.config', 'goose', 'config.yaml')}  2 servers\n`);
+    expect(text.stdout).toContain(
+      '    github: GITHUB_API_URL=https://api.github.com npx -y @modelcontextprotocol/server-github\n',
+    );
   });
 });
