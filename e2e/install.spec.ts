@@ -9,7 +9,7 @@ import { startOsvServer, type OsvStub } from '../test/fixtures/osvServer';
 import { startFixtureRegistry, type FixtureRegistry } from '../test/fixtures/registryServer';
 import { expectAccessible } from './a11y';
 import { EVERYTHING, startMooringWeb, type RunningWeb } from './harness';
-import { openScreen } from './uiFlows';
+import { openScreen, sidewaysOverflow } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -41,6 +41,10 @@ test.afterAll(async () => {
 });
 
 const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
+const search = async (words: string) => {
+  await page.getByLabel('Search the registry').fill(words);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+};
 const result = (name: string) => page.getByTestId('registry-result').filter({ hasText: name });
 
 test('Browse lists the registry’s servers with how each runs; hostile text is shown escaped', async () => {
@@ -57,32 +61,26 @@ test('Browse lists the registry’s servers with how each runs; hostile text is 
     'cargo cargo-mcp 0.9.0 (not installable)',
   );
   await expect(page.getByText('1 entries were not valid and are not listed.')).toBeVisible();
-  await page.getByLabel('Search the registry').fill('weather');
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await search('weather');
   await expect(page.getByTestId('registry-result')).toHaveCount(1);
 });
 
 test('Browse at 1280×800 and 900×700: nothing overflows sideways, axe finds nothing serious', async () => {
   mkdirSync(SHOTS, { recursive: true });
-  await page.getByLabel('Search the registry').fill('');
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await search('');
   await expect(result('io.github.mooring-test/everything')).toBeVisible();
   for (const [w, h] of [
     [1280, 800],
     [900, 700],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    const overflow = await page.evaluate(() => {
-      const c = document.querySelector('main.content')!;
-      return c.scrollWidth - c.clientWidth;
-    });
+    const overflow = await sidewaysOverflow(page);
     expect(overflow, `Browse at ${w}px overflows sideways`).toBeLessThanOrEqual(0);
     await expectAccessible(page, `Browse servers at ${w}px`);
     await page.screenshot({ path: join(SHOTS, `screen-browse-servers-${w}x${h}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.getByLabel('Search the registry').fill('weather');
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await search('weather');
   await expect(page.getByTestId('registry-result')).toHaveCount(1);
 });
 
@@ -101,8 +99,7 @@ test('details of a remote: the URL, the required secret header; Install waits fo
 });
 
 test('install an npm entry through the consent; it runs', async () => {
-  await page.getByLabel('Search the registry').fill('everything');
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await search('everything');
   await page.getByRole('button', { name: 'Details of io.github.mooring-test/everything' }).click();
   const consent = page.getByTestId('install-consent');
   await expect(consent.getByTestId('install-command-line')).toHaveText(
@@ -125,8 +122,7 @@ test('install an npm entry through the consent; it runs', async () => {
 
 test('a hostile entry is refused with the reason', async () => {
   await openScreen(page, 'Browse servers');
-  await page.getByLabel('Search the registry').fill('shell');
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await search('shell');
   await page.getByRole('button', { name: 'Details of io.github.mooring-test/shell-identifier' }).click();
   await expect(page.getByTestId('plan-error')).toContainText('npm package name is not valid');
   await expect(page.getByTestId('install-consent')).toBeHidden();
