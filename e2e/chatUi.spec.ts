@@ -59,6 +59,7 @@ test.beforeAll(async ({ browser }) => {
     { text: 'Written.' },
     { text: 'A tiny red square, and your notes.' },
     { text: 'Yes.' },
+    { text: 'Thinking for a long while', hang: true },
   ]);
   writeFileSync(
     join(home, 'settings.json'),
@@ -317,4 +318,16 @@ test('axe: the servers screen has no serious or critical violation', async () =>
   await expect(page.getByTestId('server-everything')).toBeVisible();
   await expectAccessible(page, 'the servers screen');
   await shot(page, 'servers-axe');
+});
+
+test('Escape stops an answer that hangs', async () => {
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  await page.keyboard.press('Control+Shift+O');
+  const aborted = model.nextClientAbort();
+  await ask('Think forever');
+  await expect(page.locator('[data-streaming="true"]')).toContainText('Thinking for a long while');
+  await page.keyboard.press('Escape');
+  await aborted;
+  await expect(page.getByTestId('msg-note').last()).toHaveText('Cancelled.');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
 });

@@ -174,7 +174,7 @@ function ProviderRow(props: {
                       : '— none yet'}
             </span>
           </span>
-          <label className="inline">
+          <label className="inline key-storage">
             Keep it
             <select
               aria-label={`Where to keep the ${p.id} key`}
