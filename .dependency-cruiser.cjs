@@ -14,7 +14,7 @@ const ROOMS = {
   auth: ['mcp', 'safety', 'secrets'],
   workspace: ['config', 'mcp', 'safety', 'secrets'],
   memory: ['config'],
-  install: ['config'],
+  install: ['config', 'safety', 'secrets'],
   tasks: ['config', 'mcp'],
   calls: ['catalog', 'mcp', 'safety', 'tasks'],
   agent: ['calls', 'catalog', 'clientFeatures', 'config', 'secrets'],
