@@ -77,7 +77,7 @@ test("a task-required tool runs as a task: its status and the server's words on 
   await shot(page, 'tasks-1-working');
   await expect(card).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await expect(card).toContainText('Research Report: lighthouses');
-  await expect(page.getByText('The lighthouse report is in.')).toBeVisible();
+  await expect(page.getByText('The lighthouse report is in.', { exact: true })).toBeVisible();
 });
 
 test('a task still working when mooring web stops is followed again by the next one, and its report delivered', async ({
@@ -95,6 +95,8 @@ test('a task still working when mooring web stops is followed again by the next 
   await expect(page.getByText('# Research Report: harbours', { exact: false }).first()).toBeVisible({
     timeout: 60_000,
   });
-  await expect(page.getByText('The harbour report arrived after the restart.')).toBeVisible();
+  await expect(
+    page.getByText('The harbour report arrived after the restart.', { exact: true }),
+  ).toBeVisible();
   await shot(page, 'tasks-2-delivered-after-restart');
 });
