@@ -13,6 +13,7 @@ import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
 import { ProviderAccess } from './agent/providerAccess';
+import { AppViews } from './apps/appViews';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
 import { ToolService } from './calls/toolService';
@@ -114,6 +115,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly sharing: McpSharing;
   /** The servers' prompts, as the composer's slash commands. */
   readonly prompts: PromptsService;
+  /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
+  readonly apps: AppViews;
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
   /**
@@ -249,6 +252,16 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this);
     this.prompts = new PromptsService(this.pool);
+    this.apps = new AppViews({
+      tools: this.tools,
+      pool: this.pool,
+      resources: this.features.resources,
+      interactions: this.interactions,
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      sendMessage: async (m) => {
+        await this.chat.send({ conversationId: m.conversationId, text: m.text, app: m.app });
+      },
+    });
 
     this.pool.on('status', (s) => {
       if (s.state === 'ready') {

@@ -1,6 +1,7 @@
 // The chat service (ARCHITECTURE.md, `agent/`): conversations and their turns for every host. The UI's
 // turns start here and run in the background, each ChatEvent on the `chat` event tagged by conversation;
 // `mooring chat` runs one turn in the foreground through `prepareTurn`. The core owns one service.
+import type { AppOrigin } from '@shared/appViews';
 import { EventEmitter } from 'node:events';
 import type { ChatEvent, ConversationSummary } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
@@ -48,6 +49,8 @@ export interface SendInput {
   workspace?: string | null;
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
+  /** Sent by an MCP App view (`ui/message`): labelled as the app's in the conversation and to the model. */
+  app?: AppOrigin;
 }
 
 /** `mooring chat`: one turn in the foreground, with the terminal's answers to approvals. */
@@ -270,6 +273,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       runtime,
       conversationId,
       message: input.text,
+      ...(input.app ? { app: input.app } : {}),
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
       onEvent: (e) => this.emit('chat', e),

@@ -9,7 +9,8 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { MooringError } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { appRouter, createApiContext } from '../api/router';
-import { SECURITY_HEADERS } from './contentSecurity';
+import { securityHeadersFraming } from './contentSecurity';
+import { startSandboxServer } from './sandboxServer';
 import { checkRequestBody, MAX_BODY_BYTES, refuseBody } from './requestLimits';
 import { serveStatic } from './staticFiles';
 import { WebGate } from './webAuth';
@@ -57,8 +58,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     createContext: () => ({ core: ctx.core, history: ctx.history }),
   });
 
+  // MCP App views are framed from a second origin (sandboxServer.ts); the app's CSP allows that one.
+  const sandbox = await startSandboxServer(opts.core.apps);
+  const headers = securityHeadersFraming(sandbox.origin);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     const verdict = gate.check(req);
     if (verdict.kind === 'deny') {
       // A refused request's body is never read: the connection closes after the answer.
@@ -119,6 +123,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   });
   const port = (server.address() as AddressInfo).port;
   gate.setPort(port);
+  opts.core.apps.setSandbox(
+    { origin: sandbox.origin, pageUrl: (viewId) => `${sandbox.origin}/view/${viewId}` },
+    `http://127.0.0.1:${port}`,
+  );
   const url = gate.loginUrl();
 
   return {
@@ -128,6 +136,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     close: () =>
       new Promise<void>((done) => {
         ctx.dispose();
+        void sandbox.close();
         server.close(() => done());
         // SSE streams stay open until told: end them so close() returns.
         server.closeAllConnections();

@@ -5,6 +5,7 @@
 import { Virtuoso } from 'react-virtuoso';
 import type { ChatMessage, UserChatMessage } from '@shared/chat';
 import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
+import { AppMessageLabel } from '../../components/apps/AppMessageLabel';
 import { Gallery } from '../../components/Gallery';
 import { ChatToolCard } from './ChatToolCard';
 import { useChat } from './chatStore';
@@ -56,7 +57,11 @@ function UserView({ message: m }: { message: UserChatMessage }) {
     p.type === 'image' ? [{ base64: p.data, mimeType: p.mimeType, size: p.data.length }] : [],
   );
   return (
-    <div className="msg user" data-testid="msg-user">
+    <div
+      className={m.origin === 'app' ? 'msg user from-app' : 'msg user'}
+      data-testid={m.origin === 'app' ? 'msg-app' : 'msg-user'}
+    >
+      {m.origin === 'app' && m.app && <AppMessageLabel app={m.app} />}
       <div className="msg-text">{text}</div>
       {images.length > 0 && <Gallery images={images} label="your message" />}
     </div>
