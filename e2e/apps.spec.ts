@@ -43,7 +43,6 @@ test.beforeAll(async ({ browser }) => {
   web = await startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => console.log('console:', m.text()));
   await page.goto(web.url);
   await expect(page.getByTestId('server-apps').getByTestId('server-state')).toHaveText('ready');
 });

@@ -6,7 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import { APP_CLIENT_PREFIX, UI_MIME_TYPE, VIEW_PERMISSIONS, type ViewPermission, type WireAppView } from '@shared/appViews';
+import {
+  APP_CLIENT_PREFIX,
+  UI_MIME_TYPE,
+  VIEW_PERMISSIONS,
+  type ViewPermission,
+  type WireAppView,
+} from '@shared/appViews';
 import type { ToolResult } from '@shared/toolResult';
 import { MooringError } from '../errors';
 import type { ToolService } from '../calls/toolService';
@@ -40,7 +46,11 @@ export interface AppViewsDeps {
   interactions: InteractionBroker;
   openExternal?: (url: string) => Promise<void>;
   /** Starts a turn with a message the view sent, labelled as from the app (the chat service). */
-  sendMessage: (input: { conversationId: string; text: string; app: { server: string; tool: string } }) => Promise<void>;
+  sendMessage: (input: {
+    conversationId: string;
+    text: string;
+    app: { server: string; tool: string };
+  }) => Promise<void>;
 }
 
 export interface AppViewsEvents {
@@ -73,7 +83,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
     super();
     deps.resources.on('updated', ({ server, uri }) => {
       if (!uri.startsWith('ui://')) return;
-      for (const key of [...this.cache.keys()]) if (key.endsWith(`\n${server}\n${uri}`)) this.cache.delete(key);
+      for (const key of [...this.cache.keys()])
+        if (key.endsWith(`\n${server}\n${uri}`)) this.cache.delete(key);
       this.emit('updated', { server, uri });
     });
   }
@@ -95,14 +106,23 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
   }
 
   /** Reads the view of a tool's result and registers it with the sandbox; undefined when the tool has none. */
-  async open(input: { server: string; tool: string; conversationId?: string }): Promise<WireAppView | undefined> {
+  async open(input: {
+    server: string;
+    tool: string;
+    conversationId?: string;
+  }): Promise<WireAppView | undefined> {
     const uri = this.viewUriOf(input.server, input.tool);
     if (!uri) return undefined;
     const sandbox = this.sandbox;
     if (!sandbox)
-      throw new MooringError('usage', 'This host cannot show MCP App views.', 'The text result is shown instead.');
+      throw new MooringError(
+        'usage',
+        'This host cannot show MCP App views.',
+        'The text result is shown instead.',
+      );
     const actor = this.deps.pool.get(input.server);
-    if (!actor) throw new MooringError('not_found', `No server "${input.server}".`, 'It may have been removed.');
+    if (!actor)
+      throw new MooringError('not_found', `No server "${input.server}".`, 'It may have been removed.');
     const key = `${input.conversationId ?? 'playground'}\n${input.server}\n${uri}`;
     let read = this.cache.get(key);
     if (!read) {
@@ -112,7 +132,11 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
     }
     const content = (await read).contents.find((c) => c.uri === uri) ?? (await read).contents[0];
     if (!content || !('text' in content) || typeof content.text !== 'string')
-      throw new MooringError('protocol_error', `${input.server} sent no HTML for ${uri}.`, 'The text result is shown instead.');
+      throw new MooringError(
+        'protocol_error',
+        `${input.server} sent no HTML for ${uri}.`,
+        'The text result is shown instead.',
+      );
     if (content.mimeType && content.mimeType !== UI_MIME_TYPE)
       throw new MooringError(
         'protocol_error',
@@ -177,13 +201,22 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
         `The view of ${view.server} asked for "${input.name}", which ${view.server} does not offer to views.`,
         'Only tools of the view’s own server that are visible to apps can be called.',
       );
-    const outcome = await this.deps.tools.call(entry, input.arguments, {
-      client: `${APP_CLIENT_PREFIX}${view.server}/${view.tool}`,
-      ...(conversationId ? { conversationId } : {}),
-      interactive: true,
-      fromApp: true,
-      id: randomUUID(),
-    });
+    // A refusal (the person said no, the gate refused) is the tool's failure as the view sees it, not a
+    // transport error: the view gets `isError` with the reason.
+    const outcome = await this.deps.tools
+      .call(entry, input.arguments, {
+        client: `${APP_CLIENT_PREFIX}${view.server}/${view.tool}`,
+        ...(conversationId ? { conversationId } : {}),
+        interactive: true,
+        fromApp: true,
+        id: randomUUID(),
+      })
+      .catch((err: unknown) => {
+        if (err instanceof MooringError) return err;
+        throw err;
+      });
+    if (outcome instanceof MooringError)
+      return { isError: true, content: [{ type: 'text', text: outcome.message }] } satisfies CallToolResult;
     return toCallToolResult(outcome.result);
   }
 
@@ -191,7 +224,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
   async readResource(input: { viewId: string; uri: string }): Promise<ReadResourceResult> {
     const { view } = this.view(input.viewId);
     const actor = this.deps.pool.get(view.server);
-    if (!actor) throw new MooringError('not_found', `No server "${view.server}".`, 'It may have been removed.');
+    if (!actor)
+      throw new MooringError('not_found', `No server "${view.server}".`, 'It may have been removed.');
     return readResource(actor, input.uri);
   }
 
@@ -200,7 +234,11 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
     const { view, conversationId } = this.view(input.viewId);
     if (!conversationId)
       throw new MooringError('usage', 'This view is not in a conversation.', 'Open the tool from the chat.');
-    await this.deps.sendMessage({ conversationId, text: input.text, app: { server: view.server, tool: view.tool } });
+    await this.deps.sendMessage({
+      conversationId,
+      text: input.text,
+      app: { server: view.server, tool: view.tool },
+    });
   }
 
   /** `ui/update-model-context`: the latest context of each view, given to the model with the next turn. */
@@ -250,7 +288,8 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
   const content = result.parts.flatMap((p): Record<string, unknown>[] => {
     if (p.kind === 'text') return [{ type: 'text' as const, text: p.text }];
-    if (p.kind === 'image' || p.kind === 'audio') return [{ type: p.kind, mimeType: p.mimeType, data: b64(p.bytes) }];
+    if (p.kind === 'image' || p.kind === 'audio')
+      return [{ type: p.kind, mimeType: p.mimeType, data: b64(p.bytes) }];
     if (p.kind === 'resource_link') {
       const { kind: _kind, ...rest } = p;
       return [{ type: 'resource_link' as const, ...rest }];
@@ -259,9 +298,14 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
       return [
         {
           type: 'resource' as const,
-          resource: p.text !== undefined
-            ? { uri: p.uri, text: p.text, ...(p.mimeType ? { mimeType: p.mimeType } : {}) }
-            : { uri: p.uri, blob: b64(p.bytes ?? new Uint8Array()), ...(p.mimeType ? { mimeType: p.mimeType } : {}) },
+          resource:
+            p.text !== undefined
+              ? { uri: p.uri, text: p.text, ...(p.mimeType ? { mimeType: p.mimeType } : {}) }
+              : {
+                  uri: p.uri,
+                  blob: b64(p.bytes ?? new Uint8Array()),
+                  ...(p.mimeType ? { mimeType: p.mimeType } : {}),
+                },
         },
       ];
     return [];

@@ -54,11 +54,18 @@ const PERMISSION_FEATURES = ['camera', 'microphone', 'geolocation', 'clipboard-w
  * own <meta> were gone), framed only by the app, and only the granted permissions delegable.
  */
 export function sandboxHeaders(reg: RegisteredView): Record<string, string> {
-  const granted = new Set(reg.view.allow.split(';').map((s) => s.trim()).filter(Boolean));
+  const granted = new Set(
+    reg.view.allow
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   return {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': `${reg.view.csp}; frame-ancestors ${reg.frameAncestor}`,
-    'permissions-policy': PERMISSION_FEATURES.map((f) => `${f}=${granted.has(f) ? '(self)' : '()'}`).join(', '),
+    'permissions-policy': PERMISSION_FEATURES.map((f) => `${f}=${granted.has(f) ? '(self)' : '()'}`).join(
+      ', ',
+    ),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',

@@ -29,7 +29,12 @@ const FIELDS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDom
 export const MAX_DOMAINS_PER_FIELD = 32;
 
 export function buildViewCsp(declared: DeclaredCsp | undefined, policy: DeclaredOriginPolicy): ViewCsp {
-  const kept: ViewCsp['kept'] = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
+  const kept: ViewCsp['kept'] = {
+    connectDomains: [],
+    resourceDomains: [],
+    frameDomains: [],
+    baseUriDomains: [],
+  };
   const dropped: ViewCsp['dropped'] = [];
   for (const field of FIELDS) {
     const list = Array.isArray(declared?.[field]) ? declared![field]! : [];
