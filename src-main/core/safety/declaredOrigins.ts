@@ -52,6 +52,7 @@ export function checkDeclaredOrigin(raw: string, policy: DeclaredOriginPolicy): 
   }
   if (local && !policy.allowPrivateNetwork && !named)
     return { ok: false, origin, why: 'a local address, allowed only for a local server the user added' };
-  if (plain && !local) return { ok: false, origin, why: 'plain http or ws only to a local address' };
+  if (plain && !local && !named)
+    return { ok: false, origin, why: 'plain http or ws only to a local address' };
   return { ok: true, origin: canonical };
 }

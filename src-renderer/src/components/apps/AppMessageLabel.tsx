@@ -6,7 +6,8 @@ import type { AppOrigin } from '@shared/appViews';
 export function AppMessageLabel(props: { app: AppOrigin }) {
   return (
     <div className="msg-app-label" data-testid="msg-app-label">
-      <AppWindow size={14} aria-hidden /> Sent by the {props.app.server} app ({props.app.tool} view), not by you
+      <AppWindow size={14} aria-hidden /> Sent by the {props.app.server} app ({props.app.tool} view), not by
+      you
     </div>
   );
 }

@@ -116,7 +116,9 @@ function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void
       if (r)
         void bridge.sendToolResult({
           content: [{ type: 'text', text: r.text }],
-          ...(r.structured !== undefined ? { structuredContent: r.structured as Record<string, unknown> } : {}),
+          ...(r.structured !== undefined
+            ? { structuredContent: r.structured as Record<string, unknown> }
+            : {}),
         });
     };
     bridge.oncalltool = async (params) =>
@@ -158,7 +160,6 @@ function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void
       void bridge.close();
     };
     // One bridge per view: a new view (a new id) mounts a new frame.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view.viewId]);
 
   const missing = view.permissions.requested.filter((p) => !view.permissions.granted.includes(p));

@@ -75,8 +75,7 @@ export type ErrorReply = {
 };
 
 export type Verdict =
-  | { ok: true; message: JSONRPCMessage }
-  | { ok: false; reason: string; reply?: ErrorReply };
+  { ok: true; message: JSONRPCMessage } | { ok: false; reason: string; reply?: ErrorReply };
 
 /** A token bucket. */
 class Bucket {
@@ -125,7 +124,12 @@ export class ViewMessageGuard {
       return this.refuse('unserialisable', id, INVALID_REQUEST, 'The message is not JSON.');
     }
     if (json.length > this.maxChars)
-      return this.refuse('size', id, INVALID_REQUEST, `The message is larger than ${this.maxChars} characters.`);
+      return this.refuse(
+        'size',
+        id,
+        INVALID_REQUEST,
+        `The message is larger than ${this.maxChars} characters.`,
+      );
     const base = JSONRPCMessageSchema.safeParse(data);
     if (!base.success) return this.refuse('shape', id, INVALID_REQUEST, 'Not a JSON-RPC 2.0 message.');
     const message = base.data;
@@ -133,12 +137,22 @@ export class ViewMessageGuard {
     const isRequest = 'id' in message;
     const schema = (isRequest ? VIEW_REQUESTS : VIEW_NOTIFICATIONS)[message.method];
     if (!schema)
-      return this.refuse('unknown-method', id, METHOD_NOT_FOUND, `Method not found: ${message.method.slice(0, 100)}`);
+      return this.refuse(
+        'unknown-method',
+        id,
+        METHOD_NOT_FOUND,
+        `Method not found: ${message.method.slice(0, 100)}`,
+      );
     const parsed = schema.safeParse(message);
     if (!parsed.success) {
       const issue = parsed.error?.issues[0];
       const where = issue?.path.map(String).join('.') || 'params';
-      return this.refuse('invalid', id, INVALID_PARAMS, `Invalid params (${where}: ${issue?.message ?? 'invalid'})`);
+      return this.refuse(
+        'invalid',
+        id,
+        INVALID_PARAMS,
+        `Invalid params (${where}: ${issue?.message ?? 'invalid'})`,
+      );
     }
     return { ok: true, message };
   }
