@@ -179,3 +179,20 @@ test('a message from the form view shows in the conversation as the app’s, not
   await page.getByTestId('app-view-close').last().click();
   await expect(page.getByTestId('app-view-reopen').last()).toBeVisible();
 });
+
+test('the Playground shows the view of a tool it ran', async () => {
+  await page.getByRole('button', { name: 'Playground', exact: true }).click();
+  await page.getByLabel('Tool', { exact: true }).selectOption({ label: 'apps / show_counter' });
+  await page.getByLabel('Arguments', { exact: true }).fill('{"start": 7}');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByTestId('app-view')).toHaveCount(1);
+  const inner = await viewFrame();
+  await expect(inner.getByTestId('count')).toHaveText('7');
+  await inner.getByRole('button', { name: 'Increment' }).click();
+  await expect(inner.getByTestId('count')).toHaveText('8');
+  // Fullscreen on request, and back.
+  await page.getByTestId('app-view').getByRole('button', { name: 'Fullscreen', exact: true }).click();
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'fullscreen');
+  await page.getByTestId('app-view').getByRole('button', { name: 'Exit fullscreen', exact: true }).click();
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'inline');
+});

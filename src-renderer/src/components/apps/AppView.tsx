@@ -8,7 +8,8 @@ import { AppBridge, type McpUiDisplayMode } from '@modelcontextprotocol/ext-apps
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Maximize2, Minimize2, PictureInPicture2, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { WireAppView } from '@shared/appViews';
+import { appOfClient, type WireAppView } from '@shared/appViews';
+import type { WireToolCallEvent } from '@shared/wire';
 import { useTRPC, useTRPCClient } from '../../api/trpc';
 import { Button, Callout, IconButton, cx } from '../../ui';
 import { SandboxTransport } from './sandboxTransport';
@@ -232,5 +233,24 @@ function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void
         data-testid="app-view-frame"
       />
     </div>
+  );
+}
+
+/**
+ * The Playground's call (not a conversation's, nor one a view made): its view, once it is done, from the
+ * call's own result.
+ */
+export function PlaygroundAppView(props: { event: WireToolCallEvent }) {
+  const e = props.event;
+  if (e.phase !== 'done' || !e.result || e.conversationId || appOfClient(e.client)) return null;
+  const text = e.result.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
+  return (
+    <AppViewSlot
+      server={e.server}
+      tool={e.tool}
+      input={(e.editedArguments ?? e.arguments ?? {}) as Record<string, unknown>}
+      result={{ text, ...(e.result.structured !== undefined ? { structured: e.result.structured } : {}) }}
+      callKey={e.id}
+    />
   );
 }
