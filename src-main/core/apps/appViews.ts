@@ -24,9 +24,10 @@ import type { SessionPool } from '../mcp/sessionPool';
 import { buildViewCsp, injectCsp, type DeclaredCsp } from './viewCsp';
 import { isAppOnly, uiResourceUriOf, visibleToApp } from '../catalog/toolVisibility';
 
-/** Where views are framed: the sandbox origin's base URL, set by the host that serves it. */
+/** Where views are framed, set by the host that serves the sandbox pages. */
 export interface SandboxHost {
-  origin: string;
+  /** The origin a view's page has (browser mode: one for all; the desktop shell: one per view). */
+  originOf: (viewId: string) => string;
   /** The sandbox page of one view. */
   pageUrl: (viewId: string) => string;
 }
@@ -165,7 +166,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       uri,
       html: injectCsp(content.text, csp.policy),
       proxyUrl: sandbox.pageUrl(viewId),
-      sandboxOrigin: sandbox.origin,
+      sandboxOrigin: sandbox.originOf(viewId),
       csp: csp.policy,
       dropped: csp.dropped,
       permissions: { requested, granted },

@@ -108,7 +108,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   const server = createServer(handle);
   await new Promise<void>((ok, fail) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      void sandbox.close();
       fail(
         err.code === 'EADDRINUSE'
           ? new MooringError(
@@ -117,14 +118,14 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
               'Choose another with --port, or leave it out for a free one.',
             )
           : err,
-      ),
-    );
+      );
+    });
     server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
   });
   const port = (server.address() as AddressInfo).port;
   gate.setPort(port);
   opts.core.apps.setSandbox(
-    { origin: sandbox.origin, pageUrl: (viewId) => `${sandbox.origin}/view/${viewId}` },
+    { originOf: () => sandbox.origin, pageUrl: (viewId) => `${sandbox.origin}/view/${viewId}` },
     `http://127.0.0.1:${port}`,
   );
   const url = gate.loginUrl();
