@@ -34,6 +34,7 @@ test.beforeAll(async ({ browser }) => {
     { toolCalls: [{ name: 'mcp__apps__show_form', arguments: {} }] },
     { text: 'Fill in the form.' },
     { text: 'I got your note from the form.' },
+    { text: 'The form says hello.' },
   ]);
   const { writeFileSync } = await import('node:fs');
   writeFileSync(
@@ -175,6 +176,14 @@ test('a message from the form view shows in the conversation as the app’s, not
   expect(JSON.stringify(last.messages.at(-1))).toContain(
     "[Sent by the apps app's show_form view, not typed by the user]",
   );
+  // A context update reaches the model with the next turn, labelled as the app's.
+  await inner.getByRole('button', { name: 'Update context' }).click();
+  await expect(inner.getByTestId('status')).toHaveText('context updated');
+  await send('What does the form say?');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The form says hello.');
+  const next = JSON.stringify(model.requests.filter((r) => r.method === 'POST').at(-1)!.body);
+  expect(next).toContain('Context from the apps (show_form view), not from the user');
+  expect(next).toContain('The form says: Hello from the form');
   // The person can close the view and keep the text result.
   await page.getByTestId('app-view-close').last().click();
   await expect(page.getByTestId('app-view-reopen').last()).toBeVisible();

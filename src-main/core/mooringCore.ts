@@ -291,6 +291,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** The chat: conversations and their turns (built on first use; it answers sampling from then on). */
   get chat(): ChatService {
     this.chatService ??= new ChatService({
+      appContext: (cid) => this.apps.contextFor(cid),
       conversations: this.conversations,
       prefs: new ChatPreferencesFile(this.opened.paths.home),
       providers: this.providers,

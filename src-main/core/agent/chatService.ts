@@ -26,6 +26,11 @@ export interface ChatServiceEvents {
 }
 
 export interface ChatServiceDeps {
+  /**
+   * What MCP App views in the conversation told the model (`ui/update-model-context`), labelled as the
+   * apps', given with each turn's system prompt (apps/appViews.ts `contextFor`).
+   */
+  appContext?: (conversationId: string) => string | undefined;
   conversations: ConversationStore;
   prefs: ChatPreferencesFile;
   providers: ProviderAccess;
@@ -264,6 +269,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const ac = new AbortController();
     this.turns.set(cid, ac);
     const conversationId = cid;
+    const appContext = this.deps.appContext?.(cid);
     const started = ++this.turnSeq;
     this.emit('turn', { conversationId, running: true, seq: started });
     void runChatTurn({
@@ -276,6 +282,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       ...(input.app ? { app: input.app } : {}),
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
+      ...(appContext ? { system: appContext } : {}),
       onEvent: (e) => this.emit('chat', e),
     })
       .catch((err: unknown) => {
