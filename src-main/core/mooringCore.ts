@@ -31,6 +31,8 @@ import { SettingsService } from './config/settingsService';
 import { ServersStore } from './config/serversStore';
 import { homePaths, resolveHome, type HomePaths } from './home';
 import { InstallLinkInbox } from './install/installLinkInbox';
+import { InstallService } from './install/installService';
+import { registryUrlFrom } from './install/registryClient';
 import { MemoryStore } from './memory/memoryStore';
 import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
@@ -119,6 +121,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly apps: AppViews;
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
+  /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
+  readonly install: InstallService;
   /**
    * Every secret value this process knows (keychain values, secret `${env:…}` values, OAuth tokens): masked
    * out of server logs, session errors, test results and the audit log (ARCHITECTURE.md, "The core as one
@@ -153,7 +157,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       },
     });
     this.samplingComplete = opts.complete;
-    this.audit = new AuditLog(paths.home, () => this.redactor.values());
+    this.audit = new AuditLog(paths.home, this.redactor.redact);
     this.preparation = new ServerPreparation({
       secrets,
       env,
@@ -221,6 +225,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         configureClient: this.features.configureTestClient,
       },
       forgetSignIn: (name) => this.oauth.signOut(name),
+      removeInstalledFiles: (name) => this.install.removeFiles(name),
       extraServers: opts.extraServers ?? [],
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => this.workspaces.scan(dir),
@@ -246,6 +251,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         state: (config) => this.oauth.signInState(config),
         signOut: (name) => this.auth.signOut(name),
       },
+    });
+    this.install = new InstallService({
+      home: paths.home,
+      registryUrl: () => registryUrlFrom(env(), this.settings.current().registryUrl),
+      osvEndpoint: () => this.settings.current().osvEndpoint,
+      add: (input, o) => this.servers.add(input, o),
+      existingNames: async () => (await this.servers.configs()).map((c) => c.name),
     });
     this.providers = new ProviderAccess({ secrets, settings: () => this.settings.current(), env });
     this.conversations = ConversationStore.forHome(paths.home);

@@ -4,7 +4,12 @@
 // calls in flight explicitly and reconnects with bounded backoff; tool handles survive reconnects.
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
-import { Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type CallToolRequestOptions,
+  type ClientCapabilities,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { describeCommandLine } from '@shared/commandLine';
 import type { ServerConfig } from '@shared/config';
 import { MAX_TIMEOUT_SECONDS } from '@shared/config';
@@ -58,6 +63,17 @@ export interface SessionActorOptions {
   redact?: (text: string) => string;
   /** A stdio server's close stages, shorter for hosts whose user waits on the close (TransportHooks). */
   closeStageMs?: number;
+}
+
+const stripped = new WeakMap<Tool, Tool>();
+/** A definition without its outputSchema, one copy per definition (not one per call). */
+function withoutOutputSchema(definition: Tool): Tool {
+  let d = stripped.get(definition);
+  if (!d) {
+    d = { ...definition, outputSchema: undefined };
+    stripped.set(definition, d);
+  }
+  return d;
 }
 
 export class SessionActor extends EventEmitter {
@@ -188,21 +204,20 @@ export class SessionActor extends EventEmitter {
     const timeoutMs = Math.min(opts.timeoutMs ?? this.config.timeoutSeconds * 1000, HARD_CAP_MS);
     const started = performance.now();
     try {
-      const client = await this.readyClient(timeoutMs, opts.signal);
+      const client =
+        this.state === 'ready' && this.client ? this.client : await this.readyClient(timeoutMs, opts.signal);
       const definition = this.registry.get(name)?.definition;
-      const result = (await client.callTool(
-        { name, arguments: args },
-        {
-          // Our own definition (as listed leniently), without outputSchema: the catalog validates
-          // structuredContent and reports a mismatch as a note instead of failing the call.
-          ...(definition ? { toolDefinition: { ...definition, outputSchema: undefined } } : {}),
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: HARD_CAP_MS,
-          ...(opts.signal ? { signal: opts.signal } : {}),
-          ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
-        },
-      )) as CallToolResult;
+      const options: CallToolRequestOptions = {
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: HARD_CAP_MS,
+      };
+      // Our own definition (as listed leniently), without outputSchema: the catalog validates
+      // structuredContent and reports a mismatch as a note instead of failing the call.
+      if (definition) options.toolDefinition = withoutOutputSchema(definition);
+      if (opts.signal) options.signal = opts.signal;
+      if (opts.onProgress) options.onprogress = opts.onProgress;
+      const result = (await client.callTool({ name, arguments: args }, options)) as CallToolResult;
       this.metrics.record(performance.now() - started, !result.isError);
       return result;
     } catch (err) {
