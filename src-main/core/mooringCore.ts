@@ -73,6 +73,8 @@ export interface MooringCoreOptions {
   complete?: SamplingComplete;
   /** Opens an https URL in the user's browser (URL-mode elicitation); without it that mode is not offered. */
   openExternal?: (url: string) => Promise<void>;
+  /** The host renders MCP App views (the desktop app, browser mode): servers are told they may send them. */
+  offerAppViews?: boolean;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
    * override the global ones, and it is offered to servers as the MCP root.
@@ -169,6 +171,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
       complete: (req, ctx) => (this.samplingComplete ?? this.defaultSampling())(req, ctx),
+      ...(opts.offerAppViews ? { offerViews: true } : {}),
       ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
       logLevel: () => this.settings.current().logLevel,
       log: (l) => {

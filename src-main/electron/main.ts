@@ -308,7 +308,12 @@ app.whenReady().then(async () => {
   // electron-store answers a synchronous IPC query for its paths, meant for its renderer API, which this app
   // does not use: no channel but the router's stays open to the page.
   ipcMain.removeAllListeners('electron-store-get-data');
-  core = await MooringCore.open({ home, openExternal: openExternalLink, secretStore: secretStore() });
+  core = await MooringCore.open({
+    home,
+    openExternal: openExternalLink,
+    secretStore: secretStore(),
+    offerAppViews: true,
+  });
   api = createApiContext(core);
   const apps = core.apps;
   protocol.handle(VIEW_SCHEME, (request) => serveViewPage(apps, request.url));

@@ -30,6 +30,8 @@ export interface ClientFeaturesDeps {
   interactionTimeoutMs?: number;
   /** Roots are offered unless `false` (a host without conversations has no project folder). */
   offerRoots?: boolean;
+  /** MCP Apps views are offered only by a host that renders them (the desktop app, browser mode). */
+  offerViews?: boolean;
 }
 
 export interface ClientFeatures {
@@ -79,8 +81,8 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     ...(deps.offerRoots === false ? {} : { roots: { listChanged: true } }),
     ...(deps.complete ? { sampling: {} } : {}),
     // MCP Apps (extension io.modelcontextprotocol/ui, spec 2026-01-26, "Client<>Server Capability
-    // Negotiation"): servers may give their tools interactive views, which Mooring renders sandboxed.
-    extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } },
+    // Negotiation"): servers may give their tools interactive views, which a host with a UI renders sandboxed.
+    ...(deps.offerViews ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } } } : {}),
   };
 
   const configureClient = (client: Client, server: string) => {
