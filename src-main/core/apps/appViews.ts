@@ -130,6 +130,13 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       read = readResource(actor, uri);
       this.cache.set(key, read);
       read.catch(() => this.cache.delete(key));
+      // A server that offers subscriptions says when the view changed (`resources/updated`, spec
+      // "Resources: Subscriptions"); the subscription is renewed on reconnect like the user's own.
+      if (
+        actor.sdkClient()?.getServerCapabilities()?.resources?.subscribe &&
+        !this.deps.resources.subscriptions(input.server).includes(uri)
+      )
+        void this.deps.resources.subscribe(actor, uri).catch(() => undefined);
     }
     const content = (await read).contents.find((c) => c.uri === uri) ?? (await read).contents[0];
     if (!content || !('text' in content) || typeof content.text !== 'string')
