@@ -9,6 +9,8 @@ import { resultText } from '@shared/toolResult';
 import type { ApprovalRequest } from '@shared/approval';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
+import { startSandboxServer } from '../../src-main/core/web/sandboxServer';
+import { request } from 'node:http';
 import { fixturePath, tempDir } from '../helpers/servers';
 
 const TSX_LOADER = join(__dirname, '../../node_modules/tsx/dist/loader.mjs');
@@ -103,5 +105,40 @@ describe('MCP Apps in the core', () => {
     expect(req.client).toBe('app:apps/show_counter');
     expect(req.conversationId).toBe('c1');
     expect(result.isError).toBe(true);
+  });
+
+  it('the sandbox server serves a view’s page with its CSP, framed by the app only, and nothing else', async () => {
+    const core = await appsCore();
+    const sandbox = await startSandboxServer(core.apps);
+    try {
+      const port = new URL(sandbox.origin).port;
+      core.apps.setSandbox(
+        { originOf: () => sandbox.origin, pageUrl: (id) => `${sandbox.origin}/view/${id}` },
+        'http://127.0.0.1:2',
+      );
+      const view = (await core.apps.open({ server: 'apps', tool: 'show_counter' }))!;
+      const get = (path: string, host: string) =>
+        new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      const page = await get(`/view/${view.viewId}`, `localhost:${port}`);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-security-policy']).toBe(`${view.csp}; frame-ancestors http://127.0.0.1:2`);
+      expect(page.headers['permissions-policy']).toContain('camera=()');
+      expect(page.body).toContain("inner.setAttribute('sandbox', SANDBOX)");
+      expect(page.body).toContain('"allow-scripts allow-forms"');
+      // DNS rebinding: another Host is refused; an unknown view is not found.
+      expect((await get(`/view/${view.viewId}`, `evil.example:${port}`)).status).toBe(403);
+      expect((await get('/view/00000000-0000-0000-0000-000000000000', `localhost:${port}`)).status).toBe(404);
+      expect((await get('/', `localhost:${port}`)).status).toBe(404);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
