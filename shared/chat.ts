@@ -1,6 +1,7 @@
 // The chat's messages and events (ARCHITECTURE.md, `agent/`): what the conversation store keeps, what a
 // turn streams, and what the UI and the CLI (`mooring chat --json`) render. A tool call's lifecycle is
 // not here: it travels as the one tool-call event (shared/toolCall.ts). Plain data, no Node.
+import type { AppOrigin } from './appViews';
 import type { ErrorData } from './errors';
 
 export interface TextPart {
@@ -38,8 +39,10 @@ export interface UserChatMessage extends MessageBase {
    * 'protocol': written by the loop (e.g. the text protocol's corrective message), not by the person.
    * 'task': the outcome of a tool call's task that outlived its turn, delivered by Mooring
    * (src-main/core/agent/taskDelivery.ts).
+   * 'app': sent by an MCP App view (`ui/message`), named in `app`: shown and sent to the model as the app's.
    */
-  origin?: 'person' | 'protocol' | 'task';
+  origin?: 'person' | 'protocol' | 'task' | 'app';
+  app?: AppOrigin;
 }
 
 export interface AssistantChatMessage extends MessageBase {

@@ -209,4 +209,6 @@ export type UiEvent =
   /** A resource Mooring subscribed to changed on its server (notifications/resources/updated). */
   | { type: 'resourceUpdated'; server: string; uri: string }
   /** A server's list of resources or prompts changed: the UI lists it again. */
-  | { type: 'listChanged'; server: string; what: 'resources' | 'prompts' };
+  | { type: 'listChanged'; server: string; what: 'resources' | 'prompts' }
+  /** An MCP App view's resource changed on its server (`resources/updated`): open views load it again. */
+  | { type: 'appViewUpdated'; server: string; uri: string };

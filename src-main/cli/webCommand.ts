@@ -61,7 +61,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   const port = parsePort(opts.port);
   // In browser mode the tab itself opens a URL-elicitation link after the user's consent in the dialog;
   // giving the core an opener is what declares the capability to servers.
-  const core = await MooringCore.open({ openExternal: async () => undefined });
+  const core = await MooringCore.open({ openExternal: async () => undefined, offerAppViews: true });
   const web = await startWebServer({
     core,
     port,

@@ -14,6 +14,7 @@ import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
 import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
+import { AppViews } from './apps/appViews';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
 import { ToolService } from './calls/toolService';
@@ -80,6 +81,8 @@ export interface MooringCoreOptions {
   complete?: SamplingComplete;
   /** Opens an https URL in the user's browser (URL-mode elicitation); without it that mode is not offered. */
   openExternal?: (url: string) => Promise<void>;
+  /** The host renders MCP App views (the desktop app, browser mode): servers are told they may send them. */
+  offerAppViews?: boolean;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
    * override the global ones, and it is offered to servers as the MCP root.
@@ -133,6 +136,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
    * their end, cancellable, kept in the home and resumed after a restart (ARCHITECTURE.md, "Tasks").
    */
   readonly tasks: TaskService;
+  /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
+  readonly apps: AppViews;
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
   /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
@@ -185,6 +190,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
       complete: (req, ctx) => (this.samplingComplete ?? this.defaultSampling())(req, ctx),
+      ...(opts.offerAppViews ? { offerViews: true } : {}),
       ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
       logLevel: (server) => this.pool.get(server)?.config.logLevel ?? this.settings.current().logLevel,
       // A server's own budget (its samplingTokensPerHour), read at each request, so an edit applies at once.
@@ -315,6 +321,16 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.resources = new ResourcesService({ sessions: this.pool, subscriptions: this.features.resources });
     this.features.resources.on('updated', (u) => this.emit('resourceUpdated', u));
     this.features.resources.on('listChanged', (c) => this.emit('listChanged', c));
+    this.apps = new AppViews({
+      tools: this.tools,
+      pool: this.pool,
+      resources: this.features.resources,
+      interactions: this.interactions,
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      sendMessage: async (m) => {
+        await this.chat.send({ conversationId: m.conversationId, text: m.text, app: m.app });
+      },
+    });
 
     this.pool.on('status', (s) => {
       if (s.state === 'ready') {
@@ -344,6 +360,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** The chat: conversations and their turns (built on first use; it answers sampling from then on). */
   get chat(): ChatService {
     this.chatService ??= new ChatService({
+      appContext: (cid) => this.apps.contextFor(cid),
       conversations: this.conversations,
       prefs: new ChatPreferencesFile(this.opened.paths.home),
       providers: this.providers,

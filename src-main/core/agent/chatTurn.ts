@@ -2,6 +2,7 @@
 // person's message, run the tool loop with every step appended as it completes, and return the final
 // answer. This is what `mooring chat`, the UI and `start_session` call. Each appended message is
 // announced (`message-complete`) after it is on disk, with its position in the conversation.
+import type { AppOrigin } from '@shared/appViews';
 import { randomUUID } from 'node:crypto';
 import type {
   AssistantChatMessage,
@@ -38,6 +39,8 @@ export interface ChatTurnOptions {
   origin?: 'person' | 'task';
   /** The message's id (default a fresh one): a delivered task's is derived from the task. */
   messageId?: string;
+  /** The message comes from an MCP App view (`ui/message`), not from the person. */
+  app?: AppOrigin;
 }
 
 export interface ChatTurnResult {
@@ -78,8 +81,10 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
     id: opts.messageId ?? randomUUID(),
     at: Date.now(),
     role: 'user',
-    origin: opts.origin ?? 'person',
     content,
+    ...(opts.app
+      ? { origin: 'app' as const, app: opts.app }
+      : { origin: opts.origin ?? ('person' as const) }),
   };
   await append(user);
 

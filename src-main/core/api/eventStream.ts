@@ -69,6 +69,9 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(core.installLinks, 'offer', onInstallLink);
   listen(core, 'resourceUpdated', onResourceUpdated);
   listen(core, 'listChanged', onListChanged);
+  listen(core.apps, 'updated', (u: { server: string; uri: string }) =>
+    push({ type: 'appViewUpdated', ...u }),
+  );
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {

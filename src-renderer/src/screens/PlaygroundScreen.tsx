@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
+import { PlaygroundAppView } from '../components/apps/AppView';
 import { ToolCallCard, viewOfEvent } from '../components/ToolCallCard';
 import { checkArgs } from '../lib/argsValidation';
 import { useCalls } from '../stores/callStore';
@@ -104,11 +105,13 @@ export function PlaygroundScreen() {
       )}
       <div className="cards" aria-label="Tool calls">
         {order.map((key) => (
-          <ToolCallCard
-            key={key}
-            view={viewOfEvent(calls[key]!)}
-            onCancelTask={() => cancelTask.mutate({ id: calls[key]!.id })}
-          />
+          <div key={key}>
+            <ToolCallCard
+              view={viewOfEvent(calls[key]!)}
+              onCancelTask={() => cancelTask.mutate({ id: calls[key]!.id })}
+            />
+            <PlaygroundAppView event={calls[key]!} />
+          </div>
         ))}
       </div>
       <CliHint commands={[`mooring mcp call SERVER TOOL '{…}'`]} />
