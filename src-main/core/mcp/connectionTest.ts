@@ -15,6 +15,8 @@ export type ConnectionTestResult =
       tools: string[];
       latency_ms: number;
       server?: { name: string; version: string };
+      /** The protocol revision the handshake agreed on, e.g. "2025-11-25". */
+      protocol_version?: string;
     }
   | { ok: false; latency_ms: number; error: string; hint?: string; code: ErrorData['code'] };
 
@@ -51,6 +53,7 @@ export async function testConnection(
       tools,
       latency_ms: Math.round(performance.now() - started),
       ...(status.serverInfo ? { server: status.serverInfo } : {}),
+      ...(status.protocolVersion ? { protocol_version: status.protocolVersion } : {}),
     };
   } catch (err) {
     const e = toErrorData(err);

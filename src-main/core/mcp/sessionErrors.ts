@@ -111,6 +111,21 @@ export function callError(
   if (ctx.signal?.aborted)
     return new MooringError('cancelled', `${where} was cancelled`, undefined, { cause: err });
   if (err instanceof SdkError) {
+    // MCP 2026-07-28, "Multi-round-trip requests": the server kept answering input_required.
+    if (err.code === SdkErrorCode.InputRequiredRoundsExceeded)
+      return new MooringError(
+        'protocol_error',
+        `${where} still asked for more input after ${String((err.data as { rounds?: number } | undefined)?.rounds ?? 'several')} rounds of questions; Mooring stopped the call`,
+        'Each round is a question for you; a tool that keeps asking is probably stuck. Try the call again, or report it to the server’s author.',
+        { cause: err },
+      );
+    if (err.code === SdkErrorCode.CapabilityNotSupported && /input request/.test(err.message))
+      return new MooringError(
+        'usage',
+        `${where} needs something Mooring does not offer here: ${err.message}`,
+        'Sampling needs a model set up in Mooring; roots need a project folder.',
+        { cause: err },
+      );
     if (err.code === SdkErrorCode.RequestTimeout)
       return new MooringError(
         'timeout',
