@@ -48,6 +48,8 @@ export interface WireTool {
   enabled: boolean;
   excludedReason?: string;
   tokenCost: number;
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /** One configured server as the Servers screen lists it. */
@@ -58,6 +60,8 @@ export interface ServerRow {
   tokenCost: number;
   /** The command line as it would run (secrets masked), for the list and for consent. */
   commandLine: string;
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /** One provider in Settings > Models. */
@@ -82,6 +86,8 @@ export interface SlashCommandView {
   title?: string;
   description?: string;
   arguments: { name: string; description?: string; required: boolean }[];
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /** Whether a conversation's turn is running (the chat's spinner and Cancel). */

@@ -40,7 +40,8 @@ export function toWireEvent(e: ToolCallEvent): WireToolCallEvent {
   return result && !e.conversationId ? { ...rest, result: toWireResult(result) } : rest;
 }
 
-export function toWireTool(e: CatalogEntry): WireTool {
+/** `icon`: the tool's icon, already checked (MooringCore.iconOf). */
+export function toWireTool(e: CatalogEntry, icon?: string): WireTool {
   return {
     modelName: e.modelName,
     server: e.server,
@@ -56,5 +57,6 @@ export function toWireTool(e: CatalogEntry): WireTool {
     enabled: e.enabled,
     ...(e.excludedReason ? { excludedReason: e.excludedReason } : {}),
     tokenCost: e.tokenCost,
+    ...(icon ? { icon } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { InteractionBroker } from './interactionBroker';
 import { RootsRegistry } from './roots';
 
 describe('createClientFeatures', () => {
-  it('declares sampling only with a model and URL elicitation only with an opener', () => {
+  it('declares sampling (with tools) only with a model and URL elicitation only with an opener', () => {
     expect(createClientFeatures().capabilities).toEqual({
       elicitation: { form: {} },
       roots: { listChanged: true },
@@ -21,7 +21,7 @@ describe('createClientFeatures', () => {
         complete: async () => ({ model: 'm', role: 'assistant', content: { type: 'text', text: '' } }),
         openExternal: async () => undefined,
       }).capabilities,
-    ).toEqual({ elicitation: { form: {}, url: {} }, roots: { listChanged: true }, sampling: {} });
+    ).toEqual({ elicitation: { form: {}, url: {} }, roots: { listChanged: true }, sampling: { tools: {} } });
     expect(acceptElicitationsWithDefaults().capabilities).toEqual({ elicitation: { form: {} } });
   });
 });

@@ -201,6 +201,11 @@ export class SessionActor extends EventEmitter {
     }
   }
 
+  /** The icons the server listed for itself (untrusted: safety/icons.ts makes them safe to show). */
+  serverIcons(): { src: string; mimeType?: string; sizes?: string[] }[] | undefined {
+    return this.client?.getServerVersion()?.icons;
+  }
+
   /** 'modern' for a 2026-07-28 session, 'legacy' for the 2025 handshake; undefined unless connected. */
   protocolEra(): ProtocolEra | undefined {
     return this.client?.getProtocolEra();

@@ -5,6 +5,7 @@ import type { ServerRow } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';
+import { McpIcon } from '../components/McpIcon';
 import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
 import { ImportDialog } from './ImportDialog';
@@ -26,6 +27,7 @@ function ServerRowView({ row }: { row: ServerRow }) {
     <li className="server-row" data-testid={`server-${config.name}`} aria-label={`Server ${config.name}`}>
       <div className="server-main">
         <div className="server-title">
+          <McpIcon src={row.icon} />
           <strong>{config.name}</strong>
           <StateBadge status={status} enabled={config.enabled} />
         </div>
@@ -35,6 +37,7 @@ function ServerRowView({ row }: { row: ServerRow }) {
             ? `${status.toolCount} tools · ${row.tokenCost.toLocaleString()} schema tokens`
             : config.transport}
           {status?.serverInfo ? ` · ${status.serverInfo.name} ${status.serverInfo.version}` : ''}
+          {status?.protocolVersion ? ` · MCP ${status.protocolVersion}` : ''}
         </span>
         {status?.state === 'failed' && status.error?.hint && <p className="hint">{status.error.hint}</p>}
         {config.transport !== 'stdio' && (

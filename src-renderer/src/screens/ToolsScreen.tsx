@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
+import { McpIcon } from '../components/McpIcon';
 import { useUi } from '../stores/uiStore';
 import { ToolSetsPanel } from './ToolSetsPanel';
 
@@ -108,6 +109,7 @@ export function ToolsScreen() {
                 </label>
                 <div className="tool-main">
                   <div>
+                    <McpIcon src={t.icon} />
                     <strong>{t.friendlyName}</strong> <code className="muted">{t.tool}</code>{' '}
                     <AnnotationBadges flags={t} />
                   </div>

@@ -6,6 +6,7 @@ import { useState, type KeyboardEvent } from 'react';
 import type { SlashCommandView } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
+import { McpIcon } from '../../components/McpIcon';
 
 export function Composer(props: {
   running: boolean;
@@ -64,6 +65,7 @@ export function Composer(props: {
                 className={i === active ? 'active' : ''}
                 onClick={() => setPrompt(p)}
               >
+                <McpIcon src={p.icon} />
                 <strong>/{p.command}</strong> <span className="muted">{p.server}</span>
                 {p.description && <span className="muted small"> — {p.description}</span>}
               </button>
