@@ -112,11 +112,29 @@ test('import from a pasted Claude Desktop file shows the full command line for c
   await dialog.getByRole('button', { name: 'Preview' }).click();
   await expect(dialog.getByTestId('import-command-line')).toContainText(`node ${MEMORY}`);
   await expect(dialog.getByTestId('import-command-line')).toContainText('MEMORY_FILE_PATH=');
+  await expect(dialog.getByTestId('import-grants')).toHaveText('environment variables: MEMORY_FILE_PATH');
   await shot(page, '05-import-consent');
   await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
   await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(row('memory').getByTestId('server-state')).toHaveText('ready');
+});
+
+test('an imported file cannot trust a server: the dialog names what is dropped, escaped', async () => {
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const dialog = page.getByTestId('import-dialog');
+  const hostile = {
+    servers: [
+      { name: 'sneaky', command: 'bash', args: ['-c', 'echo \u202eevil'], trust: true, policy: 'trust-all' },
+    ],
+  };
+  await dialog.getByLabel('Configuration to import').fill(JSON.stringify(hostile));
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await expect(dialog.getByTestId('import-command-line')).toContainText('\\u202eevil');
+  const dropped = dialog.getByTestId('import-dropped');
+  await expect(dropped).toContainText('Not imported: trust (run a command outside the runtime allowlist)');
+  await expect(dropped).toContainText('Not imported: policy "trust-all" (every tool runs without asking)');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('logs show live, and a server can be disabled and removed with confirmation', async () => {

@@ -64,12 +64,30 @@ export interface ToolResult {
   structuredValidation?: StructuredValidation;
 }
 
-/** The CLI's JSON shape (`mooring mcp call --json`): bytes is a byte count, never the data. */
+/** An image or audio clip in the CLI's JSON: its byte count, never the data; `file` once saved. */
+export interface MediaJson {
+  mimeType: string;
+  bytes: number;
+  /** Where `mooring mcp call` saved it. */
+  file?: string;
+}
+
+/**
+ * The CLI's JSON shape (`mooring mcp call --json`): every content kind the model gets. Bytes are counts,
+ * never the data; the CLI saves media and binary resources to files and names them in `file`.
+ */
 export interface ToolResultJson {
   isError: boolean;
   text: string;
-  images: { mimeType: string; bytes: number }[];
+  images: MediaJson[];
+  audio: MediaJson[];
+  resourceLinks: Omit<ResourceLinkPart, 'kind'>[];
+  resources: { uri: string; mimeType?: string; text?: string; bytes?: number; file?: string }[];
+  /** Content block types this host does not know. */
+  unknown: string[];
   structured?: unknown;
+  /** The verdict on `structured` against the tool's outputSchema, when it declares one. */
+  structuredValidation?: StructuredValidation;
 }
 
 export function resultText(r: ToolResult): string {
@@ -80,14 +98,29 @@ export function resultText(r: ToolResult): string {
 }
 
 export function toResultJson(r: ToolResult): ToolResultJson {
+  const media = (kind: 'image' | 'audio') =>
+    r.parts
+      .filter((p): p is MediaPart => p.kind === kind)
+      .map((p) => ({ mimeType: p.mimeType, bytes: p.size }));
   const out: ToolResultJson = {
     isError: r.isError,
     text: resultText(r),
-    images: r.parts
-      .filter((p): p is MediaPart => p.kind === 'image')
-      .map((p) => ({ mimeType: p.mimeType, bytes: p.size })),
+    images: media('image'),
+    audio: media('audio'),
+    resourceLinks: r.parts
+      .filter((p): p is ResourceLinkPart => p.kind === 'resource_link')
+      .map(({ kind: _kind, ...link }) => link),
+    resources: r.parts
+      .filter((p): p is EmbeddedResourcePart => p.kind === 'resource')
+      .map((p) => ({
+        uri: p.uri,
+        ...(p.mimeType ? { mimeType: p.mimeType } : {}),
+        ...(p.text !== undefined ? { text: p.text } : { bytes: p.size ?? 0 }),
+      })),
+    unknown: r.parts.filter((p): p is UnknownPart => p.kind === 'unknown').map((p) => p.type),
   };
   if (r.structured !== undefined) out.structured = r.structured;
+  if (r.structuredValidation) out.structuredValidation = r.structuredValidation;
   return out;
 }
 

@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import type { AuthorizationOpener, AuthorizationPrompt } from '../core/auth/oauthProvider';
 import { MooringError } from '../core/errors';
 import type { CoreRunner } from './mcpCommands';
-import { EXIT, printJson } from './output';
+import { EXIT } from './output';
+import { printJson, say, tty } from './terminalText';
 
 export interface AuthCommandDeps {
   /** How the authorization URL is opened; default: print it and try the OS opener. Tests drive it with fetch. */
@@ -17,8 +18,8 @@ export interface AuthCommandDeps {
 export const terminalOpener =
   (opts: { browser: boolean }): AuthorizationOpener =>
   async (p: AuthorizationPrompt) => {
-    process.stderr.write(
-      `Sign in to "${p.server}": ${opts.browser ? 'your browser opens' : 'open this in your browser'} ${p.host}\n  ${p.url.toString()}\n`,
+    say(
+      tty`Sign in to "${p.server}": ${opts.browser ? 'your browser opens' : 'open this in your browser'} ${p.host}\n  ${p.url.toString()}\n`,
     );
     if (!opts.browser) return;
     const [cmd, args] =
@@ -63,9 +64,7 @@ export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: A
           });
           if (o.json) printJson({ ok: true, ...r });
           else
-            process.stderr.write(
-              `signed in to ${name}${r.scope ? ` (scopes: ${r.scope})` : ''}: ${r.toolCount} tools\n`,
-            );
+            say(tty`signed in to ${name}${r.scope ? ` (scopes: ${r.scope})` : ''}: ${r.toolCount} tools\n`);
           return EXIT.ok;
         },
         { json: o.json },
@@ -79,7 +78,7 @@ export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: A
     .action(async (name: string) =>
       withCore(async (core) => {
         await core.auth.signOut(name);
-        process.stderr.write(`signed out of ${name}\n`);
+        say(tty`signed out of ${name}\n`);
       }),
     );
 }

@@ -1,7 +1,8 @@
-// How the CLI ends: one exit code per kind of outcome (issue 2), errors as `error:` and `hint:` lines,
-// or as JSON data with --json.
+// How the CLI ends: one exit code per kind of outcome, errors as `error:` and `hint:` lines, or as JSON
+// data with --json. An error's message can quote a server (its stderr, a tool's error): escaped.
 import type { ErrorCode } from '@shared/errors';
 import { MooringError, toErrorData } from '../core/errors';
+import { multiline, printJsonLine, say, tty } from './terminalText';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
 
@@ -25,17 +26,13 @@ export function reportError(err: unknown, opts: { json?: boolean } = {}): number
   if (err instanceof CliExit) return err.exitCode;
   const e = toErrorData(err);
   if (opts.json)
-    process.stdout.write(
-      `${JSON.stringify({ ok: false, error: e.message, code: e.code, ...(e.hint ? { hint: e.hint } : {}) })}\n`,
-    );
+    printJsonLine({ ok: false, error: e.message, code: e.code, ...(e.hint ? { hint: e.hint } : {}) });
   else {
-    process.stderr.write(`error: ${e.message}\n`);
-    if (e.hint) process.stderr.write(`hint: ${e.hint}\n`);
+    say(tty`error: ${multiline(e.message)}\n`);
+    if (e.hint) say(tty`hint: ${e.hint}\n`);
   }
   return exitCodeFor(e.code);
 }
-
-export const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 /** K=V pairs from repeated options. */
 export function parsePairs(pairs: string[] | undefined, what: string): Record<string, string> {

@@ -1,8 +1,7 @@
-// `mooring serve --stdio | --http PORT` (issue 8): Mooring as an MCP server for other clients (Claude
+// `mooring serve --stdio | --http PORT`: Mooring as an MCP server for other clients (Claude
 // Desktop, Cursor, VS Code, scripts), on the same core as the app: memory, conversations, and the tools of
 // every configured server under Mooring's safety engine.
 import type { Command } from 'commander';
-import type { ApprovalRequest } from '@shared/approval';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { describeScope, type ClientScope } from '../core/serve/clientScope';
@@ -11,7 +10,9 @@ import { generateToken, readTokenFile, type ServerToken } from '../core/serve/se
 import { serveMooringStdio } from '../core/serve/stdioServer';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/toolsRelay';
 import type { CoreRunner } from './mcpCommands';
-import { confirm, interactive } from './prompt';
+import { interactive } from './terminalPrompt';
+import { answerApprovalsOnTerminal } from './terminalRequests';
+import { print, say, tty } from './terminalText';
 
 /** How long serve waits for the configured servers before answering clients (the rest join via list_changed). */
 const START_WAIT_MS = 15_000;
@@ -70,35 +71,14 @@ const untilSignal = () =>
 
 /**
  * With nobody to ask here (stdio, or HTTP without a terminal), approvals go to the running app's dialog over
- * the local relay; with no app running they wait here and are refused when the wait ends (issue 8).
+ * the local relay; with no app running they wait here and are refused when the wait ends.
  */
 function relayApprovals(core: MooringCore, via: string): () => void {
   const relay = core.relayApprovalsToApp({
     via,
-    onNotice: (t) => process.stderr.write(`mooring serve: ${t}\n`),
+    onNotice: (t) => say(tty`mooring serve: ${t}\n`),
   });
   return () => relay.stop();
-}
-
-/** With a terminal free (HTTP mode), approvals from external clients are answered here, one at a time. */
-function answerApprovalsOnTerminal(core: MooringCore): () => void {
-  let queue = Promise.resolve();
-  const onRequest = (req: ApprovalRequest) => {
-    queue = queue.then(async () => {
-      if (!core.approvals.pending().some((p) => p.id === req.id)) return;
-      process.stderr.write(
-        `\n${req.client ?? 'a client'} wants ${req.friendlyName} (${req.server}/${req.tool}): ${req.reason}.\narguments: ${JSON.stringify(req.arguments, null, 2)}\n`,
-      );
-      const yes = await confirm('Run it?');
-      try {
-        core.approvals.answer(req.id, { outcome: yes ? 'approve' : 'deny', decidedBy: 'user:cli' });
-      } catch {
-        process.stderr.write('(that request already ended)\n');
-      }
-    });
-  };
-  core.approvals.on('requested', onRequest);
-  return () => core.approvals.off('requested', onRequest);
 }
 
 async function startServers(core: MooringCore): Promise<void> {
@@ -109,7 +89,7 @@ async function startServers(core: MooringCore): Promise<void> {
   ]).finally(() => clearTimeout(timer));
   for (const s of core.servers.statuses())
     if (s.state === 'failed')
-      process.stderr.write(`mooring serve: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
+      say(tty`mooring serve: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
 }
 
 async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
@@ -155,7 +135,7 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
     tokens,
     ...(o.allowRemote ? { allowRemote: true } : {}),
     ...(o.allowedHost?.length ? { allowedHosts: o.allowedHost } : {}),
-    onError: (e) => process.stderr.write(`mooring serve: ${e.message}\n`),
+    onError: (e) => say(tty`mooring serve: ${e.message}\n`),
   });
   if (o.json)
     process.stdout.write(
@@ -167,9 +147,10 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
       process.stdout.write(
         `Token for "${generated.label}" (scope: ${describeScope(scope)}); it is shown only now:\n  Authorization: Bearer ${generated.token}\n`,
       );
-    else process.stdout.write(`Tokens from ${o.tokenFile}: ${tokens.map((t) => t.label).join(', ')}\n`);
+    else print(tty`Tokens from ${o.tokenFile}: ${tokens.map((t) => t.label).join(', ')}\n`);
   }
   await startServers(core);
+  // With a terminal free (HTTP mode), approvals from external clients are answered here, one at a time.
   const stopPrompt = interactive()
     ? answerApprovalsOnTerminal(core)
     : relayApprovals(core, 'mooring serve --http');

@@ -2,7 +2,7 @@
 // offers the model instead of every enabled tool. Kept in settings.json (config/settingsService.ts).
 import type { Command } from 'commander';
 import type { CoreRunner } from './mcpCommands';
-import { printJson } from './output';
+import { print, printJson, say, tty } from './terminalText';
 
 export function registerToolsetCommands(program: Command, withCore: CoreRunner): void {
   const ts = program
@@ -17,10 +17,8 @@ export function registerToolsetCommands(program: Command, withCore: CoreRunner):
           const sets = core.settings.toolSets();
           if (o.json) return void printJson(sets);
           if (!sets.length)
-            process.stdout.write(
-              'No tool sets yet. Create one: mooring toolset add NAME mcp__server__tool …\n',
-            );
-          for (const s of sets) process.stdout.write(`${s.name}: ${s.tools.join(', ')}\n`);
+            print('No tool sets yet. Create one: mooring toolset add NAME mcp__server__tool …\n');
+          for (const s of sets) print(tty`${s.name}: ${s.tools.join(', ')}\n`);
         },
         { json: o.json },
       ),
@@ -35,7 +33,7 @@ export function registerToolsetCommands(program: Command, withCore: CoreRunner):
     .action(async (name: string, tools: string[]) =>
       withCore(async (core) => {
         await core.settings.saveToolSet({ name, tools });
-        process.stderr.write(`tool set "${name}": ${tools.length} tool(s)\n`);
+        say(tty`tool set "${name}": ${tools.length} tool(s)\n`);
       }),
     );
 
@@ -44,7 +42,7 @@ export function registerToolsetCommands(program: Command, withCore: CoreRunner):
     .action(async (name: string) =>
       withCore(async (core) => {
         await core.settings.removeToolSet(name);
-        process.stderr.write(`removed tool set "${name}"\n`);
+        say(tty`removed tool set "${name}"\n`);
       }),
     );
 }

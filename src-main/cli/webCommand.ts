@@ -9,6 +9,7 @@ import { MooringError, toErrorData } from '../core/errors';
 import { MooringCore } from '../core/mooringCore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { startWebServer } from '../core/web/webServer';
+import { multiline, say, tty } from './terminalText';
 
 export interface WebCommandOptions {
   port?: string;
@@ -68,9 +69,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   });
   // Approvals from `mooring serve` on this home show in this window's dialog (ARCHITECTURE.md, "Data on disk": run/, the approval relay).
   const relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
-    process.stderr.write(
-      `mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`,
-    );
+    say(tty`mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`);
     return undefined;
   });
   // Print the URL before connecting servers: a slow server must not hold up the UI.
@@ -108,7 +107,7 @@ export function registerWebCommand(program: Command): void {
         await runWeb(o);
       } catch (err) {
         const e = toErrorData(err);
-        process.stderr.write(`${e.message}${e.hint ? `\n${e.hint}` : ''}\n`);
+        say(tty`${multiline(e.message)}\n` + (e.hint ? tty`${e.hint}\n` : ''));
         process.exit(e.code === 'usage' ? 2 : 1);
       }
     });

@@ -202,7 +202,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
       pool: this.pool,
       tools: this.tools,
-      testSession: { ...connect, authProviderFor: this.oauth.authFor },
+      // The capabilities of a real session: a server lists the tools it would list there.
+      testSession: {
+        ...connect,
+        authProviderFor: this.oauth.authFor,
+        capabilities: this.features.capabilities,
+        configureClient: this.features.configureTestClient,
+      },
       forgetSignIn: (name) => this.oauth.signOut(name),
       extraServers: opts.extraServers ?? [],
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
@@ -281,9 +287,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     if (opts.watch) await this.servers.watch();
   }
 
-  /** Starts just these servers (the CLI connects only what a command needs). */
-  startOnly(names: string[]): Promise<void> {
-    return this.servers.startOnly(names);
+  /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
+  startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
+    return this.servers.startOnly(names, opts);
   }
 
   /** Approvals from `mooring serve` on this home show in this process's dialog (the app, browser mode). */

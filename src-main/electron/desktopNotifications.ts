@@ -4,6 +4,9 @@
 // itself. Pure, so the decision is tested without Electron.
 import type { ApprovalRequest } from '@shared/approval';
 import type { Interaction } from '@shared/interactions';
+import { UNSAFE_CHARS } from '@shared/untrustedText';
+
+const UNSAFE_RUN = new RegExp(`${UNSAFE_CHARS.source}+`, 'gu');
 
 export interface WindowFacts {
   /** False when there is no window (closed to the tray). */
@@ -21,13 +24,12 @@ export interface NotificationContent {
   body: string;
 }
 
-/** Server names and tool titles are untrusted: one line, no control characters, bounded. */
+/**
+ * Server names and tool titles are untrusted: one line, bounded, without the characters
+ * shared/untrustedText.ts names (a notification shows no escapes, so they become spaces).
+ */
 export function plainText(text: string, max = 120): string {
-  const one = text
-    // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const one = text.replace(UNSAFE_RUN, ' ').replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 

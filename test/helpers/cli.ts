@@ -11,12 +11,13 @@ export interface CliRun {
 
 /**
  * `mooring ARGS…` with MOORING_HOME=home and no login-shell PATH lookup; `env` adds to (or, with
- * `unset`, removes from) this process's environment.
+ * `unset`, removes from) this process's environment; `input` is written to its standard input (a pipe,
+ * never a terminal; without it stdin is empty).
  */
 export function runMooring(
   home: string,
   args: string[],
-  opts: { env?: Record<string, string>; unset?: string[] } = {},
+  opts: { env?: Record<string, string>; unset?: string[]; input?: string } = {},
 ): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -28,12 +29,13 @@ export function runMooring(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), ...args], {
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.end(opts.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }

@@ -30,10 +30,18 @@ describe('normalizeResult', () => {
     expect(r.parts[1]).toMatchObject({ mimeType: 'image/png', size: 5120 });
     expect(r.parts[2]).toMatchObject({ kind: 'audio', size: 3, bytes: new Uint8Array([1, 2, 3]) });
     expect(r.parts[5]).toMatchObject({ uri: 'mem://blob', size: 2 });
+    // The CLI's JSON names every kind: counts for bytes, never the data.
     expect(toResultJson(r)).toEqual({
       isError: false,
       text: 'hello',
       images: [{ mimeType: 'image/png', bytes: 5120 }],
+      audio: [{ mimeType: 'audio/wav', bytes: 3 }],
+      resourceLinks: [{ uri: 'file:///a.txt', name: 'a.txt', mimeType: 'text/plain' }],
+      resources: [
+        { uri: 'mem://note', mimeType: 'text/plain', text: 'embedded text' },
+        { uri: 'mem://blob', mimeType: 'application/pdf', bytes: 2 },
+      ],
+      unknown: [],
     });
   });
 

@@ -12,7 +12,7 @@ import { InteractionBroker } from './interactionBroker';
 import { applyLogLevel } from './logLevel';
 import { ResourceSubscriptions } from './resources';
 import { RootsRegistry } from './roots';
-import { SamplingService, type SamplingComplete } from './sampling';
+import { SamplingService, USER_REJECTED, type SamplingComplete } from './sampling';
 import { SamplingBudget, type SamplingBudgetOptions } from './samplingBudget';
 import type { ServerSession } from './serverSession';
 
@@ -35,6 +35,12 @@ export interface ClientFeaturesDeps {
 export interface ClientFeatures {
   capabilities: ClientCapabilities;
   configureClient: (client: Client, server: string) => void;
+  /**
+   * The handlers of a throwaway session (a connection test): the same capabilities as a real session, so
+   * a server lists what it would list there; roots are answered, sampling and forms declined at once
+   * (nobody is asked during a test), and nothing is tracked after it closes.
+   */
+  configureTestClient: (client: Client, server: string) => void;
   broker: InteractionBroker;
   sampling: SamplingService;
   roots: RootsRegistry;
@@ -90,12 +96,22 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     resources.attach(client, server);
   };
 
+  const configureTestClient = (client: Client) => {
+    if (capabilities.sampling)
+      client.setRequestHandler('sampling/createMessage', () => {
+        throw new ProtocolError(USER_REJECTED, 'Mooring is only testing the connection; nobody was asked.');
+      });
+    client.setRequestHandler('elicitation/create', () => ({ action: 'decline' as const }));
+    if (capabilities.roots) client.setRequestHandler('roots/list', () => ({ roots: roots.list() }));
+  };
+
   const note = (server: string, level: LogLine['level'], text: string) =>
     log({ server, at: Date.now(), source: 'host', level, text });
 
   return {
     capabilities,
     configureClient,
+    configureTestClient,
     broker,
     sampling,
     roots,

@@ -135,10 +135,59 @@ describe('parseImport', () => {
     expect(r.servers.map((s) => s.name)).toEqual(['t']);
   });
 
-  it('our own format', () => {
+  it('our own format, without the settings an import never carries', () => {
     const r = parseImport(ours, { fileName: 'mcp_servers.json' });
     expect(r.format).toBe('mooring');
-    expect(r.servers[0]).toMatchObject({ name: 'mem', timeoutSeconds: 30, trust: true });
+    expect(r.servers[0]).toMatchObject({ name: 'mem', timeoutSeconds: 30, trust: false });
+    expect(r.dropped).toEqual({
+      mem: [{ field: 'trust', text: 'trust (run a command outside the runtime allowlist)' }],
+    });
+    // A project's own file keeps them: its approval is pinned to each entry's whole content.
+    const kept = parseImport(ours, { fileName: '.mooring/mcp_servers.json', keepNeverImported: true });
+    expect(kept.servers[0]).toMatchObject({ trust: true });
+    expect(kept.dropped).toEqual({});
+  });
+
+  it('drops trust-all, private network, link-local hosts and keychain references from any format', () => {
+    const r = parseImport(
+      JSON.stringify({
+        servers: [
+          {
+            name: 'remote',
+            transport: 'http',
+            url: 'https://example.com/mcp',
+            policy: 'trust-all',
+            allowPrivateNetwork: true,
+            allowLinkLocalHosts: ['169.254.169.254'],
+            headers: { Authorization: '<keychain>', 'X-Mode': 'a' },
+            secretHeaders: ['Authorization'],
+          },
+          { name: 'careful', command: 'node', args: ['s.js'], policy: 'always-ask', trust: false },
+        ],
+      }),
+      { fileName: 'm.json' },
+    );
+    expect(r.servers[0]).toMatchObject({
+      policy: 'default',
+      allowPrivateNetwork: false,
+      headers: { 'X-Mode': 'a' },
+      secretHeaders: [],
+    });
+    expect(r.dropped.remote!.map((d) => d.field)).toEqual([
+      'policy',
+      'allowPrivateNetwork',
+      'allowLinkLocalHosts',
+      'headers',
+    ]);
+    // A narrowing policy is kept, and an explicit "trust: false" is nothing to report.
+    expect(r.servers[1]).toMatchObject({ policy: 'always-ask', trust: false });
+    expect(r.dropped.careful).toBeUndefined();
+    const claude = parseImport(
+      JSON.stringify({ mcpServers: { gh: { command: 'npx', env: { GITHUB_TOKEN: '<keychain>' } } } }),
+      { fileName: 'claude.json' },
+    );
+    expect(claude.servers[0]!.env).toEqual({});
+    expect(claude.dropped.gh![0]!.text).toMatch(/GITHUB_TOKEN from the keychain/);
   });
 
   it('an unknown format says which keys were expected', () => {

@@ -1,4 +1,4 @@
-// Import of the MCP configurations people already have (issue 2): Claude Desktop and Cursor
+// Import of the MCP configurations people already have: Claude Desktop and Cursor
 // (`mcpServers`), VS Code (`.vscode/mcp.json`, or `mcp` in settings.json, with `inputs`), and our own
 // `mcp_servers.json`. The format is detected; JSON with comments is accepted. Every bad entry is named
 // with its file position, and nothing is written unless every entry is valid.
@@ -8,7 +8,9 @@ import {
   type ServerConfig,
   type TransportKind,
 } from '@shared/config';
+import type { ImportDropped } from '@shared/importConsent';
 import { MooringError } from '../errors';
+import { withoutNeverImported } from './importConsent';
 import {
   ConfigInvalidError,
   describeZodIssue,
@@ -42,6 +44,8 @@ export interface ImportResult {
   inputs: ImportInput[];
   /** Keys that were present but are not imported, and similar notes for the user. */
   warnings: string[];
+  /** Per server: the settings an import never carries that its entry had (importConsent.ts). */
+  dropped: Record<string, ImportDropped[]>;
 }
 
 interface RawEntry {
@@ -90,7 +94,16 @@ const CARRIED = ['command', 'args', 'env', 'url', 'headers', 'cwd'] as const;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function parseImport(text: string, opts: { fileName: string }): ImportResult {
+export interface ParseImportOptions {
+  fileName: string;
+  /**
+   * Keep the settings an import never carries (importConsent.ts). Only for a project's own server files,
+   * whose approval is pinned to each entry's whole content (workspace/workspaceApprovals.ts).
+   */
+  keepNeverImported?: boolean;
+}
+
+export function parseImport(text: string, opts: ParseImportOptions): ImportResult {
   const hint = importHint(opts.fileName);
   const parsed = parseJsonText(text, { fileName: opts.fileName, allowComments: true, hint });
   const issues: ConfigIssue[] = [];
@@ -135,6 +148,7 @@ export function parseImport(text: string, opts: { fileName: string }): ImportRes
   const renamed = assignNames(entries);
   const warnings: string[] = [];
   const servers: ServerConfig[] = [];
+  const dropped: Record<string, ImportDropped[]> = {};
   for (const entry of entries) {
     const display = entry.source;
     if (!isObject(entry.value)) {
@@ -153,7 +167,11 @@ export function parseImport(text: string, opts: { fileName: string }): ImportRes
           );
     for (const e of converted.errors)
       issueAt([...entry.source, ...e.path], e.message, [...display, ...e.path]);
-    const result = ServerConfigSchema.safeParse(converted.input);
+    const safe = opts.keepNeverImported
+      ? { entry: converted.input, dropped: [] }
+      : withoutNeverImported(converted.input);
+    if (safe.dropped.length && typeof entry.name === 'string') dropped[entry.name] = safe.dropped;
+    const result = ServerConfigSchema.safeParse(safe.entry);
     if (!result.success) {
       for (const d of result.error.issues.flatMap(describeZodIssue)) {
         const [field, ...rest] = d.path as (string | number)[];
@@ -171,7 +189,7 @@ export function parseImport(text: string, opts: { fileName: string }): ImportRes
     );
 
   const inputs = format === 'vscode' ? collectInputs(doc, base, servers, warnings) : [];
-  return { format, servers, renamed, inputs, warnings };
+  return { format, servers, renamed, inputs, warnings, dropped };
 }
 
 function detect(doc: Record<string, unknown>): { format: ImportFormat; base: JsonPath } | null {

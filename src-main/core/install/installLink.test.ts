@@ -24,6 +24,15 @@ function error(r: InstallLinkResult): string {
 }
 
 describe('parseInstallLink: the three forms', () => {
+  it('never installs trust or a trust-all policy: both are dropped and named in the warnings', () => {
+    const r = ok(parseInstallLink(mooring('sh', { command: 'bash', trust: true, policy: 'trust-all' })));
+    expect(r.server).toMatchObject({ trust: false, policy: 'default' });
+    expect(r.warnings.join('\n')).toMatch(
+      /^trust \(run a command outside the runtime allowlist\): a link never sets this/m,
+    );
+    expect(r.warnings.join('\n')).toMatch(/policy "trust-all"/);
+  });
+
   it('mooring://install with a Mooring entry (standard and URL-safe base64)', () => {
     const entry = {
       command: 'npx',

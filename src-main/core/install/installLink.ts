@@ -127,6 +127,8 @@ export function parseInstallLink(raw: string): InstallLinkResult {
     if (!server || result.servers.length !== 1) return fail('the link must carry exactly one server');
     // A link cannot declare VS Code `inputs`; each one it uses is named once below instead.
     const warnings = result.warnings.filter((w) => !/but not declared in "inputs"$/.test(w));
+    for (const d of Object.values(result.dropped).flat())
+      warnings.push(`${d.text}: a link never sets this; turn it on yourself after installing, if you must`);
     for (const input of result.inputs)
       warnings.push(
         `"\${input:${input.id}}" must be filled in before the server can start${input.password ? ' (a secret)' : ''}`,

@@ -7,6 +7,8 @@ import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
 import { defaultExcludeTools } from '../catalog/filters';
+import type { ImportDropped, ImportGrant } from '@shared/importConsent';
+import { importGrants } from '../config/importConsent';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
 import { parseServerInput } from '../config/serversStore';
@@ -51,12 +53,25 @@ export interface ImportRequest {
   replaceExisting?: boolean;
 }
 
+/** One server of a file as the consent shows it (README, "Safety"; config/importConsent.ts). */
+export interface ImportPreviewServer {
+  config: ServerConfig;
+  commandLine: string;
+  exists: boolean;
+  /** What it may do beyond its command line or URL: working directory, env and header names, policy. */
+  grants: ImportGrant[];
+  /** Settings the file gave it that an import never carries. */
+  dropped: ImportDropped[];
+}
+
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
-  servers: { config: ServerConfig; commandLine: string; exists: boolean }[];
+  servers: ImportPreviewServer[];
 }
 
 export class ConfiguredServers {
   private stopWatch?: () => void;
+  /** Set by the first full `sync`: this process runs its servers, so changes start and stop sessions. */
+  private live = false;
 
   constructor(private readonly deps: ConfiguredServersDeps) {}
 
@@ -128,13 +143,27 @@ export class ConfiguredServers {
 
   // ---- sessions --------------------------------------------------------------------------------
 
-  /** Brings the sessions in line with the configs (after any edit). */
+  /** Brings the sessions in line with the configs; from then on every change here does too. */
   async sync(): Promise<void> {
+    this.live = true;
     await this.deps.pool.sync(await this.configs());
   }
 
-  /** Starts just these servers (the CLI connects only what a command needs). */
-  async startOnly(names: string[]): Promise<void> {
+  /**
+   * After a change: the sessions follow once this process runs its servers (the app, browser mode,
+   * `serve`). A CLI command that only edits the file (`mcp remove`, `mcp import`, `mcp trust`) starts
+   * nothing.
+   */
+  private async follow(): Promise<void> {
+    if (this.live) await this.sync();
+  }
+
+  /**
+   * Starts just these servers (the CLI connects only what a command needs). With `trustForThisRun`
+   * (`mooring mcp call --trust`), their commands may be outside the allowlist in this process only;
+   * nothing is written.
+   */
+  async startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
     const all = await this.configs();
     const missing = names.filter((n) => !all.some((c) => c.name === n));
     if (missing.length)
@@ -144,7 +173,9 @@ export class ConfiguredServers {
         'List the servers with: mooring mcp list',
       );
     await this.deps.pool.sync(
-      all.filter((c) => names.includes(c.name)).map((c) => ({ ...c, enabled: true })),
+      all
+        .filter((c) => names.includes(c.name))
+        .map((c) => ({ ...c, enabled: true, ...(opts.trustForThisRun ? { trust: true } : {}) })),
     );
   }
 
@@ -190,7 +221,7 @@ export class ConfiguredServers {
 
   async update(name: string, input: ServerConfigInput): Promise<ServerConfig> {
     const saved = await this.deps.manager.update(name, input);
-    await this.sync();
+    await this.follow();
     return saved;
   }
 
@@ -198,17 +229,21 @@ export class ConfiguredServers {
   async remove(name: string): Promise<void> {
     await this.deps.forgetSignIn(name).catch(() => undefined);
     await this.deps.manager.remove(name);
-    await this.sync();
+    await this.follow();
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     await this.deps.manager.store.setEnabled(name, enabled);
-    await this.sync();
+    await this.follow();
   }
 
-  /** `mooring mcp call --trust`: runs this server's command even if it is outside the allowlist. */
-  async trust(name: string): Promise<void> {
-    await this.change(name, (c) => ({ ...c, trust: true }));
+  /**
+   * `mooring mcp trust NAME`: this server's command may run even if it is outside the allowlist, from now
+   * on (an import never sets this; the user does, one server at a time).
+   */
+  async trust(name: string, trusted = true): Promise<ServerConfig> {
+    await this.change(name, (c) => ({ ...c, trust: trusted }));
+    return this.get(name);
   }
 
   /**
@@ -248,7 +283,11 @@ export class ConfiguredServers {
 
   // ---- import ----------------------------------------------------------------------------------
 
-  /** What a Claude Desktop, Cursor, VS Code or Mooring file would add, with each command line, for consent. */
+  /**
+   * What a Claude Desktop, Cursor, VS Code or Mooring file would add, for consent: each command line,
+   * what else it grants, and what the file set that an import never carries. The app and
+   * `mooring mcp import` both show this.
+   */
   async previewImport(text: string, fileName: string): Promise<ImportPreview> {
     const parsed = parseImport(text, { fileName });
     const existing = new Set((await this.configs()).map((s) => s.name));
@@ -261,13 +300,17 @@ export class ConfiguredServers {
         config,
         commandLine: describeCommandLine(config),
         exists: existing.has(config.name),
+        grants: importGrants(config),
+        dropped: parsed.dropped[config.name] ?? [],
       })),
     };
   }
 
   /**
    * Adds the consented servers of a file in one atomic write (all or nothing), secret-looking values to
-   * the keychain, then starts them. The app and `mooring mcp import` both come here.
+   * the keychain, without the settings an import never carries. In the app the sessions follow (each
+   * start passes the allowlist: an imported server is never trusted, so a command outside it is refused
+   * before it spawns); `mooring mcp import` starts nothing. The app and the CLI both come here.
    */
   async import(request: ImportRequest): Promise<{ added: string[]; replaced: string[] }> {
     const merged = await this.deps.manager.import(request.text, {
@@ -275,7 +318,7 @@ export class ConfiguredServers {
       ...(request.names ? { only: request.names } : {}),
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
     });
-    await this.sync();
+    await this.follow();
     return { added: merged.added, replaced: merged.replaced };
   }
 
@@ -319,6 +362,6 @@ export class ConfiguredServers {
       return servers.map((s, i) => (i === at ? edit(s) : s));
     });
     this.deps.tools.invalidate();
-    await this.sync();
+    await this.follow();
   }
 }

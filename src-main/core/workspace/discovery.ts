@@ -1,4 +1,4 @@
-// Discovery of the MCP project files people already keep in a repository (issue 10): `.vscode/mcp.json`
+// Discovery of the MCP project files people already keep in a repository: `.vscode/mcp.json`
 // (VS Code, with `inputs`), `.cursor/mcp.json` (Cursor), `.mcp.json` (Claude Code), next to our own
 // `.mooring/mcp_servers.json`. Found servers are offered, never started silently: each is shown with its
 // full command line or URL, and runs only after the user approves exactly that content.
@@ -63,7 +63,7 @@ async function readDiscoveredFile(workspace: string, source: WorkspaceSource): P
   try {
     const text = await readTextIfExists(file);
     if (text === null) return null;
-    const parsed = parseImport(text, { fileName: file });
+    const parsed = parseImport(text, { fileName: file, keepNeverImported: true });
     const warnings = [
       ...parsed.renamed.map((r) => `"${r.from}" is not a valid server name; it is offered as "${r.to}"`),
       ...parsed.warnings,

@@ -1,8 +1,11 @@
 // Import from Claude Desktop / Cursor / VS Code: paste or choose the file, see every server with the
-// full command line it would run, and consent per server before anything is written. The chosen
-// servers are added all or nothing.
+// full command line it would run, what else it would be allowed (working directory, environment and
+// header names, policy) and which settings of the file are never imported, and consent per server before
+// anything is written. The chosen servers are added all or nothing. Every text here comes from the file:
+// control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';
@@ -82,7 +85,12 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           </p>
           {preview.data.warnings.map((w) => (
             <p key={w} className="warn-text">
-              {w}
+              {shown(w)}
+            </p>
+          ))}
+          {preview.data.renamed.map((r) => (
+            <p key={r.to} className="muted">
+              “{shown(r.from)}” is imported as “{r.to}”.
             </p>
           ))}
           <ul className="plain">
@@ -99,8 +107,25 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
                   {s.exists && <span className="muted">(already configured)</span>}
                 </label>
                 <code className="command-line" data-testid="import-command-line">
-                  {s.commandLine}
+                  {shown(s.commandLine)}
                 </code>
+                {s.grants.length > 0 && (
+                  <ul className="plain" data-testid="import-grants">
+                    {s.grants.map((g) => (
+                      <li key={g.field}>{shown(g.text)}</li>
+                    ))}
+                  </ul>
+                )}
+                {s.dropped.length > 0 && (
+                  <ul className="plain warn-text" data-testid="import-dropped">
+                    {s.dropped.map((d) => (
+                      <li key={d.text}>
+                        Not imported: {shown(d.text)}. Turn it on yourself for this server afterwards, if you
+                        must.
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </li>
             ))}
           </ul>
