@@ -1,5 +1,6 @@
-// `mooring serve --http PORT` (issue 8): Mooring's MCP server over Streamable HTTP (MCP spec 2025-11-25,
-// "Transports"), one session per client. In front of the SDK's transport, in this order:
+// `mooring serve --http PORT`: Mooring's MCP server over Streamable HTTP (MCP spec 2025-11-25,
+// "Transports"), one session per client; a 2026-07-28 client's requests are answered one by one, without a
+// session (modernHttp.ts; docs/decisions/003-protocol-eras.md). In front of both, in this order:
 //   1. Host and Origin checks (spec "Security Warning": validate Origin; DNS rebinding) → 403;
 //   2. the path (/mcp) → 404;
 //   3. a bearer token from the configured ring → 401; the token's label is the client's identity and its
@@ -18,6 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MooringError } from '../errors';
 import type { ClientIdentity } from './clientScope';
+import { createModernHttpEntry } from './modernHttp';
 import { createMooringServer, type MooringServerConnection, type MooringServerDeps } from './mooringServer';
 import { TokenRing, type ServerToken } from './serverTokens';
 
@@ -130,6 +132,11 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     ...(opts.allowedHosts ?? []),
   ];
   const sessions = new Map<string, Session>();
+  const modern = createModernHttpEntry({
+    ...opts,
+    maxBodyBytes: MAX_BODY,
+    ...(opts.onError ? { onError: opts.onError } : {}),
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const hostCheck = validateHostHeader(req.headers.host, allowedHostnames);
@@ -160,6 +167,12 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
       }
     }
     const sessionId = req.headers['mcp-session-id'];
+    // A 2026-07-28 request carries its revision in `_meta` and has no session: the stateless entry answers it.
+    if (sessionId === undefined && req.method === 'POST') {
+      const request = toWebRequest(req, url.href, abort.signal);
+      if (await modern.isModern(request, parsedBody))
+        return sendWebResponse(res, await modern.fetch(request, who, parsedBody));
+    }
     let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (session && session.who.name !== who.name)
       return deny(res, 403, 'Forbidden: this session belongs to another token');
@@ -225,6 +238,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     sessions: () => [...sessions].map(([id, s]) => ({ id, client: s.who.name })),
     async close() {
       await Promise.all([...sessions.keys()].map(dropSession));
+      await modern.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },
