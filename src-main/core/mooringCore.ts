@@ -20,6 +20,7 @@ import { OAuthManager } from './auth/oauthManager';
 import { ToolService } from './calls/toolService';
 import {
   createClientFeatures,
+  createRelaySource,
   PromptsService,
   type ClientFeatures,
   type SamplingComplete,
@@ -43,6 +44,7 @@ import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
+import type { RelaySource } from './serve/servedCore';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
 import { ServerPreparation } from './services/serverPreparation';
@@ -118,6 +120,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
    * object").
    */
   readonly redactor = new SecretRedactor();
+  /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/featuresRelay.ts). */
+  readonly relay: RelaySource;
   /** Server, tool and prompt icons made safe to show (safety/icons.ts). */
   private readonly icons = new IconResolver();
   /** The fetch for a stdio server's https icons: the SSRF guard, public addresses only. */
@@ -228,6 +232,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this);
     this.prompts = new PromptsService(this.pool);
+    this.relay = createRelaySource({
+      sessions: () => this.pool.list(),
+      onLogLine: (fn) => {
+        this.on('log', fn);
+        return () => void this.off('log', fn);
+      },
+      resources: this.features.resources,
+    });
 
     this.pool.on('status', (s) => {
       if (s.state === 'ready') {

@@ -5,6 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ServedCore } from './servedCore';
 import type { ClientIdentity } from './clientScope';
+import { relayServerFeatures } from './featuresRelay';
 import { registerMemoryCapability } from './memoryCapability';
 import { registerSessionsCapability } from './sessionsCapability';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, relayCoreTools } from './toolsRelay';
@@ -53,10 +54,14 @@ export function createMooringServer(
     ...(deps.defaultModel ? { defaultModel: deps.defaultModel } : {}),
   });
   const stopRelay = relayCoreTools({ tools: deps.core.tools, mcp, identity, approvalTimeoutMs });
+  const stopFeatures = deps.core.relay
+    ? relayServerFeatures(mcp, { relay: deps.core.relay, identity })
+    : () => undefined;
   return {
     mcp,
     async close() {
       stopRelay();
+      stopFeatures();
       await mcp.close().catch(() => undefined);
     },
   };
