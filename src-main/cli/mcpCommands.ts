@@ -200,16 +200,20 @@ asks for the value without echoing it; from a script, pipe it in:
           if (name) await core.startOnly([name]);
           else await core.start();
           warnNotConnected(core);
+          // Excluded tools are listed too, with the reason: a tool must never vanish without a word.
           const rows = core.tools
             .catalog()
-            .summaries()
+            .summaries({ includeDisabled: true })
             .filter((t) => !name || t.server === name);
           if (name) failIfNotReady(core, name);
           if (o.json) return void printJson(rows);
-          for (const t of rows)
+          for (const t of rows.filter((r) => r.enabled))
             print(
               tty`${t.name}${t.readOnly ? '  [read-only]' : ''}${t.destructive ? '  [destructive]' : ''}\n    ${t.description.split('\n')[0]}\n`,
             );
+          const excluded = rows.filter((r) => !r.enabled);
+          if (excluded.length) print(`\nexcluded (${excluded.length}):\n`);
+          for (const t of excluded) print(tty`${t.name}  [excluded]\n    ${t.excludedReason ?? ''}\n`);
         },
         { json: o.json, workspace: o.workspace },
       ),

@@ -6,6 +6,7 @@ import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { describeScope, type ClientScope } from '../core/serve/clientScope';
 import { startMcpHttpServer } from '../core/serve/httpServer';
+import { parseSessionLimits } from '../core/serve/httpSessions';
 import { generateToken, readTokenFile, type ServerToken } from '../core/serve/serverTokens';
 import { serveMooringStdio } from '../core/serve/stdioServer';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/toolsRelay';
@@ -30,6 +31,9 @@ interface ServeOptions {
   approvalTimeout?: string;
   model?: string;
   json?: boolean;
+  maxSessions?: string;
+  maxSessionsPerToken?: string;
+  sessionIdle?: string;
 }
 
 function parsePort(text: string): number {
@@ -71,7 +75,8 @@ const untilSignal = () =>
 
 /**
  * With nobody to ask here (stdio, or HTTP without a terminal), approvals go to the running app's dialog over
- * the local relay; with no app running they wait here and are refused when the wait ends.
+ * the local relay, and so do the sampling and elicitation requests of the servers behind it; with no app
+ * running they are refused or declined at once (serve/approvalRelayClient.ts).
  */
 function relayApprovals(core: MooringCore, via: string): () => void {
   const relay = core.relayApprovalsToApp({
@@ -133,6 +138,7 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
     port: parsePort(o.http!),
     host: o.host,
     tokens,
+    sessionLimits: parseSessionLimits(o),
     ...(o.allowRemote ? { allowRemote: true } : {}),
     ...(o.allowedHost?.length ? { allowedHosts: o.allowedHost } : {}),
     onError: (e) => say(tty`mooring serve: ${e.message}\n`),
@@ -182,6 +188,9 @@ export function registerServeCommand(program: Command, withCore: CoreRunner): vo
     .option('--approval-timeout <seconds>', 'refuse a call nobody approved within this time (default 120)')
     .option('--model <provider:model>', 'the model start_session uses when the client names none')
     .option('--json', 'with --http: print {"url","token","label"} as one JSON line')
+    .option('--max-sessions <n>', 'with --http: open sessions in all (default 64)')
+    .option('--max-sessions-per-token <n>', 'with --http: open sessions per token (default 16)')
+    .option('--session-idle <seconds>', 'with --http: close a session unused this long (default 600)')
     .action(async (o: ServeOptions) =>
       withCore((core) => serve(core, o), { json: o.json, handlesSignals: true }),
     );

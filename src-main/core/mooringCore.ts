@@ -6,15 +6,12 @@ import { EventEmitter } from 'node:events';
 import type { ApprovalRequest } from '@shared/approval';
 import type { ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
-import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
 import type { Settings } from '@shared/settings';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
 import { ProviderAccess } from './agent/providerAccess';
-import { resolveProvider } from './agent/providers/resolveProvider';
-import { providerCompletion } from './agent/samplingCompletion';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
 import { ToolService } from './calls/toolService';
@@ -26,6 +23,7 @@ import {
   type SamplingComplete,
 } from './clientFeatures';
 import type { InteractionBroker } from './clientFeatures/interactionBroker';
+import { MooringError } from './errors';
 import { ServerManager } from './config/serverManager';
 import { loadSettings } from './config/settings';
 import { SettingsService } from './config/settingsService';
@@ -304,14 +302,29 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return this.servers.startOnly(names, opts);
   }
 
-  /** Approvals from `mooring serve` on this home show in this process's dialog (the app, browser mode). */
+  /**
+   * What `mooring serve` on this home relays shows in this process's dialogs (the app, browser mode): its
+   * clients' approvals, and its servers' sampling and elicitation requests.
+   */
   listenForRelayedApprovals(): Promise<ApprovalRelayListener> {
-    return startApprovalRelayListener({ broker: this.approvals, home: this.opened.paths.home });
+    return startApprovalRelayListener({
+      broker: this.approvals,
+      interactions: this.interactions,
+      home: this.opened.paths.home,
+    });
   }
 
-  /** `mooring serve` with nobody to ask here: its approvals go to the running app's dialog. */
+  /**
+   * `mooring serve` with nobody to ask here: its approvals and its servers' sampling and elicitation
+   * requests go to the running app's dialogs; with no app running they are refused or declined at once.
+   */
   relayApprovalsToApp(opts: { via: string; onNotice?: (text: string) => void }): ApprovalRelayClient {
-    return relayApprovalsToApp({ broker: this.approvals, home: this.opened.paths.home, ...opts });
+    return relayApprovalsToApp({
+      broker: this.approvals,
+      interactions: this.interactions,
+      home: this.opened.paths.home,
+      ...opts,
+    });
   }
 
   /**
@@ -349,10 +362,15 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await this.settings.close();
   }
 
+  /**
+   * No host picked a sampling model (`mooring serve` has no chat of its own): the chat service's, which is
+   * the app's choice on this home (the saved default model, else MOORING_MODEL, keys from the keychain).
+   * Building the chat service sets it (`setSamplingModel`).
+   */
   private defaultSampling(): SamplingComplete {
-    const env = this.opts.env ?? process.env;
-    const { provider, model } = resolveProvider(env.MOORING_MODEL ?? DEFAULT_MODEL_SPEC, {}, env);
-    return providerCompletion(provider, model);
+    void this.chat;
+    if (!this.samplingComplete) throw new MooringError('internal', 'No model answers sampling requests.');
+    return this.samplingComplete;
   }
 
   /** What every connect runs first (allowlist, OSV, secrets, a folder's inputs); see serverPreparation.ts. */

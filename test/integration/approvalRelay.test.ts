@@ -1,21 +1,18 @@
-// The local approval relay (issue 8, "Approval relay"): `mooring serve` forwards its approvals to the
-// running app over <home>/run/approvals.sock. First the socket itself (permissions, the token check, a
-// stale or live socket), then both ends in process with two real brokers (the app's answer, timeouts and
-// cancellation both ways), then real processes: `mooring web` and `mooring serve --stdio` on one home, an
-// SDK client calling write_file, answered through the web app's router.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The local relay (ARCHITECTURE.md, "`mooring serve` and the running app"): `mooring serve` forwards what
+// needs a person to the running app over <home>/run/approvals.sock. First the socket itself (permissions,
+// the token check, a stale or live socket), then both ends in process with two real brokers of each kind
+// (the app's answer, timeouts and cancellation both ways, no app: refused or declined at once), then real
+// processes: `mooring web` and `mooring serve --stdio` on one home, an SDK client calling write_file,
+// answered through the web app's router.
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequestInput } from '../../shared/approval';
-import type { AppRouter } from '../../src-main/core/api/router';
+import { InteractionBroker } from '../../src-main/core/clientFeatures/interactionBroker';
 import { ApprovalBroker, type ApprovalResolved } from '../../src-main/core/safety/approvalBroker';
 import { relayApprovalsToApp, type ApprovalRelayClient } from '../../src-main/core/serve/approvalRelayClient';
 import {
@@ -23,7 +20,8 @@ import {
   type ApprovalRelayListener,
 } from '../../src-main/core/serve/approvalRelayListener';
 import { approvalRelayPaths } from '../../src-main/core/serve/approvalRelayProtocol';
-import { FILESYSTEM, ROOT, tempDir } from '../helpers/servers';
+import { tempDir } from '../helpers/servers';
+import { appApproval, fsHome, startServe, startWeb, text, type Web } from './relayHelpers';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 
@@ -198,115 +196,159 @@ describe('serving broker → app broker (in process)', () => {
     expect(dropped.error?.message).toMatch(/the client cancelled/);
   });
 
-  it('when the app closes, the request waits locally until its end, and says so', async () => {
-    const waiting = serving.request(input('orphan'), { timeoutMs: 1_500 });
+  it('when the app closes before answering, the request is refused at once, and says so', async () => {
+    const waiting = serving.request(input('orphan'), { timeoutMs: 60_000 });
+    const refused = expect(waiting).rejects.toMatchObject({
+      code: 'cancelled',
+      message: expect.stringMatching(/the Mooring app closed before answering, so Mooring refused the call/),
+      hint: expect.stringMatching(/Open Mooring on this computer/),
+    });
     await once(app, 'requested');
     await listener!.close();
     listener = undefined;
-    await expect(waiting).rejects.toMatchObject({ code: 'refused' });
-    expect(notices.join('\n')).toMatch(/the Mooring app closed; 1 approval\(s\) now wait here/);
+    await refused;
+    expect(notices.join('\n')).toMatch(/the Mooring app closed before answering, so nobody can approve/);
   });
 
-  it('with no app running, the request stays local and the notice says to open Mooring', async () => {
+  it('with no app running, the request is refused at once, saying to open Mooring', async () => {
     await listener!.close();
     listener = undefined;
-    const waiting = serving.request(input('lonely'), { timeoutMs: 800 });
-    await expect(waiting).rejects.toMatchObject({ code: 'refused' });
+    // A wait of a minute: only the relay's own refusal can end it within the test.
+    const waiting = serving.request(input('lonely'), { timeoutMs: 60_000 });
+    await expect(waiting).rejects.toMatchObject({
+      code: 'cancelled',
+      message:
+        'Nobody can approve "Write file" (files/write_file) for lonely: no Mooring app is running for this home, so Mooring refused the call.',
+      hint: expect.stringMatching(
+        /Open Mooring on this computer \(the desktop app, or `mooring web`\).*read-only scope/,
+      ),
+    });
     expect(notices.join('\n')).toMatch(
-      /no Mooring app is running for this home, so nobody can approve "Write file" for lonely/,
+      /no Mooring app is running for this home, so nobody can approve "Write file" for lonely; it was refused/,
     );
     expect(relay.connected()).toBe(false);
   });
 });
 
-// ---- Real processes: `mooring web` (the app) and `mooring serve --stdio` on one MOORING_HOME ----
+describe('serving interaction broker → app interaction broker (in process)', () => {
+  let home: string;
+  let app: InteractionBroker;
+  let serving: InteractionBroker;
+  let listener: ApprovalRelayListener | undefined;
+  let relay: ApprovalRelayClient;
+  let notices: string[];
+  const form = {
+    kind: 'elicitation-form' as const,
+    server: 'everything',
+    message: 'Who are you?',
+    requestedSchema: {
+      type: 'object' as const,
+      properties: {
+        name: { type: 'string' as const, title: 'Name' },
+        city: { type: 'string' as const, title: 'City', default: 'Lisbon' },
+      },
+      required: ['name'],
+    },
+  };
+  const sampling = {
+    kind: 'sampling' as const,
+    server: 'everything',
+    request: {
+      messages: [{ role: 'user' as const, content: { type: 'text', text: 'A haiku' } }],
+      maxTokens: 100,
+    },
+    budget: { usedTokens: 0, limitTokens: 20_000, windowMs: 3_600_000 },
+  };
+  beforeEach(async () => {
+    home = tempDir('mooring-relay-');
+    app = new InteractionBroker();
+    serving = new InteractionBroker();
+    notices = [];
+    listener = await startApprovalRelayListener({ broker: new ApprovalBroker(), interactions: app, home });
+    relay = relayApprovalsToApp({
+      broker: new ApprovalBroker(),
+      interactions: serving,
+      home,
+      via: 'test serve',
+      onNotice: (n) => notices.push(n),
+    });
+  });
+  afterEach(async () => {
+    relay.stop();
+    await listener?.close();
+    app.dispose();
+    serving.dispose();
+  });
 
-const BIN = join(ROOT, 'bin/mooring.mjs');
-const text = (r: { content?: unknown }) =>
-  ((r.content ?? []) as { type: string; text?: string }[])
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
+  it("answers a form in the app: the server's request gets the app's answer, defaults applied", async () => {
+    const waiting = serving.request(form, { timeoutMs: 60_000 });
+    const [req] = (await once(app, 'requested')) as [{ id: string; server: string; kind: string }];
+    expect(req).toMatchObject({ kind: 'elicitation-form', server: 'everything (via test serve)' });
+    app.answer(req.id, {
+      kind: 'elicitation-form',
+      action: 'accept',
+      content: { name: 'Ada' },
+      decidedBy: 'user:ui',
+    });
+    await expect(waiting).resolves.toEqual({
+      kind: 'elicitation-form',
+      action: 'accept',
+      content: { name: 'Ada', city: 'Lisbon' },
+      decidedBy: 'user:ui',
+    });
+    expect(serving.pending()).toEqual([]);
+  });
 
-/** A home whose only server is server-filesystem, written directly (so write_file is enabled). */
-function fsHome(fsRoot: string): string {
-  const home = tempDir('mooring-relay-home-');
-  mkdirSync(home, { recursive: true });
-  writeFileSync(
-    join(home, 'mcp_servers.json'),
-    JSON.stringify({
-      servers: [{ name: 'files', transport: 'stdio', command: 'node', args: [FILESYSTEM, fsRoot] }],
-    }),
-  );
-  return home;
-}
+  it('answers a sampling request in the app, edit included; a serving-side abort drops the app copy', async () => {
+    const waiting = serving.request(sampling, { timeoutMs: 60_000 });
+    const [req] = (await once(app, 'requested')) as [{ id: string }];
+    app.answer(req.id, {
+      kind: 'sampling',
+      outcome: 'approve',
+      edited: { maxTokens: 50 },
+      decidedBy: 'user:ui',
+    });
+    await expect(waiting).resolves.toMatchObject({ outcome: 'approve', edited: { maxTokens: 50 } });
 
-const childEnv = (home: string) => ({
-  ...(process.env as Record<string, string>),
-  MOORING_HOME: home,
-  MOORING_NO_SHELL_PATH: '1',
+    const abort = new AbortController();
+    const cancelled = expect(serving.request(sampling, { signal: abort.signal })).rejects.toMatchObject({
+      code: 'cancelled',
+    });
+    await once(app, 'requested');
+    const dropped = once(app, 'resolved');
+    abort.abort(new Error('the server gave up'));
+    await cancelled;
+    const [ended] = (await dropped) as [{ error?: { message: string } }];
+    expect(ended.error?.message).toMatch(/the server gave up/);
+  });
+
+  it('with no app running, a form is declined and a sampling request refused at once', async () => {
+    await listener!.close();
+    listener = undefined;
+    await expect(serving.request(form, { timeoutMs: 60_000 })).resolves.toMatchObject({
+      kind: 'elicitation-form',
+      action: 'decline',
+      decidedBy: 'test serve: no Mooring app is running for this home',
+    });
+    await expect(serving.request(sampling, { timeoutMs: 60_000 })).rejects.toMatchObject({
+      code: 'refused',
+      message:
+        'Mooring declined the sampling request from "everything": no Mooring app is running for this home, so nobody can approve it.',
+      hint: expect.stringMatching(/Open Mooring on this computer/),
+    });
+    expect(notices.join('\n')).toMatch(/nobody can answer the elicitation-form request from "everything"/);
+  });
+
+  it('an app without an interaction broker says so at once', async () => {
+    await listener!.close();
+    listener = await startApprovalRelayListener({ broker: new ApprovalBroker(), home });
+    await expect(serving.request(form, { timeoutMs: 60_000 })).rejects.toMatchObject({
+      message: expect.stringMatching(/does not answer relayed sampling or elicitation requests/),
+    });
+  });
 });
 
-/** Starts `mooring web --json --no-open`, signs in with its one-time link, returns a router client. */
-async function startWeb(home: string) {
-  const child = spawn(process.execPath, [BIN, 'web', '--json', '--no-open'], {
-    env: childEnv(home),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  if (first.done) throw new Error(`mooring web printed nothing: ${stderr}`);
-  const url = new URL((JSON.parse(first.value as string) as { url: string }).url);
-  const setCookie = await new Promise<string>((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        headers: { host: url.host },
-      },
-      (res) => {
-        res.resume();
-        resolve(String(res.headers['set-cookie']));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-  const trpc = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${url.origin}/trpc`, headers: { cookie: setCookie.split(';')[0]! } })],
-  });
-  return { child, trpc, stderr: () => stderr };
-}
-
-async function startServe(home: string, name: string, timeoutSeconds: number) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--stdio', '--approval-timeout', String(timeoutSeconds)],
-    env: childEnv(home),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => (stderr += d));
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
-}
-
-type Web = Awaited<ReturnType<typeof startWeb>>;
-
-/** Waits until the app shows an approval for write_file (a poll of the dialog's own query, not a sleep). */
-async function appApproval(web: Web) {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const found = (await web.trpc.approvals.pending.query()).find((r) => r.tool === 'write_file');
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`no approval reached the app; its stderr: ${web.stderr()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// ---- Real processes: `mooring web` (the app) and `mooring serve --stdio` on one MOORING_HOME ----
 
 describe('mooring serve --stdio relays approvals to a running mooring web (real processes)', () => {
   let fsRoot: string;
@@ -366,21 +408,24 @@ describe('mooring serve --stdio relays approvals to a running mooring web (real 
     expect(existsSync(target)).toBe(false);
   });
 
-  it('with no app running, the call is refused after the bounded wait with a clear error', async () => {
+  it('with no app running, the call is refused at once with what to do', async () => {
     web.child.kill('SIGTERM');
     await once(web.child, 'exit');
     const { endpoint, tokenFile } = approvalRelayPaths(home);
     expect(existsSync(endpoint) || existsSync(tokenFile)).toBe(false);
     const target = join(fsRoot, 'unanswered.txt');
-    const lonely = await startServe(home, 'lonely-client', 2);
+    // A wait of five minutes: the call returns long before, with the relay's refusal.
+    const lonely = await startServe(home, 'lonely-client', 300);
     try {
       const r = await lonely.client.callTool({
         name: 'mcp__files__write_file',
         arguments: { path: target, content: 'nobody approves' },
       });
       expect(r.isError).toBe(true);
-      expect(text(r)).toMatch(/Nobody answered the approval for "mcp__files__write_file" within 2 s/);
-      expect(text(r)).toMatch(/open Mooring/);
+      expect(text(r)).toMatch(
+        /Nobody can approve "Write File" \(files\/write_file\) for lonely-client: no Mooring app is running for this home, so Mooring refused the call/,
+      );
+      expect(text(r)).toMatch(/Open Mooring on this computer/);
       expect(text(r)).toMatch(/read-only scope/);
       expect(existsSync(target)).toBe(false);
       expect(lonely.stderr()).toMatch(/no Mooring app is running for this home, so nobody can approve/);

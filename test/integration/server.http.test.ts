@@ -5,7 +5,6 @@
 // CLI's own `serve --http` process.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { MooringCore } from '../../src-main/core/mooringCore';
 import { startMcpHttpServer, type McpHttpServer } from '../../src-main/core/serve/httpServer';
 import { generateToken } from '../../src-main/core/serve/serverTokens';
 import { tempDir } from '../helpers/servers';
-import { serveCommandLine, writeHome } from './serverHelpers';
+import { initializeBody, postMcp, serveCommandLine, writeHome } from './serverHelpers';
 
 const text = (r: { content?: unknown }) =>
   ((r.content ?? []) as { type: string; text?: string }[])
@@ -22,37 +21,7 @@ const text = (r: { content?: unknown }) =>
     .map((c) => c.text)
     .join('\n');
 
-function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const u = new URL(url);
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        let data = '';
-        res.on('data', (d) => (data += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const rawPost = (url: string, headers: Record<string, string>) => postMcp(url, initializeBody(1), headers);
 
 describe('mooring serve --http (in process, approvals through the broker)', () => {
   let fsRoot: string;
@@ -208,39 +177,8 @@ describe('mooring serve --http (in process, approvals through the broker)', () =
   });
 
   it('a session opened with one token cannot be used with another', async () => {
-    const init = await new Promise<string>((resolve, reject) => {
-      const u = new URL(http.url);
-      const req = request(
-        {
-          host: u.hostname,
-          port: u.port,
-          path: u.pathname,
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            authorization: `Bearer ${full.token}`,
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve(String(res.headers['mcp-session-id']));
-        },
-      );
-      req.on('error', reject);
-      req.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'a', version: '1' },
-          },
-        }),
-      );
-    });
+    const opened = await postMcp(http.url, initializeBody(1, 'a'), { authorization: `Bearer ${full.token}` });
+    const init = String(opened.headers['mcp-session-id']);
     const hijack = await rawPost(http.url, {
       authorization: `Bearer ${reader.token}`,
       'mcp-session-id': init,

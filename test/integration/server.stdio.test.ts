@@ -1,6 +1,6 @@
-// `mooring serve --stdio` end to end (issue 8, Acceptance): the SDK's own client launches the real CLI
+// `mooring serve --stdio` end to end (ARCHITECTURE.md, "`mooring serve` and the running app"): the SDK's own client launches the real CLI
 // with a temp MOORING_HOME whose servers are real (server-filesystem, the engine fixture), then lists and
-// calls each capability, waits for an approval that never comes, and sees list_changed arrive.
+// calls each capability, is refused at once an approval nobody can give, and sees list_changed arrive.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -143,14 +143,18 @@ describe('mooring serve --stdio', () => {
     );
   });
 
-  it('a destructive call waits for approval and is refused when nobody answers in time', async () => {
+  it('with no app to ask, a destructive call is refused at once, saying what to do', async () => {
     const target = join(fsRoot, 'written.txt');
     const r = await client.callTool({
       name: 'mcp__files__write_file',
       arguments: { path: target, content: 'should not be written' },
     });
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/Nobody answered the approval for "mcp__files__write_file" within 2 s/);
+    expect(text(r)).toMatch(
+      /Nobody can approve "Write File" \(files\/write_file\) for stdio-test-client: no Mooring app is running for this home, so Mooring refused the call\./,
+    );
+    expect(text(r)).toMatch(/Open Mooring on this computer \(the desktop app, or `mooring web`\)/);
+    expect((r._meta?.['mooring/error'] as { code: string }).code).toBe('refused');
     expect(existsSync(target)).toBe(false);
     const lines = readFileSync(join(home, 'logs', 'audit.jsonl'), 'utf8')
       .trim()

@@ -1,5 +1,6 @@
-// Shared by the server tests (issue 8): a temp MOORING_HOME with real servers, and how to run `mooring serve`.
+// Shared by the server tests (ARCHITECTURE.md, "`mooring serve` and the running app"): a temp MOORING_HOME with real servers, and how to run `mooring serve`.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { FILESYSTEM, ROOT, TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
 
@@ -42,10 +43,51 @@ export function writeHome(fsRoot: string): string {
   );
   // The engine was seen before with fresh_tool among its tools (the user enabled it): when it comes back
   // through list_changed it is not quarantined as new, so the exposed set really changes. A tool never
-  // seen before stays quarantined (issue 4) and must not reach external clients either.
+  // seen before stays quarantined (safety/newToolPolicy.ts) and must not reach external clients either.
   writeFileSync(
     join(home, 'known_tools.json'),
     JSON.stringify({ servers: { engine: { known: [...ENGINE_TOOLS, 'fresh_tool'], quarantined: [] } } }),
   );
   return home;
 }
+
+export interface McpReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One raw POST to Mooring's MCP endpoint, as a client's HTTP transport sends it (JSON and SSE accepted). */
+export function postMcp(url: string, body: unknown, headers: Record<string, string> = {}): Promise<McpReply> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        let data = '';
+        res.on('data', (d) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** An `initialize` request body with this id. */
+export const initializeBody = (id: number, client = 'raw') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: client, version: '1' } },
+});

@@ -139,6 +139,7 @@ export async function runToolCall(
         config: actor?.config ?? { name: entry.server, transport: 'stdio', args: [], policy: 'default' },
         tool: fingerprintView(def),
         enabled: entry.enabled,
+        disabled: { reason: entry.excludedReason, hint: entry.excludedHint },
         arguments: prepared.args,
         ...(ctx.client ? { client: ctx.client } : {}),
         ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),

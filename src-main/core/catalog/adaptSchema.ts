@@ -1,4 +1,4 @@
-// Per-provider schema adaptation (issue 3, "Schemas"). OpenAI and Anthropic both require the
+// Per-provider schema adaptation (ARCHITECTURE.md, "The core, by room": catalog/). OpenAI and Anthropic both require the
 // top-level parameters schema to be `type: "object"` and reject `oneOf`/`anyOf`/`allOf`/`enum`/`not`
 // at the top level; Ollama reads only `type`/`properties`/`required` there. Anthropic additionally
 // requires property keys to match ^[a-zA-Z0-9_.-]{1,64}$. A tool we cannot adapt is excluded with
@@ -10,6 +10,16 @@ import { isSchemaObject, schemaTypes, type JsonSchema } from './schemaWalk';
 /** The providers whose schema rules the catalog follows (shared/providers.ts). */
 export type Provider = ProviderId;
 export const PROVIDERS: readonly Provider[] = PROVIDER_IDS;
+
+/**
+ * A property name for a reason the UI and the terminal show: a dot path flattened from a very deep schema
+ * can run to thousands of characters, so a long one shows its ends and its length.
+ */
+function shownKey(key: string): string {
+  return key.length <= 80
+    ? JSON.stringify(key)
+    : `${JSON.stringify(`${key.slice(0, 40)}…${key.slice(-20)}`)} (${key.length} characters: a dot path through ${key.split('.').length} nested objects)`;
+}
 
 export type AdaptResult = { ok: true; schema: JsonSchema; changes: string[] } | { ok: false; reason: string };
 
@@ -136,7 +146,7 @@ export function adaptSchemaForProvider(input: unknown, provider: Provider): Adap
     if (bad.length)
       return {
         ok: false,
-        reason: `property name${bad.length > 1 ? 's' : ''} ${bad.map((b) => JSON.stringify(b)).join(', ')} not accepted by Anthropic (letters, digits, "_", ".", "-", at most 64)`,
+        reason: `property name${bad.length > 1 ? 's' : ''} ${bad.map(shownKey).join(', ')} not accepted by Anthropic (letters, digits, "_", ".", "-", at most 64)`,
       };
   }
   return { ok: true, schema: s, changes };

@@ -1,4 +1,4 @@
-// Lazy schema processing (issue 9): a catalog build processes no schema it can prove fine, yet
+// Lazy schema processing (catalog.ts, `Entry`): a catalog build processes no schema it can prove fine, yet
 // every public answer is the same as if it had — a tool whose schema cannot be adapted is still
 // excluded at once, with its reason, in active(), excluded(), resolve() and summaries().
 import type { Tool } from '@modelcontextprotocol/client';
@@ -105,7 +105,10 @@ describe('catalog with lazy schemas', () => {
     ]);
     for (const x of excluded) {
       const def = tools().find((t) => `mcp__srv__${t.name}` === x.modelName)!;
-      expect(x.reason).toBe(computeSchema(def.inputSchema, 'anthropic').excludedReason);
+      expect(x.reason).toBe(
+        `its input schema cannot be given to a model: ${computeSchema(def.inputSchema, 'anthropic').excludedReason}`,
+      );
+      expect(x.hint).toMatch(/would have to simplify the tool's input schema/);
     }
     expect(excluded[0]!.reason).toMatch(/not accepted by Anthropic/);
     expect(c.summaries().map((s) => s.tool)).toEqual(['fine']);

@@ -1,4 +1,4 @@
-// The catalog over real servers from node_modules (issue 3, "Acceptance"): server-everything,
+// The catalog over real servers from node_modules (ARCHITECTURE.md, "The core, by room": catalog/): server-everything,
 // server-filesystem and server-memory together; two copies of one server; images end to end. Calls go
 // through the gated path (calls/toolCallRunner.ts), the only way to reach a server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -84,6 +84,7 @@ describe('catalog over everything + filesystem + memory', () => {
       description: expect.any(String),
       readOnly: true,
       destructive: false,
+      enabled: true,
     });
     expect(Object.keys(rows[0]!)).toEqual([
       'name',
@@ -92,6 +93,7 @@ describe('catalog over everything + filesystem + memory', () => {
       'description',
       'readOnly',
       'destructive',
+      'enabled',
     ]);
   });
 

@@ -54,7 +54,10 @@ export interface CatalogEntry {
   idempotent: boolean;
   openWorld: boolean;
   enabled: boolean;
+  /** Why the tool is off (filters, tool set, server disabled, or a schema no model accepts). */
   excludedReason: string | undefined;
+  /** What the user can do about it, in one sentence (set with `excludedReason`). */
+  excludedHint: string | undefined;
   /** Computed on first read, with `inputSchema`. */
   readonly flattened: boolean;
   /** What schema repair changed (computed on first read, with `inputSchema`). */
@@ -72,6 +75,9 @@ export interface ToolSummary {
   description: string;
   readOnly: boolean;
   destructive: boolean;
+  /** False for a tool the model does not get; `excludedReason` says why. */
+  enabled: boolean;
+  excludedReason?: string;
 }
 
 export interface PreparedArguments {
@@ -103,6 +109,7 @@ class Entry implements CatalogEntry {
   openWorld: boolean;
   enabled = true;
   excludedReason: string | undefined = undefined;
+  excludedHint: string | undefined = undefined;
   handle: ToolHandle;
   private readonly def: Tool;
   private readonly provider: Provider;
@@ -209,15 +216,11 @@ export class ToolCatalog {
         const modelName = registry.add(input.server, handle.name);
         const entry = new Entry(input.server, modelName, handle, options);
         if (previous) entry.inheritSchema(previous.byName.get(modelName));
-        // A tool the server's config already turns off needs no schema check at all.
-        const reason =
-          (filter.enabled === false ? 'the server is disabled' : undefined) ??
-          serverFilterReason(handle.name, filter) ??
-          entry.schemaExclusion() ??
-          toolSetReason(modelName, options.toolSet);
-        if (reason) {
+        const exclusion = exclusionOf(entry, filter, options.toolSet);
+        if (exclusion) {
           entry.enabled = false;
-          entry.excludedReason = reason;
+          entry.excludedReason = exclusion.reason;
+          entry.excludedHint = exclusion.hint;
         }
         entries.push(entry);
         this.byName.set(modelName, entry);
@@ -239,10 +242,10 @@ export class ToolCatalog {
     return this.entries.filter((e) => e.enabled && !e.handle.removed);
   }
 
-  excluded(): { modelName: string; reason: string }[] {
+  excluded(): { modelName: string; reason: string; hint: string }[] {
     return this.entries
       .filter((e) => !e.enabled)
-      .map((e) => ({ modelName: e.modelName, reason: e.excludedReason ?? '' }));
+      .map((e) => ({ modelName: e.modelName, reason: e.excludedReason ?? '', hint: e.excludedHint ?? '' }));
   }
 
   get(modelName: string): CatalogEntry | undefined {
@@ -268,14 +271,18 @@ export class ToolCatalog {
   }
 
   summaries(opts: { includeDisabled?: boolean } = {}): ToolSummary[] {
-    return (opts.includeDisabled ? this.entries : this.active()).map((e) => ({
-      name: e.modelName,
-      server: e.server,
-      tool: e.tool,
-      description: e.description,
-      readOnly: e.readOnly,
-      destructive: e.destructive,
-    }));
+    return (opts.includeDisabled ? this.entries.filter((e) => !e.handle.removed) : this.active()).map(
+      (e) => ({
+        name: e.modelName,
+        server: e.server,
+        tool: e.tool,
+        description: e.description,
+        readOnly: e.readOnly,
+        destructive: e.destructive,
+        enabled: e.enabled,
+        ...(e.enabled ? {} : { excludedReason: e.excludedReason ?? 'it is disabled' }),
+      }),
+    );
   }
 
   tokenCostByServer(opts: { includeDisabled?: boolean } = {}): Record<string, number> {
@@ -320,6 +327,40 @@ export function prepareArguments(entry: CatalogEntry, modelArgs: unknown): Prepa
     ...coerced.fixes,
   ];
   return { args: coerced.args, fixes };
+}
+
+/**
+ * Why a tool is off and what to do about it, strongest first. A tool the server's config already turns
+ * off needs no schema check at all; a schema no model accepts is the server's to fix, not a filter.
+ */
+function exclusionOf(
+  entry: Entry,
+  filter: ServerToolFilter & { enabled?: boolean },
+  toolSet: ToolSet | undefined,
+): { reason: string; hint: string } | undefined {
+  if (filter.enabled === false)
+    return { reason: 'the server is disabled', hint: `Enable server "${entry.server}" first.` };
+  const filtered = serverFilterReason(entry.tool, filter);
+  if (filtered)
+    return {
+      reason: filtered,
+      hint: `Enable the tool for server "${entry.server}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+    };
+  const schema = entry.schemaExclusion();
+  if (schema)
+    return {
+      reason: schema.startsWith('its input schema')
+        ? schema
+        : `its input schema cannot be given to a model: ${schema}`,
+      hint: `Server "${entry.server}" would have to simplify the tool's input schema; Mooring keeps it listed as excluded, with this reason.`,
+    };
+  const outside = toolSetReason(entry.modelName, toolSet);
+  if (outside)
+    return {
+      reason: outside,
+      hint: `Add the tool to ${toolSet ? `tool set "${toolSet.name}"` : 'the tool set'}, or use another tool set.`,
+    };
+  return undefined;
 }
 
 export function buildCatalog(inputs: readonly CatalogServerInput[], options?: CatalogOptions): ToolCatalog {

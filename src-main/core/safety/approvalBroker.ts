@@ -1,4 +1,4 @@
-// The approval broker (issue 4): the one place where a call waiting for the user parks. The core calls
+// The approval broker (ARCHITECTURE.md, "The path of one tool call"): the one place where a call waiting for the user parks. The core calls
 // `request`; whichever UI is attached (the Electron window, browser mode, the CLI prompt) lists `pending()`
 // and answers by id. An unanswered request is refused after a timeout; an abort cancels it.
 import { EventEmitter } from 'node:events';
@@ -103,6 +103,11 @@ export class ApprovalBroker extends EventEmitter<ApprovalBrokerEvents> {
   /** Ends one pending request as cancelled (e.g. the app it was relayed to gave up on it). */
   cancel(id: string, reason?: string): boolean {
     return this.parked.cancel(id, reason);
+  }
+
+  /** Ends one pending request with this error (the relay: no app to ask). */
+  reject(id: string, error: MooringError): boolean {
+    return this.parked.reject(id, error);
   }
 
   /** Answers one pending request. Throws `not_found` when it was already answered, timed out or cancelled. */

@@ -1,4 +1,4 @@
-// The whole safety step with the real store, broker and audit log in a temp home (issue 4).
+// The whole safety step with the real store, broker and audit log in a temp home (approvalGate.ts).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,11 +121,13 @@ describe('authorizeCall', () => {
 
   it('YOLO and trust-all run a destructive tool without asking', async () => {
     yolo = true;
-    expect((await authorizeCall(deps, call())).decision).toBe('auto');
+    const byYolo = await authorizeCall(deps, call());
+    expect(byYolo.decision).toBe('auto');
     yolo = false;
-    expect((await authorizeCall(deps, call({ config: { ...config, policy: 'trust-all' } }))).decision).toBe(
-      'auto',
-    );
+    const byPolicy = await authorizeCall(deps, call({ config: { ...config, policy: 'trust-all' } }));
+    expect(byPolicy.decision).toBe('auto');
+    // The audit lines (and the home's audit key) are written alongside: done before the home goes away.
+    await Promise.all([byYolo.audited, byPolicy.audited]);
   });
 
   it('a cancelled or timed-out ask is audited and rethrown', async () => {

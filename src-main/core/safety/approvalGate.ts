@@ -24,6 +24,8 @@ export interface GateCall {
   tool: FingerprintedTool & { annotations?: ToolAnnotationHints };
   /** False when the tool filters (or the new-tool quarantine) disable the tool. */
   enabled: boolean;
+  /** Why the catalog disabled it and what to do (`CatalogEntry.excludedReason`/`excludedHint`). */
+  disabled?: { reason?: string | undefined; hint?: string | undefined };
   arguments: Record<string, unknown>;
   /** Who wants the call (conversation id, MCP client name), for the dialog and the audit log. */
   client?: string;
@@ -44,7 +46,7 @@ export interface GateResult {
   /**
    * The audit line of an automatic decision, still being written: the caller runs the tool meanwhile
    * and awaits this before it reports the call done (the append was issued before the call was sent).
-   * Writing it first cost more than the tool call itself (bench, issue 9).
+   * Writing it first cost more than the tool call itself (README, "Performance").
    */
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
@@ -66,6 +68,7 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
     policy: config.policy,
     annotations: tool.annotations,
     enabled: call.enabled,
+    disabledReason: call.disabled?.reason,
     yolo: deps.yolo(),
     remembered,
   });
@@ -105,7 +108,8 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
     throw new MooringError(
       'refused',
       `Mooring refused to call ${label}: ${verdict.reason}.`,
-      `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+      call.disabled?.hint ??
+        `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
     );
   }
   if (verdict.decision === 'auto') {

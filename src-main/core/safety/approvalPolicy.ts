@@ -1,4 +1,4 @@
-// The approval policy (issue 4): one pure decision per tool call — run it, ask the user, or refuse.
+// The approval policy: one pure decision per tool call — run it, ask the user, or refuse.
 // MCP spec, "Tool annotations": annotations are hints from a possibly untrusted server, and a tool without
 // them is assumed possibly destructive and not read-only. So only an explicit readOnlyHint:true runs unasked.
 import type { ServerPolicy } from '@shared/config';
@@ -8,8 +8,10 @@ export interface DecideInput {
   /** The server's policy from its config (`ServerConfig.policy`). */
   policy: ServerPolicy;
   annotations?: ToolAnnotationHints | undefined;
-  /** False when the tool filters (include/exclude, new-tool quarantine) disable the tool. */
+  /** False when the tool filters (include/exclude, new-tool quarantine) or the catalog disable the tool. */
   enabled: boolean;
+  /** Why it is disabled, when the catalog knows (a filter, a tool set, a schema no model accepts). */
+  disabledReason?: string | undefined;
   /** The global YOLO switch: skips every ask, never un-refuses a disabled tool. */
   yolo: boolean;
   /** The approval store's answer for this server + tool (absent means none). */
@@ -40,7 +42,8 @@ function whyAsk(a: ToolAnnotationHints | undefined): string {
  */
 export function decide(input: DecideInput): PolicyVerdict {
   const { policy, annotations, enabled, yolo, remembered } = input;
-  if (!enabled) return verdict('refuse', 'the tool is disabled by this server’s tool filters');
+  if (!enabled)
+    return verdict('refuse', input.disabledReason ?? 'the tool is disabled by this server’s tool filters');
   if (policy === 'trust-all') return verdict('auto', 'the server’s policy is "trust all"');
   if (yolo) return verdict('auto', 'YOLO mode is on: every enabled tool runs without asking');
   if (remembered?.status === 'lapsed')

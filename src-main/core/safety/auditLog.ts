@@ -1,12 +1,16 @@
 // The audit log: one JSON line per approval decision at `<home>/logs/audit.jsonl`, append-only.
 // It says who decided what, when, and for which exact tool (the fingerprint). Argument VALUES never reach
-// it — only their names and a hash — because arguments carry tokens, paths and personal data.
+// it — only their names and a keyed hash (HMAC-SHA-256 under the home's key, auditKey.ts) — because
+// arguments carry tokens, paths and personal data, and a plain hash of a short value is reversed by guessing.
+import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { AuditDecision } from '@shared/approval';
 import { jsonlAppender } from '../config/jsonlAppender';
 import { homePaths } from '../home';
-import { canonicalJson, sha256Hex } from './toolFingerprint';
+import { loadAuditKey } from './auditKey';
+import { canonicalJson } from './toolFingerprint';
 import { redactText } from './redact';
 
 export const AuditEntrySchema = z.object({
@@ -18,8 +22,13 @@ export const AuditEntrySchema = z.object({
   fingerprint: z.string(),
   client: z.string().optional(),
   reason: z.string(),
-  /** The argument names, and sha256 over their canonical JSON; the values are never written. */
-  args: z.object({ keys: z.array(z.string()), sha256: z.string() }).optional(),
+  /**
+   * The argument names, and HMAC-SHA-256 (hex) of their canonical JSON under the home's audit key; the
+   * values are never written. Lines from before the key have `sha256` (a plain hash) instead.
+   */
+  args: z
+    .object({ keys: z.array(z.string()), hmac: z.string().optional(), sha256: z.string().optional() })
+    .optional(),
   /** True when the user edited the arguments before approving. */
   argsEdited: z.boolean().optional(),
 });
@@ -39,13 +48,22 @@ export interface AuditInput {
   at?: Date;
 }
 
-/** Names and a hash only: enough to tell two calls apart or match a call to a trace, nothing to leak. */
-export function summariseArgs(args: Record<string, unknown>): { keys: string[]; sha256: string } {
-  return { keys: Object.keys(args).sort(), sha256: sha256Hex(canonicalJson(args)) };
+/**
+ * Names and a keyed hash only: enough to tell two calls apart or match a call to a trace within one home,
+ * nothing to leak and nothing to reverse without the key.
+ */
+export function summariseArgs(args: Record<string, unknown>, key: Buffer): { keys: string[]; hmac: string } {
+  return {
+    keys: Object.keys(args).sort(),
+    hmac: createHmac('sha256', key).update(canonicalJson(args), 'utf8').digest('hex'),
+  };
 }
 
 export class AuditLog {
   readonly file: string;
+  /** `logs/audit.key`: the HMAC key, beside the log. */
+  readonly keyFile: string;
+  private key?: Promise<Buffer>;
 
   /** `secrets` returns the secret values currently known (keychain values), masked out of free text. */
   constructor(
@@ -53,6 +71,16 @@ export class AuditLog {
     private readonly secrets: () => readonly string[] = () => [],
   ) {
     this.file = homePaths(home).audit;
+    this.keyFile = join(homePaths(home).logs, 'audit.key');
+  }
+
+  /** Read (or made) once per log; a failure is not cached, so a fixed key file works on the next call. */
+  private auditKey(): Promise<Buffer> {
+    this.key ??= loadAuditKey(this.keyFile).catch((err: unknown) => {
+      this.key = undefined;
+      throw err;
+    });
+    return this.key;
   }
 
   /**
@@ -60,7 +88,9 @@ export class AuditLog {
    * flight go out together in the next write, on one handle; fsync'd; whole lines even with `mooring
    * serve` appending too). A per-call open + write + close cost more than the tool call itself.
    */
-  record(input: AuditInput): Promise<AuditEntry> {
+  async record(input: AuditInput): Promise<AuditEntry> {
+    // Every record waits for the key, with or without arguments: lines keep the order of the calls.
+    const key = await this.auditKey();
     const secrets = this.secrets();
     const entry: AuditEntry = {
       at: (input.at ?? new Date()).toISOString(),
@@ -72,16 +102,17 @@ export class AuditLog {
       reason: redactText(input.reason, secrets),
     };
     if (input.client !== undefined) entry.client = redactText(input.client, secrets);
-    if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments);
+    if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments, key);
     if (input.argsEdited) entry.argsEdited = true;
-    return jsonlAppender(this.file)
-      .append(AuditEntrySchema.parse(entry))
-      .then(() => entry);
+    await jsonlAppender(this.file).append(AuditEntrySchema.parse(entry));
+    return entry;
   }
 
   /** Waits for the pending lines and closes the file handle (the next record opens it again). */
-  close(): Promise<void> {
-    return jsonlAppender(this.file).close();
+  async close(): Promise<void> {
+    // A line may still wait for the key (the first one makes it): it is on its way to the appender.
+    await this.key?.catch(() => undefined);
+    await jsonlAppender(this.file).close();
   }
 
   /** Every entry, oldest first; a torn last line (crash mid-write) is skipped, not fatal. */

@@ -133,6 +133,14 @@ export class PendingRequests<Req extends Stamped, Ans> extends EventEmitter<Pend
     return true;
   }
 
+  /** Ends one pending request with this error (e.g. nobody can be asked: the app to relay it to is gone). */
+  reject(id: string, error: MooringError): boolean {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return false;
+    waiting.settle({ error });
+    return true;
+  }
+
   /** Cancels every pending request (on shutdown), so nothing waits forever. */
   dispose(): void {
     for (const w of [...this.waiting.values()])

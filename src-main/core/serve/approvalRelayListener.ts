@@ -1,10 +1,12 @@
-// The app's side of the approval relay (issue 8, "Approval relay"; wire in approvalRelayProtocol.ts): while
-// the app (Electron or `mooring web`) runs, it listens on `<home>/run/approvals.sock` and parks each relayed
-// approval on its own broker, so the desktop dialog shows it next to the app's own requests, labelled with
-// the external client. Only a process that can read the token file in the user's home may connect.
+// The app's side of the relay (wire in approvalRelayProtocol.ts): while the app (Electron or `mooring
+// web`) runs, it listens on `<home>/run/approvals.sock` and parks what a serving process relays on its own
+// brokers — approvals on the approval broker, sampling and elicitation on the interaction broker — so the
+// app's dialogs show them next to its own requests, labelled with the external client or server and the
+// process they came through. Only a process that can read the token file in the user's home may connect.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { InteractionAnswer, InteractionInput } from '@shared/interactions';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import { MooringError, toErrorData } from '../errors';
 import {
@@ -12,15 +14,26 @@ import {
   RELAY_GRACE_MS,
   ToAppSchema,
   approvalRelayPaths,
+  asInteractionInput,
   encode,
   lineReader,
   type ToApp,
   type ToServing,
 } from './approvalRelayProtocol';
 
+/** The app's interaction broker, as the relay uses it (clientFeatures/interactionBroker.ts fits). */
+export interface RelayedInteractions {
+  request(
+    input: InteractionInput,
+    opts: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<InteractionAnswer>;
+}
+
 export interface ApprovalRelayListenerOptions {
   /** The app's own broker: its `requested` events drive the approval dialog. */
   broker: Pick<ApprovalBroker, 'request'>;
+  /** The app's interaction broker (sampling, elicitation dialogs); without it those requests fail at once. */
+  interactions?: RelayedInteractions;
   home: string;
   /** A connection that does not present the token within this time is closed. */
   helloTimeoutMs?: number;
@@ -91,7 +104,12 @@ export async function startApprovalRelayListener(
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
-    serveConnection(socket, { broker: opts.broker, token, helloTimeoutMs });
+    serveConnection(socket, {
+      broker: opts.broker,
+      ...(opts.interactions ? { interactions: opts.interactions } : {}),
+      token,
+      helloTimeoutMs,
+    });
     socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
@@ -121,10 +139,15 @@ export async function startApprovalRelayListener(
   };
 }
 
-/** One serving process: authenticate, then park each of its requests on the app's broker. */
+/** One serving process: authenticate, then park each of its requests on the app's brokers. */
 function serveConnection(
   socket: Socket,
-  ctx: { broker: Pick<ApprovalBroker, 'request'>; token: string; helloTimeoutMs: number },
+  ctx: {
+    broker: Pick<ApprovalBroker, 'request'>;
+    interactions?: RelayedInteractions;
+    token: string;
+    helloTimeoutMs: number;
+  },
 ): void {
   let via: string | undefined;
   let refused = false;
@@ -158,21 +181,38 @@ function serveConnection(
       return send({ type: 'welcome' });
     }
     if (m.type === 'cancel') return waiting.get(m.id)?.abort(new Error(m.reason ?? `${via} stopped waiting`));
-    if (m.type !== 'request' || waiting.has(m.id)) return;
+    if ((m.type !== 'request' && m.type !== 'interaction') || waiting.has(m.id)) return;
     const abort = new AbortController();
     waiting.set(m.id, abort);
-    const who = m.input.client ?? 'an external MCP client';
-    ctx.broker
-      .request(
-        // The dialog names the external client and the process it came through.
-        { ...m.input, client: `${who} (via ${via})` },
-        { signal: abort.signal, timeoutMs: Math.min(m.timeoutMs + RELAY_GRACE_MS, MAX_RELAYED_WAIT_MS) },
-      )
-      .then(
-        (decision) => send({ type: 'decision', id: m.id, decision }),
-        (err: unknown) => send({ type: 'failed', id: m.id, error: toErrorData(err) }),
-      )
-      .finally(() => waiting.delete(m.id));
+    const wait = {
+      signal: abort.signal,
+      timeoutMs: Math.min(m.timeoutMs + RELAY_GRACE_MS, MAX_RELAYED_WAIT_MS),
+    };
+    const failed = (err: unknown) => send({ type: 'failed', id: m.id, error: toErrorData(err) });
+    const done = () => waiting.delete(m.id);
+    if (m.type === 'request') {
+      const who = m.input.client ?? 'an external MCP client';
+      // The dialog names the external client and the process it came through.
+      void ctx.broker
+        .request({ ...m.input, client: `${who} (via ${via})` }, wait)
+        .then((decision) => send({ type: 'decision', id: m.id, decision }), failed)
+        .finally(done);
+      return;
+    }
+    if (!ctx.interactions) {
+      done();
+      return failed(
+        new MooringError(
+          'refused',
+          'This Mooring app does not answer relayed sampling or elicitation requests.',
+        ),
+      );
+    }
+    // The dialog names the server and the process it came through.
+    void ctx.interactions
+      .request({ ...asInteractionInput(m.input), server: `${m.input.server} (via ${via})` }, wait)
+      .then((answer) => send({ type: 'answer', id: m.id, answer }), failed)
+      .finally(done);
   };
 
   socket.on(

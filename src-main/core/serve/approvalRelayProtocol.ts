@@ -1,20 +1,26 @@
-// The local approval relay's wire (issue 8, "Approval relay"): a process serving MCP to an external client
-// (`mooring serve --stdio`, or `--http` with no terminal) has nobody to ask, so it forwards each approval to
-// the running app, whose dialog shows it. The app listens on a Unix socket in `<home>/run` (0700 dir,
-// 0600 socket) or, on Windows, a named pipe; a random token in `<home>/run/approvals.token` (0600) proves
-// the caller can read the user's Mooring home. Messages are newline-delimited JSON, one object a line:
+// The local relay's wire (ARCHITECTURE.md, "Data on disk": run/): a process serving MCP to an external
+// client (`mooring serve --stdio`, or `--http` with no terminal) has nobody to ask, so it forwards what
+// needs a person to the running app, whose dialogs show it: each tool approval, and each sampling or
+// elicitation request a connected server sends (MCP spec 2025-11-25, "Sampling" and "Elicitation": the
+// client's user decides). The app listens on a Unix socket in `<home>/run` (0700 dir, 0600 socket) or, on
+// Windows, a named pipe; a random token in `<home>/run/approvals.token` (0600) proves the caller can read
+// the user's Mooring home. Messages are newline-delimited JSON, one object a line:
 //
-//   serving → app: {type:"hello", token, via}            first, once
-//                  {type:"request", id, input, timeoutMs} one per approval (id: the serving broker's id)
-//                  {type:"cancel", id, reason?}           the serving side stopped waiting (timeout, abort)
+//   serving → app: {type:"hello", token, via}                 first, once
+//                  {type:"request", id, input, timeoutMs}     one per approval (id: the serving broker's id)
+//                  {type:"interaction", id, input, timeoutMs} one per sampling or elicitation request
+//                  {type:"cancel", id, reason?}               the serving side stopped waiting (timeout, abort)
 //   app → serving: {type:"welcome"} | {type:"rejected", error}   answer to hello (rejected: then closed)
-//                  {type:"decision", id, decision}         the user answered in the app
+//                  {type:"decision", id, decision}         the user answered an approval in the app
+//                  {type:"answer", id, answer}             the user answered a sampling or elicitation request
 //                  {type:"failed", id, error}              the app-side request ended unanswered
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ApprovalDecisionSchema, type ToolAnnotationHints, type ToolChange } from '@shared/approval';
 import { ERROR_CODES } from '@shared/errors';
+import { InteractionAnswerSchema, type InteractionInput } from '@shared/interactions';
+import { isSafeExternalUrl } from '../safety/ssrfGuard';
 
 /** A line longer than this is refused: approval arguments can carry file contents, but not unbounded. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -58,6 +64,56 @@ export const RelayedInputSchema = z.object({
   client: z.string().optional(),
 });
 
+const SamplingContent = z.looseObject({ type: z.string() });
+
+/**
+ * `InteractionInput` (shared/interactions.ts) as it crosses the socket: checked for the shape the app's
+ * dialogs rely on; the strings in it stay untrusted text wherever they are shown.
+ */
+export const RelayedInteractionSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('sampling'),
+    server: z.string().min(1),
+    request: z.looseObject({
+      messages: z
+        .array(
+          z.looseObject({
+            role: z.enum(['user', 'assistant']),
+            content: z.union([SamplingContent, z.array(SamplingContent)]),
+          }),
+        )
+        .min(1),
+      maxTokens: z.number().int().positive(),
+    }),
+    budget: z.object({ usedTokens: z.number(), limitTokens: z.number(), windowMs: z.number() }),
+  }),
+  z.object({
+    kind: z.literal('elicitation-form'),
+    server: z.string().min(1),
+    message: z.string(),
+    requestedSchema: z.looseObject({
+      type: z.literal('object'),
+      properties: z.record(z.string(), z.looseObject({ type: z.string() })),
+      required: z.array(z.string()).optional(),
+    }),
+  }),
+  z.object({
+    kind: z.literal('elicitation-url'),
+    server: z.string().min(1),
+    message: z.string(),
+    // Only a link the app would open itself (https, not a private address) is shown at all.
+    url: z
+      .string()
+      .refine((u) => isSafeExternalUrl(u) && u.startsWith('https:'), 'must be a public https URL'),
+    host: z.string(),
+    elicitationId: z.string(),
+  }),
+]);
+
+/** The parsed message as the app's broker takes it (the schema checked what the dialogs rely on). */
+export const asInteractionInput = (input: z.infer<typeof RelayedInteractionSchema>) =>
+  input as unknown as InteractionInput;
+
 const ErrorDataSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
@@ -72,6 +128,12 @@ export const ToAppSchema = z.discriminatedUnion('type', [
     input: RelayedInputSchema,
     timeoutMs: z.number().int().positive(),
   }),
+  z.object({
+    type: z.literal('interaction'),
+    id: z.string().min(1).max(200),
+    input: RelayedInteractionSchema,
+    timeoutMs: z.number().int().positive(),
+  }),
   z.object({ type: z.literal('cancel'), id: z.string(), reason: z.string().optional() }),
 ]);
 export type ToApp = z.infer<typeof ToAppSchema>;
@@ -80,6 +142,7 @@ export const ToServingSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('welcome') }),
   z.object({ type: z.literal('rejected'), error: ErrorDataSchema }),
   z.object({ type: z.literal('decision'), id: z.string(), decision: ApprovalDecisionSchema }),
+  z.object({ type: z.literal('answer'), id: z.string(), answer: InteractionAnswerSchema }),
   z.object({ type: z.literal('failed'), id: z.string(), error: ErrorDataSchema }),
 ]);
 export type ToServing = z.infer<typeof ToServingSchema>;

@@ -4,9 +4,11 @@
 //   1. Host and Origin checks (spec "Security Warning": validate Origin; DNS rebinding) → 403;
 //   2. the path (/mcp) → 404;
 //   3. a bearer token from the configured ring → 401; the token's label is the client's identity and its
-//      scope limits what the session may list and call; a session stays bound to the token that opened it.
-// It listens on 127.0.0.1 unless the caller explicitly allows a remote bind.
-import { randomUUID } from 'node:crypto';
+//      scope limits what the session may list and call; a session stays bound to the token that opened it;
+//   4. a new session only within the limits (httpSessions.ts) → 503 with Retry-After past them; idle
+//      sessions are closed.
+// Every session hears the core through one shared listener (servedEvents.ts). It listens on 127.0.0.1
+// unless the caller explicitly allows a remote bind.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -19,8 +21,10 @@ import {
 } from '@modelcontextprotocol/server';
 import { MooringError } from '../errors';
 import type { ClientIdentity } from './clientScope';
+import { DEFAULT_SESSION_LIMITS, HttpSessionTable, type SessionLimits } from './httpSessions';
 import { createModernHttpEntry } from './modernHttp';
-import { createMooringServer, type MooringServerConnection, type MooringServerDeps } from './mooringServer';
+import { createMooringServer, type MooringServerDeps } from './mooringServer';
+import { ServedEvents } from './servedEvents';
 import { TokenRing, type ServerToken } from './serverTokens';
 
 export const MCP_PATH = '/mcp';
@@ -35,6 +39,8 @@ export interface McpHttpServerOptions extends MooringServerDeps {
   allowRemote?: boolean;
   /** Extra Host/Origin hostnames to accept (e.g. the machine's name when bound remotely). */
   allowedHosts?: string[];
+  /** Open sessions per token and in all, and the idle time after which a session closes. */
+  sessionLimits?: Partial<SessionLimits>;
   onError?: (err: Error) => void;
 }
 
@@ -56,18 +62,22 @@ export function isLoopbackHost(host: string): boolean {
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
-  conn: MooringServerConnection;
-  who: ClientIdentity;
 }
 
 function deny(
   res: ServerResponse,
   status: number,
   message: string,
-  headers: Record<string, string> = {},
+  opts: { headers?: Record<string, string>; id?: unknown; data?: Record<string, unknown> } = {},
 ): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.writeHead(status, { 'content-type': 'application/json', ...opts.headers });
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message, ...(opts.data ? { data: opts.data } : {}) },
+      id: typeof opts.id === 'string' || typeof opts.id === 'number' ? opts.id : null,
+    }),
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -131,12 +141,48 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
       : [host.includes(':') ? `[${host}]` : host]),
     ...(opts.allowedHosts ?? []),
   ];
-  const sessions = new Map<string, Session>();
+  const table = new HttpSessionTable({ ...DEFAULT_SESSION_LIMITS, ...opts.sessionLimits });
+  const transports = new Map<string, Session>();
+  const events = opts.events ?? new ServedEvents(opts.core.tools);
   const modern = createModernHttpEntry({
     ...opts,
+    events,
     maxBodyBytes: MAX_BODY,
     ...(opts.onError ? { onError: opts.onError } : {}),
   });
+
+  /** Opens a session for `who`, or answers 503 when its token or the server has too many. */
+  const openSession = async (res: ServerResponse, who: ClientIdentity, requestId: unknown) => {
+    const admission = await table.admit(who);
+    if (!admission.ok) {
+      deny(res, 503, admission.message, {
+        headers: { 'retry-after': String(admission.retryAfterSeconds) },
+        id: requestId,
+        data: { retryAfterSeconds: admission.retryAfterSeconds, ...table.limits },
+      });
+      return undefined;
+    }
+    const tracked = admission.session;
+    try {
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => tracked.id,
+        onsessioninitialized: () => void (tracked.initialized = true),
+        onsessionclosed: (id) => void table.drop(id),
+      });
+      const conn = createMooringServer({ ...opts, events }, () => who);
+      tracked.close = async () => {
+        transports.delete(tracked.id);
+        await conn.close();
+      };
+      transport.onerror = (err) => opts.onError?.(err);
+      transports.set(tracked.id, { transport });
+      await conn.mcp.connect(transport);
+      return tracked;
+    } catch (err) {
+      await table.drop(tracked.id);
+      throw err;
+    }
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const hostCheck = validateHostHeader(req.headers.host, allowedHostnames);
@@ -151,9 +197,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
         res,
         401,
         'Unauthorized: send the token printed by `mooring serve` as "Authorization: Bearer <token>"',
-        {
-          'www-authenticate': 'Bearer realm="mooring"',
-        },
+        { headers: { 'www-authenticate': 'Bearer realm="mooring"' } },
       );
 
     const abort = new AbortController();
@@ -173,40 +217,37 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
       if (await modern.isModern(request, parsedBody))
         return sendWebResponse(res, await modern.fetch(request, who, parsedBody));
     }
-    let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (session && session.who.name !== who.name)
+    let tracked = typeof sessionId === 'string' ? table.get(sessionId) : undefined;
+    if (tracked && tracked.who !== who)
       return deny(res, 403, 'Forbidden: this session belongs to another token');
-    if (!session && sessionId === undefined && req.method === 'POST' && isInitializeRequest(parsedBody)) {
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => void sessions.set(id, created),
-        onsessionclosed: (id) => void dropSession(id),
-      });
-      const conn = createMooringServer(opts, () => who);
-      const created: Session = { transport, conn, who };
-      transport.onerror = (err) => opts.onError?.(err);
-      await conn.mcp.connect(transport);
-      session = created;
+    let opened = false;
+    if (!tracked && sessionId === undefined && req.method === 'POST' && isInitializeRequest(parsedBody)) {
+      tracked = await openSession(res, who, (parsedBody as { id?: unknown }).id);
+      if (!tracked) return;
+      opened = true;
     }
-    if (!session)
+    const session = tracked && transports.get(tracked.id);
+    if (!tracked || !session)
       return deny(
         res,
         sessionId === undefined ? 400 : 404,
         sessionId === undefined
           ? 'Bad request: no Mcp-Session-Id; start with an initialize request'
-          : 'Session not found: initialize again',
+          : 'Session not found (closed, or idle too long): initialize again',
       );
-    const response = await session.transport.handleRequest(
-      toWebRequest(req, url.href, abort.signal),
-      parsedBody === undefined ? {} : { parsedBody },
-    );
-    await sendWebResponse(res, response);
-  };
-
-  const dropSession = async (id: string) => {
-    const s = sessions.get(id);
-    sessions.delete(id);
-    await s?.conn.close();
+    // Open while this exchange runs (an SSE stream included): a session in use never counts as idle.
+    const leave = table.enter(tracked);
+    res.once('close', leave);
+    try {
+      const response = await session.transport.handleRequest(
+        toWebRequest(req, url.href, abort.signal),
+        parsedBody === undefined ? {} : { parsedBody },
+      );
+      await sendWebResponse(res, response);
+    } finally {
+      // A handshake that did not succeed leaves nothing behind.
+      if (opened && !tracked.initialized) await table.drop(tracked.id);
+    }
   };
 
   const server = createServer((req, res) => {
@@ -235,9 +276,9 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
   return {
     url: `http://${shownHost}:${port}${MCP_PATH}`,
     port,
-    sessions: () => [...sessions].map(([id, s]) => ({ id, client: s.who.name })),
+    sessions: () => table.list().map((s) => ({ id: s.id, client: s.who.name })),
     async close() {
-      await Promise.all([...sessions.keys()].map(dropSession));
+      await table.closeAll();
       await modern.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientIdentity } from './clientScope';
 import { createMooringServer, type MooringServerDeps } from './mooringServer';
+import { ServedEvents } from './servedEvents';
 
 export interface ModernHttpEntry {
   /**
@@ -35,10 +36,12 @@ const identityOf = (authInfo: AuthInfo | undefined): ClientIdentity => {
 export function createModernHttpEntry(
   deps: MooringServerDeps & { maxBodyBytes: number; onError?: (err: Error) => void },
 ): ModernHttpEntry {
+  // One listener on the core for every per-request server (servedEvents.ts).
+  const events = deps.events ?? new ServedEvents(deps.core.tools);
   const handler: McpHttpHandler = createMcpHandler(
     ({ authInfo }) => {
       const who = identityOf(authInfo);
-      const conn = createMooringServer(deps, () => who);
+      const conn = createMooringServer({ ...deps, events }, () => who);
       // One instance per request: when the SDK closes it, it stops following the core's catalog.
       const previous = conn.mcp.server.onclose;
       conn.mcp.server.onclose = () => {
@@ -53,19 +56,21 @@ export function createModernHttpEntry(
       ...(deps.onError ? { onerror: deps.onError } : {}),
     },
   );
-  // The core's catalog changed: every open `subscriptions/listen` stream that asked for tools is told.
-  const toolsChanged = () => void handler.notify.toolsChanged();
-  deps.core.tools.on('changed', toolsChanged);
+  // The core's catalog changed: every open `subscriptions/listen` stream that asked for tools is told. The
+  // entry follows the core from its first 2026 request on (a server only 2025 clients use adds nothing).
+  let stopFollowing: (() => void) | undefined;
   return {
     isModern: async (request, parsedBody) =>
       request.method === 'POST' && !(await isLegacyRequest(request, parsedBody)),
-    fetch: (request, who, parsedBody) =>
-      handler.fetch(request, {
+    fetch: (request, who, parsedBody) => {
+      stopFollowing ??= events.onChanged(() => void handler.notify.toolsChanged());
+      return handler.fetch(request, {
         authInfo: { token: '', clientId: who.name, scopes: [], extra: { 'mooring.identity': who } },
         parsedBody,
-      }),
+      });
+    },
     close: async () => {
-      deps.core.tools.off('changed', toolsChanged);
+      stopFollowing?.();
       await handler.close();
     },
   };

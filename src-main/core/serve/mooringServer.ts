@@ -1,13 +1,15 @@
-// Mooring as an MCP server (issue 8; ARCHITECTURE.md "The core, by room": server/): one McpServer per
-// external connection (a stdio client, or one HTTP session), holding the three capabilities — Memory,
-// Sessions, and the tools of every connected server — over one shared core. Each connection carries its
-// client's identity and scope; the transports (stdioServer.ts, httpServer.ts) only decide who it is.
+// Mooring as an MCP server (ARCHITECTURE.md, "The core, by room": serve/): one McpServer per external
+// connection (a stdio client, or one HTTP session), holding the three capabilities — Memory, Sessions, and
+// the tools of every connected server — over one shared core. Each connection carries its client's
+// identity and scope; the transports (stdioServer.ts, httpServer.ts) only decide who it is. Connections
+// hear the core through one shared listener (servedEvents.ts), never one each.
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ServedCore } from './servedCore';
 import type { ClientIdentity } from './clientScope';
 import { relayServerFeatures } from './featuresRelay';
 import { registerMemoryCapability } from './memoryCapability';
 import { registerSessionsCapability } from './sessionsCapability';
+import { ServedEvents } from './servedEvents';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, relayCoreTools } from './toolsRelay';
 
 export const SERVER_INFO = { name: 'mooring', title: 'Mooring', version: '0.1.0' };
@@ -20,6 +22,8 @@ export interface MooringServerDeps {
   approvalTimeoutMs?: number;
   /** `provider:model` for start_session when the client names none. */
   defaultModel?: string;
+  /** The core's events, shared by every connection of this process (default: one for this connection). */
+  events?: ServedEvents;
 }
 
 export interface MooringServerConnection {
@@ -53,7 +57,13 @@ export function createMooringServer(
     approvalTimeoutMs,
     ...(deps.defaultModel ? { defaultModel: deps.defaultModel } : {}),
   });
-  const stopRelay = relayCoreTools({ tools: deps.core.tools, mcp, identity, approvalTimeoutMs });
+  const stopRelay = relayCoreTools({
+    tools: deps.core.tools,
+    events: deps.events ?? new ServedEvents(deps.core.tools),
+    mcp,
+    identity,
+    approvalTimeoutMs,
+  });
   const stopFeatures = deps.core.relay
     ? relayServerFeatures(mcp, { relay: deps.core.relay, identity })
     : () => undefined;

@@ -1,9 +1,9 @@
-// The "Tools" capability of Mooring's own server (ARCHITECTURE.md, `serve/`): every enabled tool of every connected server,
-// under its `mcp__server__tool` name with its description and annotations, kept in step with the core's
-// catalog (the SDK sends notifications/tools/list_changed when the set changes). A call goes through
-// the tools service's one gated call — catalog, safety (audit with the client's identity, approval through the broker) and
-// the session actor — exactly like a call from the chat.
-import { randomUUID } from 'node:crypto';
+// The "Tools" capability of Mooring's own server (ARCHITECTURE.md, `serve/`): every enabled tool of every connected server, under its
+// `mcp__server__tool` name with its description and annotations, kept in step with the core's catalog (the
+// SDK sends notifications/tools/list_changed when the set changes). A call goes through the tools service's
+// one gated call — catalog, safety (audit with the client's identity, approval through the broker) and the
+// session actor — exactly like a call from the chat. While a call waits for the user's approval, the
+// external client is kept informed (progress) or answered before it gives up (approvalWait.ts).
 import type {
   CallToolResult,
   McpServer,
@@ -11,15 +11,15 @@ import type {
   ServerContext,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
-import type { Progress } from '@shared/toolCall';
 import type { CatalogEntry } from '../catalog/catalog';
 import { MooringError } from '../errors';
-import type { ToolCallOutcome } from '../calls/toolCallRunner';
 import type { ToolService } from '../calls/toolService';
+import { callThroughCore } from './approvalWait';
 import { scopeAllows, type ClientIdentity } from './clientScope';
+import type { ServedEvents } from './servedEvents';
 import { errorResult, toCallToolResult } from './toolResults';
 
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+export { DEFAULT_APPROVAL_TIMEOUT_MS } from './approvalWait';
 
 type Args = Record<string, unknown>;
 
@@ -53,60 +53,10 @@ export function isInteractiveOnly(entry: CatalogEntry): boolean {
   return Array.isArray(ui?.visibility) && !ui.visibility.includes('model');
 }
 
-export interface CallThroughCoreOptions {
-  client: string;
-  approvalTimeoutMs: number;
-  signal?: AbortSignal;
-  onProgress?: (p: Progress) => void;
-}
-
-/**
- * One call through the core with a bound on the wait for approval: an external client cannot wait for a
- * person forever. The timer runs only while the call awaits approval (the call's own lifecycle, through
- * `onPhase`), and ends the wait through the call's abort signal.
- */
-export async function callThroughCore(
-  tools: ToolService,
-  entry: CatalogEntry,
-  args: unknown,
-  opts: CallThroughCoreOptions,
-): Promise<ToolCallOutcome> {
-  const modelName = entry.modelName;
-  const approval = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  try {
-    return await tools.call(entry, args, {
-      id: randomUUID(),
-      client: opts.client,
-      interactive: true,
-      signal: opts.signal ? AbortSignal.any([opts.signal, approval.signal]) : approval.signal,
-      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-      onPhase: (e) => {
-        if (e.phase === 'awaiting-approval') {
-          timer ??= setTimeout(() => {
-            timedOut = true;
-            approval.abort(new Error(`no answer within ${Math.round(opts.approvalTimeoutMs / 1000)} s`));
-          }, opts.approvalTimeoutMs);
-        } else if (e.phase !== 'requested') clearTimeout(timer);
-      },
-    });
-  } catch (err) {
-    if (timedOut)
-      throw new MooringError(
-        'refused',
-        `Nobody answered the approval for "${modelName}" within ${Math.round(opts.approvalTimeoutMs / 1000)} s, so Mooring refused the call.`,
-        'Ask the user to open Mooring (the app, or `mooring web`) and approve it there, or in the terminal running `mooring serve --http`, then call it again; or give this client a read-only scope (`mooring serve --read-only`) so it uses only tools that need no approval.',
-        { cause: err },
-      );
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export interface ToolsRelayOptions {
   tools: ToolService;
+  /** The one listener on the core this process shares among its sessions. */
+  events: ServedEvents;
   mcp: McpServer;
   /** A function: over stdio the client's name is known only after the handshake. */
   identity: () => ClientIdentity;
@@ -194,9 +144,9 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
     pending = setTimeout(sync, 25);
   };
   sync();
-  tools.on('changed', schedule);
+  const unsubscribe = opts.events.onChanged(schedule);
   return () => {
     clearTimeout(pending);
-    tools.off('changed', schedule);
+    unsubscribe();
   };
 }

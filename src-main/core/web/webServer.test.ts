@@ -1,6 +1,8 @@
-// Browser mode's gate and bridge on a real core and a real HTTP server on 127.0.0.1 (issue 5,
-// "Browser-mode security tests": no token → 401; wrong Origin or Host → 403; the token works once).
+// Browser mode's gate and bridge on a real core and a real HTTP server on 127.0.0.1 (webAuth.ts,
+// requestLimits.ts): no token → 401; wrong Origin or Host → 403; the token works once; a body is refused
+// from its headers (413, 415, 411) before it is read.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
 import type { AppRouter } from '../api/router';
 import { everythingStdio, tempDir } from '../../../test/helpers/servers';
+import { MAX_BODY_BYTES } from './requestLimits';
 import { startWebServer, type WebServer } from './webServer';
 
 interface Reply {
@@ -29,6 +32,29 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
     );
     req.on('error', reject);
     req.end();
+  });
+}
+
+/**
+ * A raw request on its own socket: the head, then only `send` bytes of the body. Resolves with the status
+ * line and body of the answer once the server closes the connection, and how many bytes went out.
+ */
+function rawRequest(
+  port: number,
+  head: string[],
+  send: Buffer,
+): Promise<{ status: number; body: string; sent: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' ? undefined : reject(e)));
+    socket.on('close', () => {
+      const [top, body = ''] = answer.split('\r\n\r\n');
+      resolve({ status: Number(top?.split(' ')[1]), body, sent: send.length });
+    });
+    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    socket.write(send);
   });
 }
 
@@ -123,6 +149,79 @@ describe('browser mode', () => {
     expect((err as { data?: { mooring?: { code: string; hint?: string } } }).data?.mooring).toMatchObject({
       code: 'not_found',
     });
+  });
+
+  it('refuses an oversized body from its Content-Length (413) without reading the rest', async () => {
+    const declared = 50 * 1024 * 1024;
+    const first = Buffer.alloc(64 * 1024, 0x20);
+    const r = await rawRequest(
+      web.port,
+      [
+        'POST /trpc/servers.previewImport HTTP/1.1',
+        `Host: 127.0.0.1:${web.port}`,
+        `Cookie: ${cookie}`,
+        'Content-Type: application/json',
+        `Content-Length: ${declared}`,
+      ],
+      first,
+    );
+    // The answer came and the server closed the connection with 49.9 MB still unsent.
+    expect(r.status).toBe(413);
+    expect(r.sent).toBeLessThan(declared);
+    expect(JSON.parse(r.body)).toMatchObject({
+      error: { data: { httpStatus: 413, mooring: { code: 'usage', hint: expect.any(String) } } },
+    });
+    expect(JSON.parse(r.body).error.message).toContain(String(MAX_BODY_BYTES));
+  });
+
+  it('refuses a mutation that is not JSON (415) or has no length (411); the mutation never runs', async () => {
+    const form = '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\neverything\r\n--b--\r\n';
+    for (const type of [
+      'multipart/form-data; boundary=b',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    ]) {
+      const r = await rawRequest(
+        web.port,
+        [
+          'POST /trpc/servers.remove HTTP/1.1',
+          `Host: 127.0.0.1:${web.port}`,
+          `Cookie: ${cookie}`,
+          `Content-Type: ${type}`,
+          `Content-Length: ${Buffer.byteLength(form)}`,
+        ],
+        Buffer.from(form),
+      );
+      expect(r.status, type).toBe(415);
+      expect(JSON.parse(r.body).error.data.mooring.message).toMatch(/accepts only application\/json/);
+    }
+    const chunk = JSON.stringify({ name: 'everything' });
+    const chunked = await rawRequest(
+      web.port,
+      [
+        'POST /trpc/servers.remove HTTP/1.1',
+        `Host: 127.0.0.1:${web.port}`,
+        `Cookie: ${cookie}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+      ],
+      Buffer.from(`${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`),
+    );
+    expect(chunked.status).toBe(411);
+    expect((await core.servers.configs()).map((c) => c.name)).toEqual(['everything']);
+  });
+
+  it('accepts the largest legitimate body: a 2,000,000-character import text', async () => {
+    const client = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `http://127.0.0.1:${web.port}/trpc`, headers: { cookie } })],
+    });
+    // Two bytes a character in UTF-8: about 4 MB of JSON, under the cap; the router then reads it.
+    const err = await client.servers.previewImport
+      .mutate({ text: 'é'.repeat(2_000_000), fileName: 'big.json' })
+      .catch((e: unknown) => e);
+    const data = (err as { data?: { httpStatus?: number; mooring?: { message: string } } }).data;
+    expect(data?.httpStatus).not.toBe(413);
+    expect(data?.mooring?.message).not.toMatch(/accepts at most/);
   });
 
   it('refuses to listen anywhere but loopback', async () => {

@@ -1,6 +1,7 @@
-// Browser mode (issue 5): the same core and renderer in any browser, on 127.0.0.1 only. The router is
-// served over HTTP, its subscription over server-sent events (tRPC's standalone adapter); the built
-// renderer is served as static files. Every request passes the WebGate first.
+// Browser mode: the same core and renderer in any browser, on 127.0.0.1 only. The router is served over
+// HTTP, its subscription over server-sent events (tRPC's standalone adapter); the built renderer is served
+// as static files. Every request passes the WebGate first, then a router request's body is checked by its
+// headers before it is read (requestLimits.ts: JSON only, a known length, at most MAX_BODY_BYTES).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { MooringError } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { appRouter, createApiContext } from '../api/router';
 import { SECURITY_HEADERS } from './contentSecurity';
+import { checkRequestBody, MAX_BODY_BYTES, refuseBody } from './requestLimits';
 import { serveStatic } from './staticFiles';
 import { WebGate } from './webAuth';
 
@@ -50,6 +52,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
+    // A second fence behind checkRequestBody: the adapter stops reading past this many bytes.
+    maxBodySize: MAX_BODY_BYTES,
     createContext: () => ({ core: ctx.core, history: ctx.history }),
   });
 
@@ -57,11 +61,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     const verdict = gate.check(req);
     if (verdict.kind === 'deny') {
+      // A refused request's body is never read: the connection closes after the answer.
+      const hasBody =
+        req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
       res.writeHead(verdict.status, {
         'content-type': 'text/plain; charset=utf-8',
         'cache-control': 'no-store',
+        ...(hasBody ? { connection: 'close' } : {}),
       });
-      res.end(`${verdict.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${verdict.reason}.\n`);
+      res.end(`${verdict.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${verdict.reason}.\n`, () => {
+        if (hasBody) req.socket.destroy();
+      });
       return;
     }
     if (verdict.kind === 'login') {
@@ -76,6 +86,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (pathname === TRPC_PATH || pathname.startsWith(`${TRPC_PATH}/`)) {
       res.setHeader('cache-control', 'no-store');
+      const body = checkRequestBody(req);
+      if (!body.ok) return refuseBody(req, res, body);
       trpc(req, res);
       return;
     }

@@ -1,0 +1,106 @@
+// Real processes on one MOORING_HOME for the relay tests: `mooring web` (the app, driven through its
+// router as the dialogs are) and `mooring serve --stdio` (launched by the SDK's own client).
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import type { AppRouter } from '../../src-main/core/api/router';
+import { FILESYSTEM, ROOT, tempDir } from '../helpers/servers';
+
+export const BIN = join(ROOT, 'bin/mooring.mjs');
+export const text = (r: { content?: unknown }) =>
+  ((r.content ?? []) as { type: string; text?: string }[])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+
+/** A home whose only server is server-filesystem, written directly (so write_file is enabled). */
+export function fsHome(fsRoot: string): string {
+  const home = tempDir('mooring-relay-home-');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(
+    join(home, 'mcp_servers.json'),
+    JSON.stringify({
+      servers: [{ name: 'files', transport: 'stdio', command: 'node', args: [FILESYSTEM, fsRoot] }],
+    }),
+  );
+  return home;
+}
+
+export const childEnv = (home: string) => ({
+  ...(process.env as Record<string, string>),
+  MOORING_HOME: home,
+  MOORING_NO_SHELL_PATH: '1',
+});
+
+/** Starts `mooring web --json --no-open`, signs in with its one-time link, returns a router client. */
+export async function startWeb(home: string) {
+  const child = spawn(process.execPath, [BIN, 'web', '--json', '--no-open'], {
+    env: childEnv(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done) throw new Error(`mooring web printed nothing: ${stderr}`);
+  const url = new URL((JSON.parse(first.value as string) as { url: string }).url);
+  const setCookie = await new Promise<string>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        headers: { host: url.host },
+      },
+      (res) => {
+        res.resume();
+        resolve(String(res.headers['set-cookie']));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+  const trpc = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${url.origin}/trpc`, headers: { cookie: setCookie.split(';')[0]! } })],
+  });
+  return { child, trpc, stderr: () => stderr };
+}
+
+export async function startServe(
+  home: string,
+  name: string,
+  timeoutSeconds: number,
+  env: Record<string, string> = {},
+) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--stdio', '--approval-timeout', String(timeoutSeconds)],
+    env: { ...childEnv(home), ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+export type Web = Awaited<ReturnType<typeof startWeb>>;
+
+/** Waits until the app shows an approval for `tool` (from `client`, when given): a poll of the dialog's query. */
+export async function appApproval(web: Web, tool = 'write_file', client?: string) {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const found = (await web.trpc.approvals.pending.query()).find(
+      (r) => r.tool === tool && (!client || r.client?.startsWith(`${client} `)),
+    );
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`no approval reached the app; its stderr: ${web.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
