@@ -11,6 +11,7 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { ClientIdentity, ClientScope } from './clientScope';
 import { FULL_SCOPE } from './clientScope';
 import { createMooringServer, type MooringServerConnection, type MooringServerDeps } from './mooringServer';
+import { ServedEvents } from './servedEvents';
 
 export interface StdioServeOptions extends MooringServerDeps {
   scope?: ClientScope;
@@ -89,7 +90,8 @@ export async function serveMooringStdio(opts: StdioServeOptions): Promise<StdioS
     () => void close(),
   );
   // One server per connection, plus a discarded one when a 2025 client opens after a probe: each follows
-  // the core's catalog until its McpServer closes.
+  // the core's catalog (through one shared listener) until its McpServer closes.
+  const events = opts.events ?? new ServedEvents(opts.core.tools);
   const handle = serveStdio(
     () => {
       const ref: { conn?: MooringServerConnection } = {};
@@ -97,7 +99,7 @@ export async function serveMooringStdio(opts: StdioServeOptions): Promise<StdioS
         name: ref.conn?.mcp.server.getClientVersion()?.name || wire.clientName || 'mcp-client (stdio)',
         scope,
       });
-      const conn = (ref.conn = createMooringServer(opts, identity));
+      const conn = (ref.conn = createMooringServer({ ...opts, events }, identity));
       connections.add(conn);
       const previous = conn.mcp.server.onclose;
       conn.mcp.server.onclose = () => {
