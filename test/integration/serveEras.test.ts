@@ -5,7 +5,6 @@
 // the token's scope, the audit line with the token's label; its per-request servers stop following the
 // core when their request ends.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -15,7 +14,7 @@ import { startMcpHttpServer, type McpHttpServer } from '../../src-main/core/serv
 import { ServedEvents } from '../../src-main/core/serve/servedEvents';
 import { generateToken } from '../../src-main/core/serve/serverTokens';
 import { tempDir, waitFor } from '../helpers/servers';
-import { serveCommandLine, writeHome } from './serverHelpers';
+import { postMcp, serveCommandLine, writeHome } from './serverHelpers';
 
 const text = (r: { content?: unknown }) =>
   ((r.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
@@ -139,7 +138,7 @@ describe('mooring serve --http, both eras', () => {
   });
 
   it('a 2026 request without the token is refused (401), and on a foreign Host (403)', async () => {
-    const body = JSON.stringify({
+    const body = {
       jsonrpc: '2.0',
       id: 1,
       method: 'server/discover',
@@ -150,32 +149,10 @@ describe('mooring serve --http, both eras', () => {
           'io.modelcontextprotocol/clientCapabilities': {},
         },
       },
-    });
-    const post = (headers: Record<string, string>) =>
-      new Promise<number>((resolve, reject) => {
-        const u = new URL(http.url);
-        const req = request(
-          {
-            host: u.hostname,
-            port: u.port,
-            path: u.pathname,
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              accept: 'application/json, text/event-stream',
-              'mcp-protocol-version': '2026-07-28',
-              'mcp-method': 'server/discover',
-              ...headers,
-            },
-          },
-          (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
+    };
+    const modernHeaders = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' };
+    const post = async (headers: Record<string, string>) =>
+      (await postMcp(http.url, body, { ...modernHeaders, ...headers })).status;
     expect(await post({})).toBe(401);
     expect(await post({ authorization: `Bearer ${full.token}`, host: 'evil.example' })).toBe(403);
     expect(await post({ authorization: `Bearer ${full.token}` })).toBe(200);

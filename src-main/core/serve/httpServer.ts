@@ -23,6 +23,7 @@ import { MooringError } from '../errors';
 import type { ClientIdentity } from './clientScope';
 import { DEFAULT_SESSION_LIMITS, HttpSessionTable, type SessionLimits } from './httpSessions';
 import { createModernHttpEntry } from './modernHttp';
+import { readBody, sendWebResponse, toWebRequest } from './nodeWebBridge';
 import { createMooringServer, type MooringServerDeps } from './mooringServer';
 import { ServedEvents } from './servedEvents';
 import { TokenRing, type ServerToken } from './serverTokens';
@@ -78,45 +79,6 @@ function deny(
       id: typeof opts.id === 'string' || typeof opts.id === 'number' ? opts.id : null,
     }),
   );
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new MooringError('usage', 'request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function toWebRequest(req: IncomingMessage, url: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2)
-    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  return new Request(url, { method: req.method, headers, signal });
-}
-
-/** Streams a web Response (JSON or SSE) to the Node response; a client that goes away cancels the stream. */
-async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => (headers[k] = v));
-  res.writeHead(response.status, headers);
-  res.flushHeaders();
-  if (!response.body) return void res.end();
-  const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
-  } catch {
-    /* the client went away */
-  }
-  res.end();
 }
 
 export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<McpHttpServer> {
@@ -205,7 +167,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     let parsedBody: unknown;
     if (req.method === 'POST') {
       try {
-        parsedBody = JSON.parse(await readBody(req));
+        parsedBody = JSON.parse(await readBody(req, MAX_BODY));
       } catch (e) {
         return deny(res, 400, `Bad request: the body is not JSON (${(e as Error).message})`);
       }
