@@ -67,7 +67,8 @@ describe.each([
     const { actor, asked, logs } = await session(era, transport);
     expect(actor.status().protocolVersion).toBe(ERA_VERSION[era]);
     expect(actor.protocolEra()).toBe(era);
-    expect(logs.some((l) => l.text.startsWith(`protocol ${ERA_VERSION[era]}`))).toBe(true);
+    const how = era === 'modern' ? 'server/discover' : 'initialize handshake';
+    expect(logs.some((l) => l.text.endsWith(`protocol ${ERA_VERSION[era]} (${how})`))).toBe(true);
     expect(actor.tools().map((t) => t.name)).toEqual(
       expect.arrayContaining(['echo', 'ask', 'ask_forever', 'sample', 'bump']),
     );

@@ -2,7 +2,7 @@
 // once; the catalog's live handles and lazy getters stay in the core.
 import type { ToolResult } from '@shared/toolResult';
 import type { ToolCallEvent } from '@shared/toolCall';
-import type { WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
+import type { ToolOffReason, WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
 import type { CatalogEntry } from '../catalog/catalog';
 
 const b64 = (bytes: Uint8Array) =>
@@ -40,8 +40,9 @@ export function toWireEvent(e: ToolCallEvent): WireToolCallEvent {
   return result && !e.conversationId ? { ...rest, result: toWireResult(result) } : rest;
 }
 
-/** `icon`: the tool's icon, already checked (MooringCore.iconOf). */
-export function toWireTool(e: CatalogEntry, icon?: string): WireTool {
+/** `off`: why a tool is off (ToolsService.offReason); `icon`: its icon, already checked (MooringCore.iconOf). */
+export function toWireTool(e: CatalogEntry, extra: { off?: ToolOffReason; icon?: string } = {}): WireTool {
+  const { off, icon } = extra;
   return {
     modelName: e.modelName,
     server: e.server,
@@ -56,6 +57,7 @@ export function toWireTool(e: CatalogEntry, icon?: string): WireTool {
     openWorld: e.openWorld,
     enabled: e.enabled,
     ...(e.excludedReason ? { excludedReason: e.excludedReason } : {}),
+    ...(off ? { off } : {}),
     tokenCost: e.tokenCost,
     ...(icon ? { icon } : {}),
   };

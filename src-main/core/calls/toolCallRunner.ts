@@ -26,7 +26,10 @@ export type UnstampedEvent = Omit<ToolCallEvent, 'seq'>;
 export interface CallContext {
   /** Who asks: a conversation id, `cli`, an MCP client's name. Shown in the dialog, written to the audit log. */
   client?: string;
-  /** The conversation the call belongs to: on every event, and in the approval request. */
+  /**
+   * The conversation the call belongs to: on every event, in the approval request, and the scope of its
+   * "allow for this conversation" answers.
+   */
   conversationId?: string;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;

@@ -4,6 +4,7 @@
 // playground, the CLI and `mooring serve`; the UI, the logs and the metrics read the stream.
 import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '@shared/config';
+import type { ToolOffReason } from '@shared/wire';
 import { callKey, foldCallEvent, isTerminalPhase } from '@shared/toolCall';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from '../catalog/catalog';
 import type { Provider } from '../catalog/adaptSchema';
@@ -110,6 +111,24 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
   /** Every tool the servers list now, enabled or not (the Tools screen), optionally of one server. */
   list(server?: string): CatalogEntry[] {
     return this.catalog().entries.filter((e) => !e.handle.removed && (!server || e.server === server));
+  }
+
+  /**
+   * Why a tool is off, as a kind the UI can word plainly: the catalog's reason speaks of the config
+   * ("listed in excludeTools"), and a tool held back as new looks the same there.
+   */
+  offReason(entry: CatalogEntry): ToolOffReason | undefined {
+    if (entry.enabled) return undefined;
+    const text = entry.excludedReason ?? 'it is off';
+    const config = this.deps.pool.get(entry.server)?.config;
+    if (config?.enabled === false) return { kind: 'server-disabled', text };
+    if (this.deps.quarantine.quarantined(entry.server).includes(entry.tool))
+      return { kind: 'new-tool', text };
+    if (config?.excludeTools.includes(entry.tool))
+      return { kind: entry.destructive ? 'safe-default' : 'turned-off', text };
+    if (config?.includeTools && !config.includeTools.includes(entry.tool))
+      return { kind: 'not-included', text };
+    return { kind: 'other', text };
   }
 
   /** Prompt tokens of each server's enabled tool schemas. */

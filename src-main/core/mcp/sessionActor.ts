@@ -11,6 +11,7 @@ import {
   type ProtocolEra,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { describeCommandLine } from '@shared/commandLine';
 import type { ServerConfig } from '@shared/config';
 import { MAX_TIMEOUT_SECONDS } from '@shared/config';
 import type { ErrorData } from '@shared/errors';
@@ -23,6 +24,7 @@ import { clientOptions, closedDuringProbe, verdictOf, type EraVerdict } from './
 import { RingBuffer } from './ringBuffer';
 import { callError, connectError } from './sessionErrors';
 import { StdioTransport } from './stdioTransport';
+import { tracedTransport, traceText } from './trafficTrace';
 import { ToolRegistry } from './toolRegistry';
 import { listToolsLeniently } from './toolsList';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
@@ -67,6 +69,9 @@ export class SessionActor extends EventEmitter {
   private generation = 0;
   private attempt = 0;
   private readySince = 0;
+  private connectMs?: number;
+  /** Record every JSON-RPC message to and from the server in its log (the Logs view's switch). */
+  private tracing = false;
   private lastError?: ErrorData;
   private reconnectTimer?: NodeJS.Timeout;
   private keepaliveTimer?: NodeJS.Timeout;
@@ -115,13 +120,28 @@ export class SessionActor extends EventEmitter {
     if (info) s.serverInfo = { name: info.name, version: info.version };
     const pv = this.client?.getNegotiatedProtocolVersion();
     if (pv) s.protocolVersion = pv;
+    if (this.connectMs !== undefined) s.connectMs = this.connectMs;
+    const pid = this.transport instanceof StdioTransport ? this.transport.pid : undefined;
+    if (pid !== undefined) s.pid = pid;
     return s;
   }
 
   /** Takes a new tool filter or policy without touching the session (the pool checks nothing else changed). */
   reconfigure(config: ServerConfig): void {
     this.config = config;
+    this.hostLog('info', 'tool filters or approval policy changed; the session goes on');
     this.emit('status', this.status());
+  }
+
+  /** Starts or stops recording the JSON-RPC traffic in the log (secrets masked like every line). */
+  setTracing(on: boolean): void {
+    if (on === this.tracing) return;
+    this.tracing = on;
+    this.hostLog('info', on ? 'recording JSON-RPC traffic' : 'stopped recording JSON-RPC traffic');
+  }
+
+  get isTracing(): boolean {
+    return this.tracing;
   }
 
   /** The handles of the tools the server lists now; the same objects across reconnects. */
@@ -138,10 +158,11 @@ export class SessionActor extends EventEmitter {
     return this.state === 'ready' ? this.client : undefined;
   }
 
-  stderrTail(lines = 20): string {
+  /** The last stderr lines, optionally only those written at or after `since` (epoch ms). */
+  stderrTail(lines = 20, since = 0): string {
     return this.logs
       .toArray()
-      .filter((l) => l.source === 'stderr')
+      .filter((l) => l.source === 'stderr' && l.at >= since)
       .slice(-lines)
       .map((l) => l.text)
       .join('\n');
@@ -235,8 +256,10 @@ export class SessionActor extends EventEmitter {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      const was = this.state;
       this.setState('closed');
       this.clearTimers();
+      if (was === 'ready' || was === 'reconnecting') this.hostLog('info', 'closed');
       const client = this.client;
       this.client = undefined;
       this.transport = undefined;
@@ -255,7 +278,9 @@ export class SessionActor extends EventEmitter {
 
   private async connectOnce(): Promise<void> {
     const gen = ++this.generation;
+    const started = performance.now();
     if (this.state !== 'reconnecting') this.setState('connecting');
+    this.hostLog('info', `starting: ${describeCommandLine(this.config)}`);
     let transport: Transport | undefined;
     let client: Client | undefined;
     try {
@@ -281,7 +306,7 @@ export class SessionActor extends EventEmitter {
       transport = await open();
       client = this.newClient(gen);
       try {
-        await client.connect(transport, this.connectOptions());
+        await client.connect(this.traced(transport), this.connectOptions());
       } catch (err) {
         if (!(this.config.transport === 'stdio' && closedDuringProbe(err)) || gen !== this.generation)
           throw err;
@@ -295,7 +320,7 @@ export class SessionActor extends EventEmitter {
         this.verdict = { kind: 'legacy' };
         transport = await open();
         client = this.newClient(gen);
-        await client.connect(transport, this.connectOptions());
+        await client.connect(this.traced(transport), this.connectOptions());
       }
       if (gen !== this.generation) {
         await client.close().catch(() => undefined);
@@ -303,12 +328,21 @@ export class SessionActor extends EventEmitter {
       }
       this.client = client;
       this.transport = transport;
+      const pid = transport instanceof StdioTransport ? transport.pid : undefined;
+      const info = client.getServerVersion();
+      const how = `${client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize handshake'}${this.verdict ? ', as last time' : ''}`;
       this.hostLog(
         'info',
-        `protocol ${client.getNegotiatedProtocolVersion() ?? '?'} (${client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize handshake'}${this.verdict ? ', as last time' : ''})`,
+        `handshake done in ${Math.round(performance.now() - started)} ms${pid ? ` (pid ${pid})` : ''}${info ? `: ${info.name} ${info.version}` : ''}, protocol ${client.getNegotiatedProtocolVersion() ?? 'unknown'} (${how})`,
       );
       this.verdict = verdictOf(client);
       await this.loadTools(client, gen);
+      const names = this.registry.active().map((t) => t.name);
+      this.hostLog(
+        'info',
+        `tools listed: ${names.length}${names.length ? ` (${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''})` : ''}`,
+      );
+      this.connectMs = Math.round(performance.now() - started);
       this.readySince = Date.now();
       this.lastError = undefined;
       this.setState('ready');
@@ -353,6 +387,14 @@ export class SessionActor extends EventEmitter {
     client.onclose = () => this.onBroken(gen);
     client.onerror = (e) => this.hostLog('debug', `transport: ${e.message}`);
     return client;
+  }
+
+  /** The transport, recording its JSON-RPC traffic in the log while the Logs view's switch is on. */
+  private traced(transport: Transport): Transport {
+    return tracedTransport(transport, (direction, message) => {
+      if (this.tracing)
+        this.log({ source: 'rpc', level: 'debug', text: `${direction} ${traceText(message)}` });
+    });
   }
 
   private connectOptions() {
@@ -429,7 +471,9 @@ export class SessionActor extends EventEmitter {
     if (Date.now() - this.readySince >= this.backoff.stableMs) this.attempt = 0; // stable: fresh budget
     this.lastError = {
       code: 'transport_closed',
-      message: `The connection to "${this.name}" broke${this.stderrTail(3) ? `: ${this.stderrTail(3)}` : ''}`,
+      // Only what the server wrote while this session was up: an older line (its start-up banner) is not
+      // why it broke.
+      message: `The connection to "${this.name}" broke${this.stderrTail(3, this.readySince) ? `: ${this.stderrTail(3, this.readySince)}` : ''}`,
     };
     this.hostLog('warning', 'connection lost; reconnecting');
     this.reconnectLoop();

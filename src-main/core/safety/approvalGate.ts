@@ -9,6 +9,7 @@ import { decide } from './approvalPolicy';
 import type { ApprovalBroker } from './approvalBroker';
 import type { ApprovalStore } from './approvalStore';
 import type { AuditLog } from './auditLog';
+import type { ConversationGrants } from './conversationGrants';
 import { serverIdentity, toolFingerprint, type FingerprintedTool } from './toolFingerprint';
 
 export interface GateDeps {
@@ -17,6 +18,8 @@ export interface GateDeps {
   audit: AuditLog;
   /** The global YOLO switch, read at each call so toggling it applies at once. */
   yolo: () => boolean;
+  /** "Allow for this conversation" answers, in memory (safety/conversationGrants.ts). */
+  grants?: ConversationGrants;
 }
 
 export interface GateCall {
@@ -29,7 +32,7 @@ export interface GateCall {
   arguments: Record<string, unknown>;
   /** Who wants the call (conversation id, MCP client name), for the dialog and the audit log. */
   client?: string;
-  /** The conversation asking, so the dialog can name it by its title. */
+  /** The conversation asking: the dialog names it by its title, and its "allow for this conversation" answers apply. */
   conversationId?: string;
   signal?: AbortSignal;
   /**
@@ -117,6 +120,14 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
     audited.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
     return { ...done('auto', 'policy'), audited };
   }
+  const grantKey = call.conversationId
+    ? { conversationId: call.conversationId, server: config.name, tool: tool.name, fingerprint }
+    : undefined;
+  if (grantKey && deps.grants?.allows(grantKey)) {
+    const decidedBy = 'user (allowed for this conversation)';
+    await audit('approve', decidedBy);
+    return done('approve', decidedBy);
+  }
   if (call.preApprovedBy) {
     await audit('approve', call.preApprovedBy);
     return done('approve', call.preApprovedBy);
@@ -164,6 +175,9 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
   }
   if (decision.outcome === 'always')
     await deps.store.remember({ identity, tool, decidedBy: decision.decidedBy });
-  await audit(decision.outcome, decision.decidedBy, { args, edited });
-  return done(decision.outcome, decision.decidedBy, args, edited);
+  // Only a request that named a conversation offers this answer; anything else counts as once.
+  if (decision.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
+  const audited = decision.outcome === 'conversation' ? 'approve' : decision.outcome;
+  await audit(audited, decision.decidedBy, { args, edited });
+  return done(audited, decision.decidedBy, args, edited);
 }

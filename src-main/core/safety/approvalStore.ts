@@ -110,6 +110,12 @@ export class ApprovalStore {
     return [...this.entries.values()];
   }
 
+  /** Reads the file again: another Mooring process (the CLI, `mooring serve`) may have remembered one. */
+  async reload(): Promise<ApprovalEntry[]> {
+    this.entries = await this.store.read();
+    return this.list();
+  }
+
   /** Read-modify-write of the file as it is now (JsonFileStore: under its lock, atomic). */
   private async update(mutate: (m: Map<string, ApprovalEntry>) => void): Promise<void> {
     this.entries = await this.store.update(mutate);
