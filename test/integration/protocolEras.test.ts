@@ -104,6 +104,38 @@ describe('input_required rounds', () => {
   });
 });
 
+describe('a URL-mode request', () => {
+  it.each(['modern', 'legacy'] as const)(
+    'from a %s-only server opens its link after consent, under an id the dialog can answer',
+    async (era) => {
+      // MCP 2026-07-28 dropped the URL request's elicitationId (the round ties the answer to the call); the
+      // dialog and the relay to the app still key the request by one.
+      const opened: string[] = [];
+      const ids: string[] = [];
+      const features = createClientFeatures({
+        offerRoots: false,
+        openExternal: async (url) => void opened.push(url),
+      });
+      features.broker.on('requested', (r) => {
+        if (r.kind !== 'elicitation-url') return;
+        ids.push(r.elicitationId);
+        features.broker.answer(r.id, { kind: 'elicitation-url', action: 'accept', decidedBy: 'user' });
+      });
+      const actor = new SessionActor({
+        config: eraStdio(era, `${era}-link`),
+        capabilities: features.capabilities,
+        configureClient: features.configureClient,
+      });
+      actors.push(actor);
+      await actor.start();
+      expect(text(await actor.tool('open_link')!.call({}))).toBe('link accept');
+      expect(opened).toEqual(['https://example.com/consent']);
+      expect(ids).toHaveLength(1);
+      expect(ids[0]).toMatch(/\S/);
+    },
+  );
+});
+
 describe('a list with a ttlMs', () => {
   it('is listed again when it goes stale, with no notification', async () => {
     // SILENT_BUMP: the server announces nothing, so only the TTL refresh can show the new tool.
