@@ -3,7 +3,7 @@
 // HTTP. The session negotiates each, lists and calls its tools, answers an input_required form through the
 // same interaction broker as an elicitation request, stops a server that keeps asking, follows tool
 // changes (the 2026 listen stream, the 2025 unsolicited notification, and a list's ttlMs), and reaches a
-// 2025 server that exits on the probe or ignores it.
+// 2025 server that exits on the probe, ignores it or refuses it, down to revision 2024-11-05.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../shared/session';
 import { createClientFeatures, type ClientFeatures } from '../../src-main/core/clientFeatures';
@@ -150,14 +150,14 @@ describe('a list with a ttlMs', () => {
 });
 
 describe('a 2025 server that takes no request before initialize', () => {
-  const strict = (probe: 'exit' | 'ignore') => {
+  const strict = (probe: 'exit' | 'ignore' | 'refuse', version?: string) => {
     const logs: LogLine[] = [];
     const actor = new SessionActor({
       config: cfg({
         name: `strict-${probe}`,
         command: 'node',
         args: [fixturePath('strictHandshake.mjs')],
-        env: { PROBE: probe },
+        env: { PROBE: probe, ...(version ? { VERSION: version } : {}) },
       }),
     });
     actor.on('log', (l) => logs.push(l));
@@ -172,6 +172,18 @@ describe('a 2025 server that takes no request before initialize', () => {
     expect(text(await actor.tool('ping')!.call({}))).toBe('pong');
     expect(logs.map((l) => l.text).join('\n')).toContain('exited on the protocol probe');
   });
+
+  it.each(['2025-06-18', '2025-03-26', '2024-11-05'])(
+    'speaks %s with a server that refuses the probe and answers the handshake with that revision',
+    async (version) => {
+      const { actor, logs } = strict('refuse', version);
+      await actor.start();
+      expect(actor.status().protocolVersion).toBe(version);
+      expect(actor.protocolEra()).toBe('legacy');
+      expect(text(await actor.tool('ping')!.call({}))).toBe('pong');
+      expect(logs.some((l) => l.text.endsWith(`protocol ${version} (initialize handshake)`))).toBe(true);
+    },
+  );
 
   it(`gets the 2025 handshake after ${STDIO_PROBE_TIMEOUT_MS / 1000} s when it ignores the probe`, async () => {
     // A stdio probe that times out means "a 2025 server" only when the SDK sees a stdio transport: Mooring's
