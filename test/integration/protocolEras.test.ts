@@ -1,16 +1,18 @@
 // Both protocol eras from the client side (docs/decisions/003-protocol-eras.md): a fixture built on the v2
 // server SDK that speaks only 2026-07-28 and one that speaks only 2025-11-25, over stdio and Streamable
 // HTTP. The session negotiates each, lists and calls its tools, answers an input_required form through the
-// same interaction broker as an elicitation request, stops a server that keeps asking, follows tool
+// same interaction broker as an elicitation request (a URL one too), answers its roots request with the
+// project folder, stops a server that keeps asking, follows tool
 // changes (the 2026 listen stream, the 2025 unsolicited notification, and a list's ttlMs), and reaches a
 // 2025 server that exits on the probe, ignores it or refuses it, down to revision 2024-11-05.
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../shared/session';
 import { createClientFeatures, type ClientFeatures } from '../../src-main/core/clientFeatures';
 import { MAX_INPUT_ROUNDS, STDIO_PROBE_TIMEOUT_MS } from '../../src-main/core/mcp/protocolEra';
 import { SessionActor } from '../../src-main/core/mcp/sessionActor';
 import { ERA_VERSION, eraStdio, startEraHttp, type Era } from '../helpers/eraServers';
-import { cfg, fixturePath } from '../helpers/servers';
+import { cfg, fixturePath, tempDir } from '../helpers/servers';
 
 const text = (r: { content?: unknown }) =>
   ((r.content as Array<{ type: string; text?: string }>) ?? []).map((c) => c.text ?? '').join('\n');
@@ -132,6 +134,26 @@ describe('a URL-mode request', () => {
       expect(opened).toEqual(['https://example.com/consent']);
       expect(ids).toHaveLength(1);
       expect(ids[0]).toMatch(/\S/);
+    },
+  );
+});
+
+describe('a roots request', () => {
+  it.each(['modern', 'legacy'] as const)(
+    "from a %s-only server is answered with the conversation's project folder",
+    async (era) => {
+      const features = createClientFeatures();
+      const folder = tempDir('mooring-roots-');
+      await features.roots.setFolder('conv-1', folder);
+      await features.roots.activate('conv-1');
+      const actor = new SessionActor({
+        config: eraStdio(era, `${era}-roots`),
+        capabilities: features.capabilities,
+        configureClient: features.configureClient,
+      });
+      actors.push(actor);
+      await actor.start();
+      expect(text(await actor.tool('list_roots')!.call({}))).toBe(`roots: ${pathToFileURL(folder).href}`);
     },
   );
 });
