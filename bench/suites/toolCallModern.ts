@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expectEcho, openCore, type ServerSpec } from '../lib/contenders';
 import { ROOT, rawCommand } from '../lib/paths';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
-import { ratio, rotated, runConcurrent, summarize } from '../lib/stats';
+import { measureRounds, ratio, summarize } from '../lib/stats';
 
 const IN_FLIGHT = 16;
 const MODERN_ECHO = `${ROOT}/test/fixtures/servers/benchEchoModern.mjs`;
@@ -59,25 +59,15 @@ export async function toolCallModernSuite(ctx: SuiteContext): Promise<SuiteResul
         },
       },
     ] as const;
-    for (const c of contenders) for (let i = 0; i < warmup; i++) await c.call();
-
-    const seq: Record<string, number[]> = { mooring: [], sdk: [] };
-    const conc: Record<string, number[]> = { mooring: [], sdk: [] };
-    const rates: Record<string, number[]> = { mooring: [], sdk: [] };
-    for (let r = 0; r < rounds; r++) {
-      for (const c of rotated(contenders, r))
-        for (let i = 0; i < seqPerRound; i++) {
-          const t = performance.now();
-          await c.call();
-          seq[c.name]!.push(performance.now() - t);
-        }
-      for (const c of rotated(contenders, r + 1)) {
-        const { latencies, wallMs } = await runConcurrent(concPerRound, IN_FLIGHT, c.call);
-        conc[c.name]!.push(...latencies);
-        rates[c.name]!.push((concPerRound / wallMs) * 1000);
-      }
-      ctx.log(`2026-07-28 tool-call round ${r + 1}/${rounds} done`);
-    }
+    const { seq, conc, rates } = await measureRounds(contenders, {
+      rounds,
+      warmup,
+      seqPerRound,
+      concPerRound,
+      inFlight: IN_FLIGHT,
+      log: ctx.log,
+      label: '2026-07-28 tool-call',
+    });
     const s = Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, summarize(v)]));
     const c16 = Object.fromEntries(Object.entries(conc).map(([k, v]) => [k, summarize(v)]));
     const rate = Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, summarize(v).p50]));
