@@ -2,13 +2,14 @@
 // server SDK that speaks only 2026-07-28 and one that speaks only 2025-11-25, over stdio and Streamable
 // HTTP. The session negotiates each, lists and calls its tools, answers an input_required form through the
 // same interaction broker as an elicitation request (a URL one too), answers its roots request with the
-// project folder, stops a server that keeps asking, follows tool changes (the 2026 listen stream, the 2025
-// unsolicited notification, and a list's ttlMs), and reaches a 2025 server that exits on the probe, ignores
+// project folder, stops a server that keeps asking, follows tool changes and a subscribed resource's updates
+// (the 2026 listen stream, the 2025 unsolicited notification, and a list's ttlMs), and reaches a 2025 server that exits on the probe, ignores
 // it or refuses it, down to revision 2024-11-05.
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../shared/session';
 import { createClientFeatures, type ClientFeatures } from '../../src-main/core/clientFeatures';
+import { readResource } from '../../src-main/core/clientFeatures/resources';
 import { MAX_INPUT_ROUNDS, STDIO_PROBE_TIMEOUT_MS } from '../../src-main/core/mcp/protocolEra';
 import { SessionActor } from '../../src-main/core/mcp/sessionActor';
 import { ERA_VERSION, eraStdio, startEraHttp, type Era } from '../helpers/eraServers';
@@ -154,6 +155,30 @@ describe('a roots request', () => {
       actors.push(actor);
       await actor.start();
       expect(text(await actor.tool('list_roots')!.call({}))).toBe(`roots: ${pathToFileURL(folder).href}`);
+    },
+  );
+});
+
+describe('a resource subscription', () => {
+  it.each(['modern', 'legacy'] as const)(
+    'on a %s-only server delivers its updates (2026: on the listen stream)',
+    async (era) => {
+      const features = createClientFeatures({ offerRoots: false });
+      const actor = new SessionActor({
+        config: eraStdio(era, `${era}-sub`),
+        capabilities: features.capabilities,
+        configureClient: features.configureClient,
+      });
+      actors.push(actor);
+      await actor.start();
+      const updated = new Promise<string>((res) =>
+        features.resources.once('updated', (u) => res(`${u.server} ${u.uri}`)),
+      );
+      await features.resources.subscribe(actor, 'note://today');
+      expect(text(await actor.tool('touch')!.call({}))).toBe('note 2');
+      expect(await updated).toBe(`${era}-sub note://today`);
+      const read = await readResource(actor, 'note://today');
+      expect((read.contents[0] as { text: string }).text).toBe('note 2');
     },
   );
 });
