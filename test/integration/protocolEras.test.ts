@@ -2,9 +2,9 @@
 // server SDK that speaks only 2026-07-28 and one that speaks only 2025-11-25, over stdio and Streamable
 // HTTP. The session negotiates each, lists and calls its tools, answers an input_required form through the
 // same interaction broker as an elicitation request (a URL one too), answers its roots request with the
-// project folder, stops a server that keeps asking, follows tool changes and a subscribed resource's updates
-// (the 2026 listen stream, the 2025 unsolicited notification, and a list's ttlMs), and reaches a 2025 server that exits on the probe, ignores
-// it or refuses it, down to revision 2024-11-05.
+// project folder, stops a server that keeps asking, follows tool changes and a subscribed resource's
+// updates (the 2026 listen stream, the 2025 unsolicited notification, and a list's ttlMs), and reaches a
+// 2025 server that exits on the probe, ignores it or refuses it, down to revision 2024-11-05.
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../shared/session';
