@@ -160,7 +160,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       },
     });
     this.samplingComplete = opts.complete;
-    this.audit = new AuditLog(paths.home, () => this.redactor.values());
+    this.audit = new AuditLog(paths.home, this.redactor.redact);
     this.preparation = new ServerPreparation({
       secrets,
       env,

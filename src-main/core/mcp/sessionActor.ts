@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import {
   Client,
   LOG_LEVEL_META_KEY,
+  type CallToolRequestOptions,
   type ClientCapabilities,
   type LoggingLevel,
   type ProtocolEra,
@@ -28,7 +29,7 @@ import { tracedTransport, traceText } from './trafficTrace';
 import { ToolRegistry } from './toolRegistry';
 import { listToolsLeniently } from './toolsList';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
-import type { CallOptions, CallToolResult, SessionEvents, ToolHandle } from './types';
+import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
 
 export const MOORING_CLIENT_INFO = { name: 'Mooring', version: '0.1.0' };
 export const KEEPALIVE_MS = 180_000;
@@ -57,6 +58,17 @@ export interface SessionActorOptions {
   redact?: (text: string) => string;
   /** A stdio server's close stages, shorter for hosts whose user waits on the close (TransportHooks). */
   closeStageMs?: number;
+}
+
+const stripped = new WeakMap<Tool, Tool>();
+/** A definition without its outputSchema, one copy per definition (not one per call). */
+function withoutOutputSchema(definition: Tool): Tool {
+  let d = stripped.get(definition);
+  if (!d) {
+    d = { ...definition, outputSchema: undefined };
+    stripped.set(definition, d);
+  }
+  return d;
 }
 
 export class SessionActor extends EventEmitter {
@@ -195,25 +207,25 @@ export class SessionActor extends EventEmitter {
     const timeoutMs = Math.min(opts.timeoutMs ?? this.config.timeoutSeconds * 1000, HARD_CAP_MS);
     const started = performance.now();
     try {
-      const client = await this.readyClient(timeoutMs, opts.signal);
+      const client =
+        this.state === 'ready' && this.client ? this.client : await this.readyClient(timeoutMs, opts.signal);
       const definition = this.registry.get(name)?.definition;
+      const options: CallToolRequestOptions = {
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: HARD_CAP_MS,
+      };
+      // Our own definition (as listed leniently), without outputSchema: the catalog validates
+      // structuredContent and reports a mismatch as a note instead of failing the call.
+      if (definition) options.toolDefinition = withoutOutputSchema(definition);
+      if (opts.signal) options.signal = opts.signal;
+      if (opts.onProgress) options.onprogress = opts.onProgress;
+      // A 2026-07-28 server's log level travels with each request (MCP 2026-07-28, "Logging").
       const meta =
         this.requestLogLevel && client.getProtocolEra() === 'modern'
           ? { _meta: { [LOG_LEVEL_META_KEY]: this.requestLogLevel } }
           : {};
-      const result = (await client.callTool(
-        { name, arguments: args, ...meta },
-        {
-          // Our own definition (as listed leniently), without outputSchema: the catalog validates
-          // structuredContent and reports a mismatch as a note instead of failing the call.
-          ...(definition ? { toolDefinition: { ...definition, outputSchema: undefined } } : {}),
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: HARD_CAP_MS,
-          ...(opts.signal ? { signal: opts.signal } : {}),
-          ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
-        },
-      )) as CallToolResult;
+      const result = (await client.callTool({ name, arguments: args, ...meta }, options)) as CallToolResult;
       this.metrics.record(performance.now() - started, !result.isError);
       return result;
     } catch (err) {
