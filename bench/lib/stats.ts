@@ -1,5 +1,5 @@
-// Numbers for the benchmark table (issue 9): percentiles over raw samples, ratios, and rounds that
-// interleave the contenders so machine noise (2 shared cores) hits every one of them alike.
+// Numbers for the benchmark table (README, "Performance"): percentiles over raw samples, ratios, and rounds
+// that interleave the contenders so machine noise (2 shared cores) hits every one of them alike.
 
 export interface Summary {
   n: number;

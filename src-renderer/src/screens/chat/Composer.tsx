@@ -1,6 +1,6 @@
-// The composer (issue 5 "Chat", issue 6 "Prompts"): Enter sends, Shift+Enter is a new line; typing `/`
-// lists every server's prompts as slash commands, choosing one opens a small form for its arguments,
-// and its messages (prompts/get) are inserted into the composer for the user to read and send.
+// The composer (spec 2025-11-25 "Prompts": user-controlled): Enter sends, Shift+Enter is a new line; typing
+// `/` lists every server's prompts as slash commands, choosing one opens a small form for its arguments, and
+// its messages (prompts/get) are inserted into the composer for the user to read and send.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
 import type { SlashCommandView } from '@shared/wire';
