@@ -21,6 +21,10 @@ function withTail(message: string, tail: string): string {
 
 export function connectError(err: unknown, ctx: ConnectContext): MooringError {
   if (err instanceof MooringError) return err;
+  // The era probe (server/discover) was the first request, so whatever failed it (a sign-in that is
+  // needed, a refused connection) is its cause; the wrapper only says the probe failed.
+  if (err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && err.cause)
+    return connectError(err.cause, ctx);
   const { config } = ctx;
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code;
