@@ -10,6 +10,7 @@
 //   raster formats only (PNG and JPEG). A server that offers SVG and PNG gets its PNG shown.
 // - Anything else (http:, file:, other schemes, a failed fetch) is no icon, never an error.
 import { EventEmitter } from 'node:events';
+import { readCappedBytes } from './cappedBody';
 
 export const MAX_ICON_BYTES = 64 * 1024;
 const FETCH_TIMEOUT_MS = 5_000;
@@ -140,22 +141,9 @@ export class IconResolver extends EventEmitter<{ resolved: [{ src: string }] }> 
       credentials: 'omit',
       headers: { accept: 'image/png, image/jpeg, image/gif, image/webp' },
     });
-    if (!res.ok || !res.body) return null;
-    if (Number(res.headers.get('content-length') ?? 0) > MAX_ICON_BYTES) return null;
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_ICON_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        return null;
-      }
-      chunks.push(value);
-    }
-    return asDataUri(Buffer.concat(chunks)) ?? null;
+    if (!res.ok) return null;
+    const bytes = await readCappedBytes(res, MAX_ICON_BYTES);
+    return bytes ? (asDataUri(Buffer.from(bytes)) ?? null) : null;
   }
 
   private remember(src: string, value: string | null): void {
