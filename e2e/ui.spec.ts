@@ -114,7 +114,12 @@ test('import from a pasted Claude Desktop file shows the full command line for c
     },
   };
   await dialog.getByLabel('Configuration to import').fill(JSON.stringify(claude));
+  // A short window: the consent scrolls, and its action row stays in view.
+  await page.setViewportSize({ width: 1280, height: 600 });
   await dialog.getByRole('button', { name: 'Preview' }).click();
+  await expect(dialog).toContainText('This is an "mcpServers" config (Claude Desktop');
+  await expect(dialog.getByRole('button', { name: /I trust these commands: add 1/ })).toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 860 });
   await expect(dialog.getByTestId('import-command-line')).toContainText(`node ${MEMORY}`);
   await expect(dialog.getByTestId('import-command-line')).toContainText('MEMORY_FILE_PATH=');
   await expect(dialog.getByTestId('import-grants')).toHaveText('environment variables: MEMORY_FILE_PATH');
