@@ -105,6 +105,20 @@ test('add server-filesystem through the raw JSON view', async () => {
   await shot(page, '04-servers-ready');
 });
 
+test('the Playground starts from the arguments a tool needs, and runs it', async () => {
+  await openScreen(page, 'Playground');
+  await page.getByLabel('Tool', { exact: true }).selectOption({ label: 'everything / echo' });
+  const args = page.getByLabel('Arguments', { exact: true });
+  await expect(args).toHaveValue('{\n  "message": ""\n}');
+  await page.getByRole('button', { name: 'Run' }).click();
+  // Left empty, it is still a string: the server echoes it. Left out, the check names it.
+  await expect(page.getByLabel('Tool calls')).toContainText('Echo:');
+  await args.fill('{}');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByText('message is required (string)')).toBeVisible();
+  await openScreen(page, 'Servers');
+});
+
 test('import from a pasted Claude Desktop file shows the full command line for consent', async () => {
   await page.getByRole('button', { name: 'Import…' }).click();
   const dialog = page.getByTestId('import-dialog');
