@@ -12,6 +12,7 @@ import type { Settings } from '@shared/settings';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
+import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
@@ -256,7 +257,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       add: (input, o) => this.servers.add(input, o),
       existingNames: async () => (await this.servers.configs()).map((c) => c.name),
     });
-    this.providers = new ProviderAccess({ secrets, settings: () => this.settings.current(), env });
+    this.providers = new ProviderAccess({
+      secrets,
+      keyFile: new ProviderKeyFile(paths.home),
+      settings: () => this.settings.current(),
+      env,
+    });
     this.conversations = ConversationStore.forHome(paths.home);
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this);
