@@ -337,8 +337,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       await this.features.roots.setFolder('workspace', await canonicalWorkspace(this.opts.workspace));
       await this.features.roots.activate('workspace');
     }
-    await this.servers.sync();
-    if (opts.watch) await this.servers.watch();
+    // Watch even when the first sync fails (an mcp_servers.json with a typo): the person fixes the file
+    // while Mooring runs, and the fixed file starts the servers without a restart.
+    try {
+      await this.servers.sync();
+    } finally {
+      if (opts.watch) await this.servers.watch();
+    }
   }
 
   /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
