@@ -211,4 +211,6 @@ export type UiEvent =
   | { type: 'chat'; event: ChatEvent }
   | { type: 'turn'; turn: TurnState }
   /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
-  | { type: 'installLink'; offer: InstallLinkOffer };
+  | { type: 'installLink'; offer: InstallLinkOffer }
+  /** An MCP App view's resource changed on its server (`resources/updated`): open views load it again. */
+  | { type: 'appViewUpdated'; server: string; uri: string };

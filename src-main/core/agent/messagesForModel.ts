@@ -73,7 +73,21 @@ export function messagesForModel(messages: ChatMessage[], caps: ModelCapabilitie
       case 'note':
         break;
       case 'user':
-        out.push({ role: 'user', content: userContent(m.content, caps.vision) });
+        out.push({
+          role: 'user',
+          content: userContent(
+            m.origin === 'app' && m.app
+              ? [
+                  {
+                    type: 'text',
+                    text: `[Sent by the ${m.app.server} app's ${m.app.tool} view, not typed by the user]`,
+                  },
+                  ...m.content,
+                ]
+              : m.content,
+            caps.vision,
+          ),
+        });
         break;
       case 'assistant':
         if (caps.tools) out.push({ role: 'assistant', text: m.text, toolCalls: m.toolCalls });

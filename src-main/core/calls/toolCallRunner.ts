@@ -36,6 +36,8 @@ export interface CallContext {
    * "allow for this conversation" answers.
    */
   conversationId?: string;
+  /** MCP Apps: a view asks (labelled in `client`); only such a call may reach a tool for views only. */
+  fromApp?: boolean;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
   /** False when nobody can answer an approval (a script): an ask becomes a refusal with a hint. */

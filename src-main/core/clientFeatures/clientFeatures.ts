@@ -4,6 +4,7 @@
 // reconnects), the broker the UI answers through, and what to do when a session becomes ready. A 2026-07-28
 // server's input_required rounds are fulfilled through these same handlers (the SDK calls them).
 import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { UI_EXTENSION_ID, UI_MIME_TYPE } from '@shared/appViews';
 import type { LogLine } from '@shared/session';
 import type { LogLevel } from '@shared/settings';
 import { MooringError } from '../errors';
@@ -30,6 +31,8 @@ export interface ClientFeaturesDeps {
   interactionTimeoutMs?: number;
   /** Roots are offered unless `false` (a host without conversations has no project folder). */
   offerRoots?: boolean;
+  /** MCP Apps views are offered only by a host that renders them (the desktop app, browser mode). */
+  offerViews?: boolean;
 }
 
 export interface ClientFeatures {
@@ -79,6 +82,9 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     ...(deps.offerRoots === false ? {} : { roots: { listChanged: true } }),
     // `tools`: sampling requests may offer the model tools (spec 2025-11-25 "Sampling"; samplingCompletion.ts).
     ...(deps.complete ? { sampling: { tools: {} } } : {}),
+    // MCP Apps (extension io.modelcontextprotocol/ui, spec 2026-01-26, "Client<>Server Capability
+    // Negotiation"): servers may give their tools interactive views, which a host with a UI renders sandboxed.
+    ...(deps.offerViews ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } } } : {}),
   };
 
   const configureClient = (client: Client, server: string) => {
