@@ -79,7 +79,16 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
       `Mooring is running in browser mode. Open this link (it works once):\n  ${web.url}\n`,
     );
   if (opts.open && !opts.json) openInBrowser(web.url);
-  void core.start({ watch: true, resumeTasks: true });
+  // A config that cannot be read must not end browser mode: the UI shows the same error with its hint,
+  // and the file is watched, so fixing it starts the servers.
+  core.start({ watch: true, resumeTasks: true }).catch((err: unknown) => {
+    const e = toErrorData(err);
+    say(
+      tty`mooring web: the servers did not start: ${multiline(e.message)}\n` +
+        (e.hint ? tty`${e.hint}\n` : '') +
+        'Mooring keeps running and reads the file again when it changes.\n',
+    );
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

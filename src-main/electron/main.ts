@@ -337,7 +337,10 @@ app.whenReady().then(async () => {
   createWindow();
   setTray(shellState.trayEnabled());
   for (const link of earlyLinks.splice(0)) receiveLink(link);
-  void core.start({ watch: true, resumeTasks: true });
+  // An unreadable mcp_servers.json: the window shows the error, and the file is watched (MooringCore.start).
+  core
+    .start({ watch: true, resumeTasks: true })
+    .catch((err: Error) => console.warn(`servers not started: ${err.message}`));
   app.on('activate', () => showWindow());
 });
 

@@ -1,4 +1,4 @@
-// The client-features room's public index (ARCHITECTURE.md, the `clientFeatures/` room): sampling, elicitation, roots,
+// The client-features room's public index (ARCHITECTURE.md, `clientFeatures/`): sampling, elicitation, roots,
 // prompts, resources and logging on the client side of each session.
 export {
   acceptElicitationsWithDefaults,
@@ -23,3 +23,4 @@ export { RootsRegistry } from './roots';
 export { SamplingService, USER_REJECTED, type SamplingComplete, type SamplingParams } from './sampling';
 export { DEFAULT_SAMPLING_TOKENS_PER_HOUR, SamplingBudget } from './samplingBudget';
 export type { ServerSession } from './serverSession';
+export { createRelaySource } from './relaySource';

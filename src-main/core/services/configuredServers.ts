@@ -7,6 +7,7 @@ import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
 import type { ImportDropped, ImportGrant } from '@shared/importConsent';
+import { FORMAT_NAMES } from '../config/clientFormats';
 import { importGrants } from '../config/importConsent';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
@@ -39,6 +40,8 @@ export interface ConfiguredServersDeps {
   workspace?: string;
   scanWorkspace: (dir: string) => Promise<WorkspaceScan>;
   log: (line: LogLine) => void;
+  /** A server's own icon, checked and as a data: URI (MooringCore.iconOf), if it has one. */
+  serverIcon?: (name: string) => string | undefined;
 }
 
 export interface AddOptions {
@@ -78,6 +81,8 @@ export interface ImportPreviewServer {
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
+  /** What the file is, for a person: "Goose's config" (clientFormats.ts). */
+  formatName: string;
   servers: ImportPreviewServer[];
 }
 
@@ -153,12 +158,16 @@ export class ConfiguredServers {
     const configs = await this.configs();
     const statuses = new Map(this.statuses().map((s) => [s.name, s]));
     const costs = this.deps.tools.tokenCostByServer();
-    return configs.map((config) => ({
-      config,
-      status: statuses.get(config.name) ?? null,
-      tokenCost: costs[config.name] ?? 0,
-      commandLine: describeCommandLine(config),
-    }));
+    return configs.map((config) => {
+      const icon = this.deps.serverIcon?.(config.name);
+      return {
+        config,
+        status: statuses.get(config.name) ?? null,
+        tokenCost: costs[config.name] ?? 0,
+        commandLine: describeCommandLine(config),
+        ...(icon ? { icon } : {}),
+      };
+    });
   }
 
   statuses(): SessionStatus[] {
@@ -356,6 +365,7 @@ export class ConfiguredServers {
     const existing = new Set((await this.configs()).map((s) => s.name));
     return {
       format: parsed.format,
+      formatName: FORMAT_NAMES[parsed.format],
       renamed: parsed.renamed,
       warnings: parsed.warnings,
       inputs: parsed.inputs,

@@ -113,6 +113,7 @@ export class AnthropicProvider implements ChatProvider {
       model,
       signal,
       authHint: 'Check the API key in Settings > Models, or ANTHROPIC_API_KEY',
+      connectHint: 'Check the network connection, or the Base URL in Settings > Models',
     });
   }
 
@@ -147,6 +148,7 @@ export class AnthropicProvider implements ChatProvider {
           messages: toAnthropicMessages(req.messages),
           ...(req.system ? { system: req.system } : {}),
           ...(tools.length ? { tools } : {}),
+          ...(tools.length && req.toolChoice === 'required' ? { tool_choice: { type: 'any' as const } } : {}),
           stream: true,
         },
         { signal: req.signal },

@@ -13,6 +13,7 @@ import { readAttachment, type Attachment } from './attachments';
 import { useTRPC } from '../../api/trpc';
 import { CompletionInput } from '../../components/CompletionInput';
 import { ErrorNote } from '../../components/ErrorNote';
+import { McpIcon } from '../../components/McpIcon';
 import { useChat } from './chatStore';
 
 export function Composer(props: {
@@ -108,6 +109,7 @@ export function Composer(props: {
                 className={i === active ? 'active' : ''}
                 onClick={() => setPrompt(p)}
               >
+                <McpIcon src={p.icon} />
                 <strong>/{p.command}</strong> <span className="muted">{p.server}</span>
                 {p.description && <span className="muted small"> — {p.description}</span>}
               </button>
