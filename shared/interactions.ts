@@ -1,4 +1,4 @@
-// Server-initiated interactions (issue 6, "The rest of MCP"): what a server asks the user through Mooring
+// Server-initiated interactions: what a server asks the user through Mooring
 // (sampling, elicitation) and what the UI answers. Pure types and zod, so the renderer renders the requests
 // and validates its answers with these very schemas before sending them.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Completes a browser sign-in inside the session (issue 7). The SDK transports run `auth()` on a 401 and
+// Completes a browser sign-in inside the session. The SDK transports run `auth()` on a 401 and
 // on a 403 `insufficient_scope` (step-up), but when that needs the user they send the browser off and
 // throw UnauthorizedError; the host is to call `finishAuth` with the callback and try again. This wraps
 // one transport's `send` to do exactly that: wait for the loopback callback, `finishAuth` (which checks

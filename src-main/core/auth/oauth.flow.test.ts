@@ -1,4 +1,4 @@
-// OAuth 2.1 end to end against a local authorization server + protected MCP server (issue 7 acceptance):
+// OAuth 2.1 end to end against a local authorization server + protected MCP server:
 // sign-in, refresh on 401 and before expiry, a revoked refresh token, step-up, state mismatch, unsafe
 // authorization URLs and missing PKCE support refused. Real HTTP on 127.0.0.1, real SessionActors.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Elicitation (spec 2025-11-25 "Elicitation"; issue 6): a server asks the user for input.
+// Elicitation (spec 2025-11-25 "Elicitation"): a server asks the user for input.
 // Form mode: the UI renders the requested schema; the broker validates the answer and applies the
 // schema's defaults to omitted fields (SEP-1034). URL mode: the user sees the full URL and Mooring opens
 // it only after consent, and only an https URL (never auto-open, never another scheme).

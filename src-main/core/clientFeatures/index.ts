@@ -1,4 +1,4 @@
-// The client-features room's public index (issue 6, "The rest of MCP"): sampling, elicitation, roots,
+// The client-features room's public index (ARCHITECTURE.md, `clientFeatures/`): sampling, elicitation, roots,
 // prompts, resources and logging on the client side of each session.
 export {
   acceptElicitationsWithDefaults,

@@ -1,4 +1,4 @@
-// Logging (spec 2025-11-25 "Logging"; issue 6): a server that offers logging is told the level the user
+// Logging (spec 2025-11-25 "Logging"): a server that offers logging is told the level the user
 // picked (settings.logLevel), so it sends `notifications/message` at that level and above; the session
 // actor already routes those messages to the server's log view.
 import type { LoggingLevel } from '@modelcontextprotocol/client';

@@ -1,4 +1,4 @@
-// Resources (spec 2025-11-25 "Resources"; issue 6): list and read (to attach to a message), templates with
+// Resources (spec 2025-11-25 "Resources"): list and read (to attach to a message), templates with
 // argument completion (spec "Completion"), and subscriptions where the server offers them, whose updates
 // arrive as events and which are renewed on every reconnect.
 import { EventEmitter } from 'node:events';

@@ -1,4 +1,4 @@
-// Sampling (spec 2025-11-25 "Sampling"; issue 6): a server asks the user's model for a completion. The
+// Sampling (spec 2025-11-25 "Sampling"): a server asks the user's model for a completion. The
 // user sees the request, may edit it, and approves or declines it (human in the loop); an approved request
 // is completed by the injected `complete` (the lead wires the real provider); a per-server hourly token
 // budget caps what a server may spend; every request is logged to the server's log and counted.

@@ -1,4 +1,4 @@
-// `mooring serve --stdio` (issue 8): one external client on this process's stdin/stdout. The client's
+// `mooring serve --stdio`: one external client on this process's stdin/stdout. The client's
 // identity is the name it gave in `initialize` (MCP spec, "Lifecycle": clientInfo), its scope comes from
 // the command line. stdout carries only JSON-RPC; everything else goes to stderr.
 import type { Readable, Writable } from 'node:stream';
