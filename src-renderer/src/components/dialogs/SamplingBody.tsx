@@ -1,4 +1,4 @@
-// A server asks for a model completion (spec 2025-11-25 "Sampling"; issue 6): the user sees the request's
+// A server asks for a model completion (spec 2025-11-25 "Sampling"): the user sees the request's
 // messages, system prompt and max tokens, may edit them, and approves or declines. Nothing reaches a
 // model without this approval; the server's hourly token budget is shown.
 import * as Dialog from '@radix-ui/react-dialog';
