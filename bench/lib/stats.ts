@@ -1,4 +1,4 @@
-// Numbers for the benchmark table (issue 9): percentiles over raw samples, ratios, and rounds that
+// Numbers for the benchmark table: percentiles over raw samples, ratios, and rounds that
 // interleave the contenders so machine noise (2 shared cores) hits every one of them alike.
 
 export interface Summary {
