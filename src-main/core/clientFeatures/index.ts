@@ -22,3 +22,4 @@ export { RootsRegistry } from './roots';
 export { SamplingService, USER_REJECTED, type SamplingComplete, type SamplingParams } from './sampling';
 export { DEFAULT_SAMPLING_TOKENS_PER_HOUR, SamplingBudget } from './samplingBudget';
 export type { ServerSession } from './serverSession';
+export { createRelaySource } from './relaySource';

@@ -67,6 +67,22 @@ export function SamplingBody(props: {
           />
         </label>
       ))}
+      {original.tools?.length ? (
+        <div className="stack" data-testid="sampling-tools">
+          <span>
+            {original.toolChoice === 'required' ? 'The model must call' : 'The model may call'} these tools; “
+            {r.server}” runs them, not Mooring:
+          </span>
+          <ul>
+            {original.tools.map((t) => (
+              <li key={t.name}>
+                <code>{t.name}</code>
+                {t.description ? ` — ${t.description}` : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <label className="stack">
         System prompt
         <textarea
