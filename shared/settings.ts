@@ -17,11 +17,11 @@ const count = (min: number) => z.number().int('must be a whole number').min(min,
 
 export const SettingsSchema = z
   .object({
-    /** Skip every approval (README.md, Safety: the YOLO switch); the UI shows it loudly while on. */
+    /** Skip every approval; the UI shows it loudly while on. */
     yolo: z.boolean().default(false),
     /** Tool-loop turns per user message before the agent stops and asks. */
     maxToolIterations: count(1).max(500, 'must be at most 500').default(25),
-    /** Past either bound, tool schemas load on demand through tool_search (ARCHITECTURE.md, `catalog/`). */
+    /** Past either bound, tool schemas load on demand through tool_search (catalog/). */
     deferredToolThreshold: z
       .object({ tools: count(0).default(40), tokens: count(0).default(8000) })
       .strict()
@@ -33,7 +33,7 @@ export const SettingsSchema = z
      * implements the same API); MOORING_REGISTRY_URL wins over it. Default: the official registry.
      */
     registryUrl: httpUrl.optional(),
-    /** API keys are not here: they live in the keychain (ARCHITECTURE.md, "Data on disk"). */
+    /** API keys are not here: they live in the keychain (secrets/). */
     providers: z
       .object({
         default: ProviderIdSchema.default('ollama'),
