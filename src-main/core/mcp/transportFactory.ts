@@ -1,5 +1,5 @@
 // Builds the transport for one connect attempt. The actor depends on the SDK's Transport interface
-// only, so tests can hand it any (STYLE.md: depend on an interface, not a class).
+// only, so tests can hand it any (depend on an interface, not a class).
 import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
