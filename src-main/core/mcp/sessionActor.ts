@@ -84,6 +84,12 @@ export class SessionActor extends EventEmitter {
   private generation = 0;
   private attempt = 0;
   private readySince = 0;
+  /**
+   * The last stderr lines written since the session became ready (redacted). Kept by order of arrival,
+   * not by timestamp: a start-up banner written in the same millisecond as the handshake's end is not
+   * part of a later break's reason.
+   */
+  private stderrSinceReady: string[] = [];
   private connectMs?: number;
   /** Record every JSON-RPC message to and from the server in its log (the Logs view's switch). */
   private tracing = false;
@@ -201,11 +207,11 @@ export class SessionActor extends EventEmitter {
     });
   }
 
-  /** The last stderr lines, optionally only those written at or after `since` (epoch ms). */
-  stderrTail(lines = 20, since = 0): string {
+  /** The last stderr lines. */
+  stderrTail(lines = 20): string {
     return this.logs
       .toArray()
-      .filter((l) => l.source === 'stderr' && l.at >= since)
+      .filter((l) => l.source === 'stderr')
       .slice(-lines)
       .map((l) => l.text)
       .join('\n');
@@ -387,6 +393,7 @@ export class SessionActor extends EventEmitter {
       );
       this.connectMs = Math.round(performance.now() - started);
       this.readySince = Date.now();
+      this.stderrSinceReady = [];
       this.lastError = undefined;
       this.setState('ready');
       this.startKeepalive(gen);
@@ -516,7 +523,7 @@ export class SessionActor extends EventEmitter {
       code: 'transport_closed',
       // Only what the server wrote while this session was up: an older line (its start-up banner) is not
       // why it broke.
-      message: `The connection to "${this.name}" broke${this.stderrTail(3, this.readySince) ? `: ${this.stderrTail(3, this.readySince)}` : ''}`,
+      message: `The connection to "${this.name}" broke${this.stderrSinceReady.length ? `: ${this.stderrSinceReady.slice(-3).join('\n')}` : ''}`,
     };
     this.hostLog('warning', 'connection lost; reconnecting');
     this.reconnectLoop();
@@ -635,6 +642,10 @@ export class SessionActor extends EventEmitter {
     const text = this.opts.redact ? this.opts.redact(l.text) : l.text;
     const line: LogLine = { server: this.name, at: Date.now(), ...l, text };
     this.logs.push(line);
+    if (line.source === 'stderr') {
+      this.stderrSinceReady.push(line.text);
+      if (this.stderrSinceReady.length > 3) this.stderrSinceReady.shift();
+    }
     this.emit('log', line);
   }
 
