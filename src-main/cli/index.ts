@@ -8,6 +8,7 @@ import { envServer, logMasker } from '../core/workspace/envServer';
 import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
+import { registerScheduleCommands } from './scheduleCommands';
 import { registerServeCommand } from './serveCommand';
 import { registerToolsetCommands } from './toolsetCommands';
 import { registerWebCommand } from './webCommand';
@@ -64,6 +65,7 @@ registerChatCommand(program, withCore);
 registerServeCommand(program, withCore);
 registerWebCommand(program);
 registerToolsetCommands(program, withCore);
+registerScheduleCommands(program, withCore);
 
 try {
   await program.parseAsync(process.argv);

@@ -2,7 +2,7 @@
 // turns start here and run in the background, each ChatEvent on the `chat` event tagged by conversation;
 // `mooring chat` runs one turn in the foreground through `prepareTurn`. The core owns one service.
 import { EventEmitter } from 'node:events';
-import type { ChatEvent, ConversationSummary } from '@shared/chat';
+import type { ChatEvent, ChatMessage, ConversationSummary } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
@@ -18,6 +18,7 @@ import { CoreToolRuntime } from './coreToolRuntime';
 import type { ProviderAccess, ProviderCheck } from './providerAccess';
 import { parseModelSpec } from './providers/resolveProvider';
 import { providerCompletion } from './samplingCompletion';
+import { UNATTENDED_NOTE } from './unattendedPolicy';
 
 export interface ChatServiceEvents {
   chat: [ChatEvent];
@@ -69,6 +70,24 @@ export interface TerminalTurnRun {
   onEvent?: (event: ChatEvent) => void;
   /** Each lifecycle event of each tool call of the turn. */
   onPhase?: (e: ToolCallEvent) => void;
+}
+
+/** A turn nobody watches (a scheduled run): a new conversation under the unattended policy. */
+export interface UnattendedTurn {
+  model: string;
+  toolSet?: string;
+  /** Tools allowed although not read-only (unattendedPolicy.ts). */
+  allow: string[];
+  workspace: string | null;
+  prompt: string;
+  title: string;
+  /** Who runs it, in refusals and the audit log: `schedule "Nightly report"`. */
+  who: string;
+  signal: AbortSignal;
+  /** The conversation exists (before the model is asked). */
+  onConversation?: (conversationId: string) => void;
+  /** Each message once it is saved. */
+  onMessage?: (message: ChatMessage) => void;
 }
 
 export type ConversationRow = ConversationSummary & { running: boolean };
@@ -319,6 +338,60 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
           ...(r.onPhase ? { onPhase: r.onPhase } : {}),
         }),
     };
+  }
+
+  /**
+   * A turn nobody watches, in a new conversation the user can open, continue and delete like any other: it
+   * shows as running in the chat (and its Cancel works), and its tool calls go through the one gated call
+   * path under the unattended policy (agent/unattendedPolicy.ts).
+   */
+  async runUnattended(r: UnattendedTurn): Promise<ChatTurnResult> {
+    const toolSet = r.toolSet ? this.deps.settings.toolSet(r.toolSet).name : undefined;
+    const { provider, model } = await this.deps.providers.providerFor(r.model);
+    const created = await this.deps.conversations.create({ title: r.title, workspace: r.workspace });
+    const conversationId = created.id;
+    await this.setModel(conversationId, r.model);
+    r.onConversation?.(conversationId);
+    if (created.workspace)
+      await this.deps.roots.setFolder(conversationId, created.workspace).catch(() => undefined);
+    const workspace = created.workspace
+      ? await this.deps.ensureWorkspace(created.workspace).catch(() => undefined)
+      : undefined;
+    const runtime = this.toolRuntime({
+      provider: provider.id,
+      vision: provider.capabilities(model).vision,
+      client: r.who,
+      unattended: { who: r.who, allow: r.allow },
+      ...(toolSet ? { toolSet } : {}),
+      ...(workspace ? { workspace } : {}),
+    });
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(r.signal.reason);
+    r.signal.addEventListener('abort', onAbort, { once: true });
+    if (r.signal.aborted) onAbort();
+    this.turns.set(conversationId, ac);
+    this.emit('turn', { conversationId, running: true, seq: ++this.turnSeq });
+    try {
+      return await runChatTurn({
+        store: this.deps.conversations,
+        provider,
+        model,
+        runtime,
+        conversationId,
+        message: r.prompt,
+        system: UNATTENDED_NOTE,
+        signal: ac.signal,
+        maxToolIterations: this.deps.settings.current().maxToolIterations,
+        onEvent: (e) => {
+          this.emit('chat', e);
+          if (e.type === 'message-complete') r.onMessage?.(e.message);
+        },
+      });
+    } finally {
+      r.signal.removeEventListener('abort', onAbort);
+      this.turns.delete(conversationId);
+      this.emit('turn', { conversationId, running: false, seq: ++this.turnSeq });
+    }
   }
 
   /** Aborts the turn: the model stream stops, running calls get notifications/cancelled. */

@@ -30,6 +30,8 @@ export interface CallContext {
   conversationId?: string;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
+  /** Who approved up front, for the audit line (default `<client> (--yes)`): a schedule's allowed tools. */
+  approvedBy?: string;
   /** False when nobody can answer an approval (a script): an ask becomes a refusal with a hint. */
   interactive?: boolean;
   /** How long an approval may wait before the call is refused (default: the broker's). */
@@ -144,7 +146,7 @@ export async function runToolCall(
         ...(ctx.client ? { client: ctx.client } : {}),
         ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.preApproved ? { preApprovedBy: `${ctx.client ?? 'user'} (--yes)` } : {}),
+        ...(ctx.preApproved ? { preApprovedBy: ctx.approvedBy ?? `${ctx.client ?? 'user'} (--yes)` } : {}),
         ...(ctx.interactive === false ? { interactive: false } : {}),
         ...(ctx.approvalTimeoutMs ? { timeoutMs: ctx.approvalTimeoutMs } : {}),
       },
