@@ -119,7 +119,10 @@ export function registerScheduleCommands(program: Command, withCore: CoreRunner)
     .option('--cron <expr>', 'a cron expression, e.g. "0 9 * * 1-5" (9:00 on weekdays)')
     .option('--every <duration>', 'an interval: 15m, 2h, 1d, 1h30m (at least a minute)')
     .option('--at <time>', 'once, at an ISO time such as 2026-05-01T09:00')
-    .option('--timezone <zone>', 'with --cron or --at: an IANA zone such as Europe/Berlin (default: this machine’s)')
+    .option(
+      '--timezone <zone>',
+      'with --cron or --at: an IANA zone such as Europe/Berlin (default: this machine’s)',
+    )
     .requiredOption('--model <provider:model>', 'e.g. ollama:llama3.2, openai:gpt-4o')
     .option('--tool-set <name>', 'offer only this named tool set (default: every enabled tool)')
     .option(
@@ -168,11 +171,15 @@ export function registerScheduleCommands(program: Command, withCore: CoreRunner)
           const [rows, status] = await Promise.all([core.schedules.list(), core.schedules.status()]);
           if (o.json) return void printJson({ schedules: rows, owner: status.owner });
           if (!rows.length)
-            print('No schedules yet. Add one: mooring schedule add NAME --every 1h --model PROVIDER:MODEL PROMPT\n');
+            print(
+              'No schedules yet. Add one: mooring schedule add NAME --every 1h --model PROVIDER:MODEL PROMPT\n',
+            );
           for (const r of rows) {
             const s = r.schedule;
             const next = s.paused ? 'paused' : r.next[0] ? `next ${when(r.next[0])}` : 'no more runs';
-            print(tty`${s.name}: ${describeWhen(s.when)}, ${s.model} (${next})${r.running ? ' running' : ''}\n`);
+            print(
+              tty`${s.name}: ${describeWhen(s.when)}, ${s.model} (${next})${r.running ? ' running' : ''}\n`,
+            );
             if (r.lastRun) print(`  last: ${runLine(r.lastRun)}\n`);
           }
           say(

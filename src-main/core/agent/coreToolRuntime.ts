@@ -126,7 +126,9 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(this.opts.workspace ? { workspace: this.opts.workspace } : {}),
         signal: ctx.signal,
         ...(preApproved ? { preApproved: true } : {}),
-        ...(unattended?.run && unattended.allowed ? { approvedBy: `${this.opts.unattended!.who} (allowed)` } : {}),
+        ...(unattended?.run && unattended.allowed
+          ? { approvedBy: `${this.opts.unattended!.who} (allowed)` }
+          : {}),
         ...(this.opts.interactive === false || unattended ? { interactive: false } : {}),
         ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
       });

@@ -13,9 +13,7 @@ export interface UnattendedPolicy {
   allow: string[];
 }
 
-export type UnattendedVerdict =
-  | { run: true; allowed: boolean }
-  | { run: false; reason: string };
+export type UnattendedVerdict = { run: true; allowed: boolean } | { run: false; reason: string };
 
 const matches = (pattern: string, name: string) =>
   pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;

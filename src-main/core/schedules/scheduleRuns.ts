@@ -146,8 +146,7 @@ export class ScheduleRuns extends EventEmitter<ScheduleRunsEvents> {
           void this.patch(run.id, { conversationId: cid }).then((r) => r && this.emit('run', r, schedule));
         },
         onMessage: (m) => {
-          if (m.role === 'tool' && m.status === 'refused')
-            refusals.push({ tool: m.name, reason: m.text });
+          if (m.role === 'tool' && m.status === 'refused') refusals.push({ tool: m.name, reason: m.text });
         },
       });
       conversationId = result.conversationId;

@@ -153,7 +153,11 @@ export class ScheduleService extends EventEmitter<ScheduleServiceEvents> {
       const old = f.schedules.find((s) => s.id === id);
       if (!old) throw new MooringError('not_found', `No schedule with id ${id}`, 'Reload the list.');
       if (f.schedules.some((s) => s.name === parsed.name && s.id !== id))
-        throw new MooringError('usage', `A schedule named "${parsed.name}" already exists`, 'Pick another name.');
+        throw new MooringError(
+          'usage',
+          `A schedule named "${parsed.name}" already exists`,
+          'Pick another name.',
+        );
       retimed = JSON.stringify(old.when) !== JSON.stringify(parsed.when);
       updated = { ...parsed, id, createdAt: retimed ? Date.now() : old.createdAt };
       return { schedules: f.schedules.map((s) => (s.id === id ? updated! : s)) };
@@ -223,9 +227,7 @@ export class ScheduleService extends EventEmitter<ScheduleServiceEvents> {
     if (this.lease) return;
     this.lease = new SchedulerLease({ file: this.files.owner, kind });
     await this.renewLease();
-    this.unwatch = await this.store
-      .watch(() => this.scheduler.poke())
-      .catch(() => undefined);
+    this.unwatch = await this.store.watch(() => this.scheduler.poke()).catch(() => undefined);
   }
 
   async status(): Promise<SchedulerStatus> {
@@ -277,7 +279,11 @@ export class ScheduleService extends EventEmitter<ScheduleServiceEvents> {
   private async checked(input: ScheduleInput): Promise<Omit<Schedule, 'id' | 'createdAt'>> {
     const r = ScheduleInputSchema.safeParse(input);
     if (!r.success)
-      throw new MooringError('usage', `The schedule is not valid: ${firstIssue(r.error)}`, 'Correct it and try again.');
+      throw new MooringError(
+        'usage',
+        `The schedule is not valid: ${firstIssue(r.error)}`,
+        'Correct it and try again.',
+      );
     const s = r.data;
     checkWhen(s.when);
     if (s.when.kind === 'at' && atTime(s.when) <= Date.now())

@@ -67,8 +67,7 @@ export function checkWhen(when: ScheduleWhen): void {
 /** The instant a one-off schedule is for. */
 export function atTime(when: Extract<ScheduleWhen, { kind: 'at' }>): number {
   const next = cronOf(when).nextRun(new Date(0));
-  if (!next)
-    throw new MooringError('usage', `"${when.at}" is not a date and time`, 'e.g. 2026-05-01T09:00');
+  if (!next) throw new MooringError('usage', `"${when.at}" is not a date and time`, 'e.g. 2026-05-01T09:00');
   return next.getTime();
 }
 
@@ -108,7 +107,9 @@ export function latestDue(
     return schedule.createdAt + Math.floor((opts.at - schedule.createdAt) / when.everyMs) * when.everyMs;
   if (when.kind === 'at') return first;
   // The last cron slot at or before `at`: croner counts backwards from just after it.
-  const prev = cronOf(when).previousRuns(1, new Date(opts.at + 1))[0]?.getTime();
+  const prev = cronOf(when)
+    .previousRuns(1, new Date(opts.at + 1))[0]
+    ?.getTime();
   return prev !== undefined && prev > opts.after ? prev : first;
 }
 
