@@ -96,6 +96,8 @@ export class Scheduler extends EventEmitter<SchedulerEvents> {
       this.deps.onError?.(err);
     }
     if (!this.running) return;
+    // Two pokes in a row queue two looks: the later one's timer replaces the earlier one's.
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => this.poke(), Math.max(0, nextAt - Date.now()));
     this.timer.unref?.();
     this.emit('tick', { at: now, nextAt });
