@@ -97,6 +97,15 @@ async function startServers(core: MooringCore): Promise<void> {
       say(tty`mooring serve: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
 }
 
+/** Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them. */
+async function ownSchedules(core: MooringCore): Promise<void> {
+  await core.schedules.own('mooring serve').catch((err: unknown) => {
+    say(
+      tty`mooring serve: schedules will not run here: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+  });
+}
+
 async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
   if (Boolean(o.stdio) === (o.http !== undefined))
     throw new MooringError(
@@ -110,6 +119,7 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
 
   if (o.stdio) {
     await startServers(core);
+    await ownSchedules(core);
     const stopRelay = relayApprovals(core, 'mooring serve --stdio');
     const handle = await serveMooringStdio({ ...deps, scope });
     process.stderr.write(`mooring serve: MCP on stdio (scope: ${describeScope(scope)})\n`);
@@ -156,6 +166,7 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
     else print(tty`Tokens from ${o.tokenFile}: ${tokens.map((t) => t.label).join(', ')}\n`);
   }
   await startServers(core);
+  await ownSchedules(core);
   // With a terminal free (HTTP mode), approvals from external clients are answered here, one at a time.
   const stopPrompt = interactive()
     ? answerApprovalsOnTerminal(core)

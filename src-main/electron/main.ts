@@ -321,6 +321,10 @@ app.whenReady().then(async () => {
   setTray(shellState.trayEnabled());
   for (const link of earlyLinks.splice(0)) receiveLink(link);
   void core.start({ watch: true });
+  // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): the app, unless another has them.
+  void core.schedules.own('the desktop app').catch((err: Error) => {
+    console.warn(`schedules will not run here: ${err.message}`);
+  });
   app.on('activate', () => showWindow());
 });
 
