@@ -19,6 +19,10 @@ import type { ProviderAccess, ProviderCheck } from './providerAccess';
 import { parseModelSpec } from './providers/resolveProvider';
 import { providerCompletion } from './samplingCompletion';
 import { UNATTENDED_NOTE } from './unattendedPolicy';
+import { resultLimits } from './largeResults';
+import type { RequestLimits } from './messagesForModel';
+import { PROVIDER_IMAGE_LIMITS } from './modelImages';
+import { contextWindow } from './providers/modelCapabilities';
 
 export interface ChatServiceEvents {
   chat: [ChatEvent];
@@ -291,6 +295,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       message: input.text,
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
+      limits: this.limitsFor(provider.id, model),
       onEvent: (e) => this.emit('chat', e),
     })
       .catch((err: unknown) => {
@@ -328,7 +333,9 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
             vision: provider.capabilities(model).vision,
             ...(opts.preApproved ? { preApproved: true } : {}),
             ...(opts.interactive === false ? { interactive: false } : {}),
+            maxChars: Infinity,
           }),
+          limits: this.limitsFor(provider.id, model),
           message: r.message,
           ...(r.conversationId ? { conversationId: r.conversationId } : {}),
           ...(r.workspace && !r.conversationId ? { workspace: r.workspace } : {}),
@@ -362,6 +369,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       vision: provider.capabilities(model).vision,
       client: r.who,
       unattended: { who: r.who, allow: r.allow },
+      maxChars: Infinity,
       ...(toolSet ? { toolSet } : {}),
       ...(workspace ? { workspace } : {}),
     });
@@ -380,6 +388,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
         conversationId,
         message: r.prompt,
         system: UNATTENDED_NOTE,
+        limits: this.limitsFor(provider.id, model),
         signal: ac.signal,
         maxToolIterations: this.deps.settings.current().maxToolIterations,
         onEvent: (e) => {
@@ -406,6 +415,24 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     for (const ac of this.turns.values()) ac.abort(new MooringError('cancelled', 'Mooring is closing'));
   }
 
+  /**
+   * What one request to this model may hold: a tool result is cut at a share of its context window (the
+   * rest read with read_result), images are scaled to the provider's limits (ARCHITECTURE.md, "Results too
+   * large for the model"). The runtimes of these turns keep every result whole for the conversation.
+   */
+  limitsFor(providerId: string, model: string): RequestLimits {
+    const s = this.deps.settings.current().largeResults;
+    const images = PROVIDER_IMAGE_LIMITS[providerId];
+    return {
+      results: resultLimits({
+        contextTokens: contextWindow(providerId, model, s.contextWindows),
+        share: s.share,
+        ...(s.maxChars ? { maxChars: s.maxChars } : {}),
+      }),
+      ...(images ? { images } : {}),
+    };
+  }
+
   /** A tool runtime over the core's one gated call path (the chat's, and `mooring serve`'s agent). */
   toolRuntime(opts: ConstructorParameters<typeof CoreToolRuntime>[1]): CoreToolRuntime {
     return new CoreToolRuntime(
@@ -430,6 +457,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       vision: o.vision,
       provider: o.provider,
       interactive: true,
+      maxChars: Infinity,
       ...(toolSet ? { toolSet } : {}),
       ...(o.workspace ? { workspace: o.workspace } : {}),
     });

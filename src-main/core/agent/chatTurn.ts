@@ -13,6 +13,7 @@ import type {
 import type { ToolCallEvent } from '@shared/toolCall';
 import { MooringError, toErrorData } from '../errors';
 import { titleFromText, type ConversationStore } from './conversationStore';
+import type { RequestLimits } from './messagesForModel';
 import type { ChatProvider, ModelCapabilities } from './providers/types';
 import { runToolLoop } from './toolLoop';
 import type { AgentToolRuntime } from './toolRuntime';
@@ -31,6 +32,8 @@ export interface ChatTurnOptions {
   onPhase?: (e: ToolCallEvent) => void;
   maxToolIterations?: number;
   capabilities?: ModelCapabilities;
+  /** What one request may hold (large tool results, images). */
+  limits?: RequestLimits;
   system?: string;
   /** For a new conversation: its project folder (the MCP root, later). */
   workspace?: string | null;
@@ -86,6 +89,7 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
       onStep: append,
       maxToolIterations: opts.maxToolIterations,
       capabilities: opts.capabilities,
+      ...(opts.limits ? { limits: opts.limits } : {}),
       system: opts.system,
     });
     return { conversationId: cid, message: result.final, steps: [user, ...result.steps] };
