@@ -23,6 +23,12 @@ const ROOMS = {
 };
 const KERNEL = ['errors\\.ts', 'home\\.ts', 'tokenCount\\.ts'];
 const core = 'src-main/core/';
+/**
+ * Rooms that load some modules on first use (docs/decisions/003-lazy-rooms.md): each through one file,
+ * `<room>/lazy.ts`, whose import() calls load a package or a module of its own room. Nowhere else.
+ */
+const LAZY_ROOMS = ['agent', 'safety', 'serve'];
+const lazyFile = `^${core}(${LAZY_ROOMS.join('|')})/lazy\\.ts$`;
 
 const roomRules = Object.entries(ROOMS).map(([room, allowed]) => ({
   name: `room-${room}`,
@@ -133,14 +139,26 @@ module.exports = {
     },
     {
       name: 'no-dynamic-import-in-product-code',
-      comment: 'import() hides a dependency; the optional keychain module is the one exception.',
+      comment:
+        "import() hides a dependency: only the optional keychain module and the listed rooms' lazy.ts use it.",
       severity: 'error',
       from: {
         path: '^(src-main|src-preload|src-renderer|shared)/',
-        pathNot: `(\\.test\\.tsx?$|^${core}secrets/secretStore\\.ts$)`,
+        pathNot: `(\\.test\\.tsx?$|^${core}secrets/secretStore\\.ts$|${lazyFile})`,
       },
       to: { dependencyTypes: ['dynamic-import'] },
     },
+    ...LAZY_ROOMS.map((room) => ({
+      name: `lazy-${room}-loads-its-own-room`,
+      comment: `${room}/lazy.ts loads packages and ${room}/ modules only; anything else is imported statically.`,
+      severity: 'error',
+      from: { path: `^${core}${room}/lazy\\.ts$` },
+      to: {
+        dependencyTypes: ['dynamic-import'],
+        path: '^(src-main|src-preload|src-renderer|shared)/',
+        pathNot: `^${core}${room}/`,
+      },
+    })),
   ],
   options: {
     tsPreCompilationDeps: true,

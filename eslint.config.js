@@ -39,6 +39,18 @@ const noDynamicImport = {
     'No import() in product code: it hides a dependency from readers and from the layering checks. Import statically.',
 };
 const restricted = (opts) => ['error', opts];
+/** Must match LAZY_ROOMS in .dependency-cruiser.cjs. */
+const LAZY_ROOMS = ['agent', 'safety', 'serve'];
+const lazyImportLimits = [
+  {
+    selector: "ImportExpression[source.type!='Literal']",
+    message: 'A lazy.ts loads a module named literally, so readers and the layering checks see it.',
+  },
+  {
+    selector: 'ImportExpression[source.value=/^(\\.\\.\\/|\\/)/]',
+    message: "A lazy.ts loads a package or a module of its own room ('./…'), never one outside it.",
+  },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'test-results', 'bench/results', 'resources'] },
@@ -84,6 +96,12 @@ export default tseslint.config(
     // The keychain module is optional (keytar may not build): loaded on first use, its absence a clear error.
     files: ['src-main/core/secrets/secretStore.ts'],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // The rooms that load some modules on first use, each through its one lazy.ts (docs/decisions/003-lazy-rooms.md):
+    // a literal specifier naming a package or a module of the room itself, nothing computed, nothing outside.
+    files: LAZY_ROOMS.map((room) => `src-main/core/${room}/lazy.ts`),
+    rules: { 'no-restricted-syntax': ['error', ...lazyImportLimits] },
   },
   {
     files: ['src-main/electron/**'],

@@ -1,6 +1,8 @@
-// Profiling aid for the tool-call benchmark (issue 9: "where a target is missed, profile").
-// Run: npx tsx --tsconfig tsconfig.json bench/profileToolCall.ts  (writes bench/results/prof/*.cpuprofile
-// through node's inspector and prints the top self-time functions, grouped by file).
+// Profiling aid for the tool-call benchmark (README, "Performance": where a target is missed, profile).
+// Run: npx tsx --tsconfig tsconfig.json bench/profileToolCall.ts [CALLS] [IN_FLIGHT] (writes
+// bench/results/prof/*.cpuprofile through node's inspector, the same format as `node --cpu-prof`, and
+// prints the top self-time functions, grouped by file). It also prints the process's CPU time per call,
+// which a loaded machine disturbs far less than wall time.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 100 });
 await session.post('Profiler.start');
 let next = 0;
+const cpu = process.cpuUsage();
 const t = performance.now();
 await Promise.all(
   Array.from({ length: inFlight }, async () => {
@@ -35,6 +38,7 @@ await Promise.all(
   }),
 );
 const ms = performance.now() - t;
+const used = process.cpuUsage(cpu);
 const { profile } = await session.post('Profiler.stop');
 await dispose();
 
@@ -61,6 +65,6 @@ const top = (m: Map<string, number>, k: number) =>
     .map(([name, hits]) => `${((hits / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
     .join('\n');
 console.log(
-  `${calls} calls, ${inFlight} in flight: ${((ms / calls) * 1000).toFixed(0)} µs/call; profile ${file}`,
+  `${calls} calls, ${inFlight} in flight: ${((ms / calls) * 1000).toFixed(0)} µs/call, CPU ${(used.user / calls).toFixed(0)} µs user + ${(used.system / calls).toFixed(0)} µs system per call; profile ${file}`,
 );
 console.log(`\nself time by file:\n${top(byFile, 25)}\n\nself time by function:\n${top(byFn, 30)}`);

@@ -87,7 +87,7 @@ test('with no model reachable, the chat says so and points to Settings > Models'
   await expect(banner).toContainText('ollama:llama3.2');
   await shot(page, 'chat-01-no-model');
   await banner.getByRole('button', { name: /Settings > Models/ }).click();
-  await expect(page.getByRole('heading', { name: /Settings › Models/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Models', exact: true })).toBeVisible();
 });
 
 test('Settings > Models: save the default model and base URL, Check lists the models', async () => {
@@ -172,7 +172,7 @@ test('a long-running tool shows its progress bar; Cancel on the card stops the t
 test('server sampling: the dialog shows the request, the edit reaches the model, the tool gets the answer', async () => {
   await newConversation();
   await ask('Ask the server to sample');
-  await page.getByTestId('approval-dialog').getByRole('button', { name: 'Approve' }).click();
+  await page.getByTestId('approval-dialog').getByRole('button', { name: 'Allow once' }).click();
   const dialog = page.getByTestId('interaction-sampling');
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('everything');
@@ -195,7 +195,7 @@ test('server sampling: the dialog shows the request, the edit reaches the model,
 test('server elicitation: the schema becomes a form with defaults, checked before it is sent', async () => {
   await newConversation();
   await ask('Ask me for my details');
-  await page.getByTestId('approval-dialog').getByRole('button', { name: 'Approve' }).click();
+  await page.getByTestId('approval-dialog').getByRole('button', { name: 'Allow once' }).click();
   const dialog = page.getByTestId('interaction-elicitation-form');
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('String with default')).toHaveValue('It was a dark and stormy night.');

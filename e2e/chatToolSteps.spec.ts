@@ -116,7 +116,7 @@ test('deferred mode: the first request lists the deferred tools; edited argument
   await expect(dialog).toContainText('asked by the conversation “Write the note”');
   const edited = { path: join(root, 'note.txt'), content: 'edited by you' };
   await dialog.getByLabel('Approval arguments').fill(JSON.stringify(edited, null, 2));
-  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('I wrote the note.');
   expect(readFileSync(edited.path, 'utf8')).toBe('edited by you');
 

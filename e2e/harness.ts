@@ -21,14 +21,25 @@ export interface RunningWeb {
   stop(): Promise<number | null>;
 }
 
-export async function startMooringWeb(home: string): Promise<RunningWeb> {
+/**
+ * `mooring web` on `home`. `env` is added to the child's environment; a variable set to undefined there is
+ * removed (e.g. XDG_CONFIG_HOME, for a fixture HOME laid out as a Linux home).
+ */
+export async function startMooringWeb(
+  home: string,
+  opts: { env?: Record<string, string | undefined> } = {},
+): Promise<RunningWeb> {
   if ((buildIsStale as (root: string) => boolean)(ROOT))
     throw new Error(
       'out/ is older than the sources: `npm run build` (the global setup does it before a run)',
     );
+  const env: NodeJS.ProcessEnv = { ...process.env, MOORING_HOME: home };
+  for (const [k, v] of Object.entries(opts.env ?? {}))
+    if (v === undefined) delete env[k];
+    else env[k] = v;
   const child = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), 'web', '--json', '--no-open'], {
     cwd: ROOT,
-    env: { ...process.env, MOORING_HOME: home },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // If the test run dies before afterAll, still ask the command to close its sessions.

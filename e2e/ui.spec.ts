@@ -13,7 +13,7 @@ import {
   startMooringWeb,
   type RunningWeb,
 } from './harness';
-import { addServerFromJson, runTool as runToolIn } from './uiFlows';
+import { addServerFromJson, openScreen, runTool as runToolIn } from './uiFlows';
 
 const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
 const shot = (page: Page, name: string) =>
@@ -72,7 +72,7 @@ test('add a server through the form: a wrong command fails with a hint, the fix 
   await form.getByRole('button', { name: 'Test' }).click();
   const result = form.getByTestId('test-result');
   await expect(result).toBeVisible();
-  await expect(result.locator('.hint')).not.toBeEmpty();
+  await expect(result.getByTestId('server-error').locator('.server-error-hint')).not.toBeEmpty();
   await shot(page, '02-form-test-failed');
 
   await form.getByLabel('Command', { exact: true }).fill('node');
@@ -88,7 +88,8 @@ test('add a server through the form: a wrong command fails with a hint, the fix 
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
   await expect(row('everything').getByTestId('server-state')).toHaveText('ready');
-  await expect(row('everything')).toContainText(/\d+ tools · [\d,]+ schema tokens/);
+  await expect(row('everything')).toContainText(/\d+ tools/);
+  await expect(row('everything')).toContainText(/[\d,]+ schema tokens/);
   const saved = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8'));
   expect(saved.servers[0]).toMatchObject({ name: 'everything', command: 'node' });
 });
@@ -139,11 +140,10 @@ test('an imported file cannot trust a server: the dialog names what is dropped, 
 
 test('logs show live, and a server can be disabled and removed with confirmation', async () => {
   await row('memory').getByRole('button', { name: 'Logs' }).click();
-  await expect(page.getByTestId('logs-dialog')).toBeVisible();
-  await expect(page.getByTestId('logs-dialog')).toContainText('stderr');
+  await expect(page.getByRole('heading', { level: 1, name: 'Logs' })).toBeVisible();
+  await expect(page.getByTestId('logs-view')).toContainText('stderr');
   await shot(page, '06-logs');
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('logs-dialog')).toBeHidden();
+  await openScreen(page, 'Servers');
   // A controlled switch: it flips once the core has written the change.
   await row('memory').getByLabel('Enable memory').click();
   await expect(row('memory').getByLabel('Enable memory')).not.toBeChecked();
@@ -155,20 +155,20 @@ test('logs show live, and a server can be disabled and removed with confirmation
 
 test('tool selection: the default safe set, badges, search, and a toggle that writes excludeTools', async () => {
   await row('everything').getByRole('button', { name: 'Tools' }).click();
-  await expect(page.getByRole('heading', { name: 'Tool selection' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tools' })).toBeVisible();
   await page.getByRole('tab', { name: 'fs' }).click();
   await expect(page.getByTestId('tool-write_file')).toContainText('destructive');
   await expect(page.getByTestId('tool-read_text_file')).toContainText('read-only');
-  await expect(page.getByTestId('tool-read_text_file').getByRole('checkbox')).toBeChecked();
-  await expect(page.getByTestId('tool-write_file').getByRole('checkbox')).not.toBeChecked();
+  await expect(page.getByTestId('tool-read_text_file').getByRole('switch')).toBeChecked();
+  await expect(page.getByTestId('tool-write_file').getByRole('switch')).not.toBeChecked();
   await expect(page.getByTestId('destructive-banner')).toContainText('3 destructive tools disabled');
   await page.getByLabel('Search tools').fill('directory');
   await expect(page.getByTestId('tool-write_file')).toHaveCount(0);
   await expect(page.getByTestId('tool-list_directory')).toBeVisible();
   await page.getByLabel('Search tools').fill('');
   // Turn write_file on: the model may now use it, and each call still asks first.
-  await page.getByTestId('tool-write_file').getByRole('checkbox').click();
-  await expect(page.getByTestId('tool-write_file').getByRole('checkbox')).toBeChecked();
+  await page.getByTestId('tool-write_file').getByRole('switch').click();
+  await expect(page.getByTestId('tool-write_file').getByRole('switch')).toBeChecked();
   const fs = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers.find(
     (s: { name: string }) => s.name === 'fs',
   );
@@ -178,18 +178,34 @@ test('tool selection: the default safe set, badges, search, and a toggle that wr
   await shot(page, '07-tool-selection');
 });
 
-test('agents: a named tool set across servers is saved and listed', async () => {
+test('agents: a named tool set across servers is saved, listed and edited', async () => {
+  await openScreen(page, 'Tool sets');
   const panel = page.getByTestId('toolsets');
-  await panel.getByLabel('Tool set name').fill('Reader');
-  await panel.getByLabel('Include mcp__fs__read_text_file').check();
-  await panel.getByLabel('Include mcp__everything__echo').check();
-  await panel.getByRole('button', { name: 'Save tool set' }).click();
+  await panel.getByRole('button', { name: 'New tool set' }).click();
+  const editor = page.getByTestId('toolset-editor');
+  await editor.getByLabel('Tool set name').fill('Reader');
+  // Grouped by server, searchable.
+  await expect(editor.getByRole('group', { name: 'fs' })).toBeVisible();
+  await editor.getByLabel('Search tools to add').fill('read_text');
+  await editor.getByLabel('Include mcp__fs__read_text_file').check();
+  await editor.getByLabel('Search tools to add').fill('');
+  await editor.getByLabel('Include mcp__everything__echo').check();
+  await editor.getByRole('button', { name: 'Save tool set' }).click();
+  await expect(editor).toBeHidden();
   await expect(panel.getByTestId('toolset-Reader')).toContainText('mcp__fs__read_text_file');
   const settings = JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8'));
   expect(settings.toolSets).toEqual([
     { name: 'Reader', tools: ['mcp__fs__read_text_file', 'mcp__everything__echo'] },
   ]);
   await shot(page, '07b-tool-sets');
+  // Edited, not only removed: drop echo.
+  await panel.getByRole('button', { name: 'Edit Reader' }).click();
+  await editor.getByLabel('Include mcp__everything__echo').uncheck();
+  await editor.getByRole('button', { name: 'Save tool set' }).click();
+  await expect(editor).toBeHidden();
+  expect(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')).toolSets).toEqual([
+    { name: 'Reader', tools: ['mcp__fs__read_text_file'] },
+  ]);
 });
 
 const runTool = (tool: string, args: object) => runToolIn(page, tool, args);
@@ -206,10 +222,10 @@ test('a destructive call asks; the edited arguments reach the server', async () 
   // Invalid against the schema: content must be a string.
   await editor.fill(JSON.stringify({ path: file, content: 42 }));
   await expect(dialog.getByTestId('approval-args-error')).toContainText('content');
-  await expect(dialog.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeDisabled();
   await editor.fill(JSON.stringify({ path: file, content: 'as the user edited' }, null, 2));
   await shot(page, '08-approval-dialog');
-  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
   expect(readFileSync(file, 'utf8')).toBe('as the user edited');
@@ -247,7 +263,7 @@ test('an image result shows in the gallery and opens in the lightbox', async () 
 });
 
 test('killing a server process shows reconnecting, then ready', async () => {
-  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await openScreen(page, 'Servers');
   const state = row('everything').getByTestId('server-state');
   await expect(state).toHaveText('ready');
   // Record every text the badge shows: the reconnecting state may last well under a second.
@@ -271,23 +287,21 @@ test('killing a server process shows reconnecting, then ready', async () => {
 });
 
 test('diagnostics, the chat without a model and the dark theme', async () => {
-  await page.getByRole('button', { name: 'Diagnostics' }).click();
-  const table = page.getByTestId('diagnostics');
-  await expect(table.getByRole('row', { name: /everything/ })).toBeVisible();
-  await expect(table.getByRole('row', { name: /fs/ })).toContainText('ready');
-  const everything = table.getByRole('row', { name: /everything/ });
-  await everything.getByText('history').click();
+  await openScreen(page, 'Diagnostics');
+  await expect(page.getByTestId('diag-fs')).toContainText('ready');
+  const everything = page.getByTestId('diag-everything');
+  await everything.getByText('History').click();
   await expect(everything).toContainText(/reconnecting 1\/5/);
   await shot(page, '12-diagnostics');
-  await page.getByRole('button', { name: 'Chat' }).click();
+  await openScreen(page, 'Chat');
   // No model is reachable in this home (nothing on Ollama's port): the chat says so and points to Settings.
   await expect(page.getByTestId('chat-no-model')).toBeVisible();
   await shot(page, '13-chat-no-model');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await openScreen(page, 'Servers');
   await expect(row('fs')).toBeVisible();
   await shot(page, '14-servers-dark');
-  await page.getByRole('button', { name: 'Tools playground' }).click();
+  await openScreen(page, 'Playground');
   await shot(page, '15-playground-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 });
@@ -299,7 +313,7 @@ test('keyboard: the approval dialog is reachable and answerable without a mouse'
   // Focus is trapped inside the dialog; Tab reaches Approve and Enter presses it.
   for (let i = 0; i < 8; i++) {
     const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
-    if (focused === 'Approve') break;
+    if (focused === 'Allow once') break;
     await page.keyboard.press('Tab');
   }
   await page.keyboard.press('Enter');
@@ -318,7 +332,7 @@ test('project folders: a .vscode/mcp.json server is shown with its command line 
       servers: { projecty: { type: 'stdio', command: 'node', args: [EVERYTHING, 'stdio'] } },
     }),
   );
-  await page.getByRole('button', { name: 'Project folders' }).click();
+  await openScreen(page, 'Project folders');
   await page.getByRole('textbox', { name: 'Project folder path' }).fill(project);
   await page.getByRole('button', { name: 'Look' }).click();
   const offered = page.getByTestId('offered-projecty');
@@ -333,7 +347,8 @@ test('project folders: a .vscode/mcp.json server is shown with its command line 
 });
 
 test('share Mooring with other apps: start the MCP server, see the URL and token once, stop it', async () => {
-  await page.getByRole('button', { name: 'MCP servers' }).click();
+  // Its own place in Settings, not the first screen.
+  await openScreen(page, 'Sharing');
   const panel = page.getByTestId('mcp-server-panel');
   await panel.getByRole('button', { name: 'Start' }).click();
   await expect(panel.getByTestId('mcp-server-token')).toContainText('Authorization');
@@ -353,7 +368,7 @@ test('share Mooring with other apps: start the MCP server, see the URL and token
 
 test('a hostile server that rug-pulls: "always allow" lapses and the dialog shows what changed', async () => {
   const rugPull = join(ROOT, 'test/fixtures/servers/rugPull.ts');
-  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await openScreen(page, 'Servers');
   await addServerFromJson(page, {
     name: 'hostile',
     command: 'node',
@@ -361,8 +376,8 @@ test('a hostile server that rug-pulls: "always allow" lapses and the dialog show
   });
   // The default safe set turned rug_pull off (no read-only hint); the user turns it on to try it.
   await row('hostile').getByRole('button', { name: 'Tools' }).click();
-  await page.getByTestId('tool-rug_pull').getByRole('checkbox').click();
-  await expect(page.getByTestId('tool-rug_pull').getByRole('checkbox')).toBeChecked();
+  await page.getByTestId('tool-rug_pull').getByRole('switch').click();
+  await expect(page.getByTestId('tool-rug_pull').getByRole('switch')).toBeChecked();
 
   await runTool('hostile / send_note', { note: 'hello' });
   const dialog = page.getByTestId('approval-dialog');
@@ -372,7 +387,7 @@ test('a hostile server that rug-pulls: "always allow" lapses and the dialog show
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done'); // no question now
 
   await runTool('hostile / rug_pull', {});
-  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
   await runTool('hostile / send_note', { note: 'after the change', sidenote: 'x' });
   await expect(dialog).toBeVisible();

@@ -13,9 +13,20 @@ export async function addServerFromJson(page: Page, entry: { name: string } & Re
   await expect(page.getByTestId(`server-${entry.name}`).getByTestId('server-state')).toHaveText('ready');
 }
 
-/** Runs `server / tool` from the tools playground with these arguments. */
+/** Opens a screen from the sidebar by its label. */
+export async function openScreen(page: Page, label: string) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: label, exact: true })
+    .click();
+  // Every page's title is its sidebar label; the chat's is the open conversation's.
+  if (label !== 'Chat')
+    await expect(page.getByRole('heading', { level: 1, name: label, exact: true })).toBeVisible();
+}
+
+/** Runs `server / tool` from the Playground with these arguments. */
 export async function runTool(page: Page, tool: string, args: object) {
-  await page.getByRole('button', { name: 'Tools playground' }).click();
+  await openScreen(page, 'Playground');
   await page.getByLabel('Tool', { exact: true }).selectOption({ label: tool });
   await page.getByLabel('Arguments').fill(JSON.stringify(args));
   await page.getByRole('button', { name: 'Run' }).click();

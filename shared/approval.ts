@@ -55,7 +55,10 @@ export interface ApprovalRequestInput {
   diff?: ToolChange[];
   /** Who wants the call (a conversation id, an MCP client's name), for the dialog and the audit log. */
   client?: string;
-  /** The conversation asking, when it is one: the dialog names it by its title. */
+  /**
+   * The conversation asking, when it is one: the dialog names it by its title, and offers "Allow for this
+   * conversation".
+   */
   conversationId?: string;
 }
 
@@ -66,7 +69,12 @@ export interface ApprovalRequest extends ApprovalRequestInput {
   expiresAt: number;
 }
 
-export const ApprovalOutcomeSchema = z.enum(['approve', 'deny', 'always']);
+/**
+ * The answers to an approval request and how long each lasts: `approve` this call only; `conversation`
+ * every call of this tool in the same conversation until Mooring restarts (only for a request that names a
+ * conversation); `always` every call from now on, until the tool changes or the user revokes it; `deny`.
+ */
+export const ApprovalOutcomeSchema = z.enum(['approve', 'conversation', 'always', 'deny']);
 export type ApprovalOutcome = z.infer<typeof ApprovalOutcomeSchema>;
 
 export const ApprovalDecisionSchema = z

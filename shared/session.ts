@@ -22,6 +22,10 @@ export interface SessionStatus {
   toolCount: number;
   serverInfo?: { name: string; version: string };
   protocolVersion?: string;
+  /** How long the last connect took, spawn or request to tools listed (ms). */
+  connectMs?: number;
+  /** The server process's id (stdio), while it runs. */
+  pid?: number;
   metrics: ServerMetrics;
 }
 
@@ -37,7 +41,11 @@ export interface ToolsChange {
 export interface LogLine {
   server: string;
   at: number;
-  source: 'stderr' | 'server' | 'host';
+  /**
+   * `stderr`: the process's stderr; `server`: its notifications/message; `host`: Mooring's own lines about
+   * it (lifecycle, safety notes); `rpc`: a JSON-RPC message to (→) or from (←) it, when traffic is recorded.
+   */
+  source: 'stderr' | 'server' | 'host' | 'rpc';
   level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
   text: string;
 }

@@ -59,14 +59,18 @@ export function toolSegment(tool: string): string {
  * and get an 8-hex-digit hash of the original so they stay distinct.
  */
 export function toModelName(server: string, tool: string): string {
-  let s = serverSegment(server);
+  return modelNameWithSegment(server, serverSegment(server), tool);
+}
+
+/** `toModelName` with the server's segment already computed (a catalog computes it once per server). */
+function modelNameWithSegment(server: string, segment: string, tool: string): string {
+  let s = segment;
   let t = toolSegment(tool);
   const overhead = MODEL_NAME_PREFIX.length + MODEL_NAME_DELIMITER.length;
   if (overhead + s.length + t.length <= MAX_MODEL_NAME_LENGTH)
     return MODEL_NAME_PREFIX + s + MODEL_NAME_DELIMITER + t;
   if (s.length > MAX_SHORT_SERVER_SEGMENT) s = hashed(server, MAX_SHORT_SERVER_SEGMENT - 9);
   const room = MAX_MODEL_NAME_LENGTH - overhead - s.length;
-  // The hash covers server and tool so two tools cut to the same prefix still differ.
   if (t.length > room) t = `${sanitize(tool).slice(0, room - 9)}-${shortHash(`${server}\u0000${tool}`)}`;
   return MODEL_NAME_PREFIX + s + MODEL_NAME_DELIMITER + t;
 }
@@ -109,12 +113,16 @@ export interface ToolRef {
 export class ToolNameRegistry {
   private readonly byName = new Map<string, ToolRef>();
   private readonly byPair = new Map<string, string>();
+  /** Each server's segment, computed once (a catalog adds thousands of tools of a few servers). */
+  private readonly segments = new Map<string, string>();
 
   add(server: string, tool: string): string {
     const key = `${server}\u0000${tool}`;
     const known = this.byPair.get(key);
     if (known) return known;
-    let name = toModelName(server, tool);
+    let segment = this.segments.get(server);
+    if (segment === undefined) this.segments.set(server, (segment = serverSegment(server)));
+    let name = modelNameWithSegment(server, segment, tool);
     if (this.byName.has(name)) {
       const h = shortHash(`collision\u0000${key}`);
       name = `${name.slice(0, MAX_MODEL_NAME_LENGTH - 9)}-${h}`;

@@ -5,6 +5,7 @@
 import type { ApprovalRequest } from './approval';
 import type { ChatEvent } from './chat';
 import type { ServerConfig } from './config';
+import type { ErrorData } from './errors';
 import type { InstallLinkOffer } from './install';
 import type { Interaction } from './interactions';
 import type { ProviderId } from './providers';
@@ -47,7 +48,20 @@ export interface WireTool {
   openWorld: boolean;
   enabled: boolean;
   excludedReason?: string;
+  /** Why a tool is off, as a kind the UI words plainly (never the config's jargon). */
+  off?: ToolOffReason;
   tokenCost: number;
+}
+
+/**
+ * Why a tool is off. `safe-default`: a destructive tool in the server's excluded list (the default safe
+ * set, or the user's own choice); `new-tool`: held back since it appeared after the server was set up;
+ * `turned-off`: excluded though not destructive; `not-included`: the server runs only the tools it
+ * includes; `server-disabled`; `other`: the catalog's own reason (a schema no model accepts, a tool set).
+ */
+export interface ToolOffReason {
+  kind: 'safe-default' | 'new-tool' | 'turned-off' | 'not-included' | 'server-disabled' | 'other';
+  text: string;
 }
 
 /** One configured server as the Servers screen lists it. */
@@ -59,6 +73,30 @@ export interface ServerRow {
   /** The command line as it would run (secrets masked), for the list and for consent. */
   commandLine: string;
 }
+
+/** An MCP client's config found on this machine, with the servers it holds. */
+export interface DetectedClient {
+  client: string;
+  /** The app's name: "Claude Desktop", "Zed", … */
+  label: string;
+  path: string;
+  servers: { name: string; commandLine: string; exists: boolean }[];
+  /** Why its servers could not be read (a format Mooring does not read yet, a broken file). */
+  error?: string;
+}
+
+/** The answer of a connection test (the form's Test, `mooring mcp test`). */
+export type ConnectionTestResultView =
+  | {
+      ok: true;
+      tool_count: number;
+      tools: string[];
+      latency_ms: number;
+      server?: { name: string; version: string };
+      /** The protocol revision the handshake agreed on, e.g. "2025-11-25". */
+      protocol_version?: string;
+    }
+  | { ok: false; latency_ms: number; error: string; hint?: string; code: ErrorData['code'] };
 
 /** One provider in Settings > Models. */
 export interface ProviderView {

@@ -1,4 +1,4 @@
-// Where Mooring's per-call time goes (issue 9, "profile, find what is ours"): each stage of the core's
+// Where Mooring's per-call time goes (README, "Performance": profile, find what is ours): each stage of the core's
 // one tool call (core.tools.call) timed alone, next to the SDK client call it wraps. The stages that are
 // not the whole call run on the bench's own pieces (a session to the same server, an approval store and
 // audit log in a scratch folder), so the bench never reaches into the core's fields. Stages run
@@ -14,7 +14,6 @@ import { ApprovalStore } from '../../src-main/core/safety/approvalStore';
 import { AuditLog } from '../../src-main/core/safety/auditLog';
 import { normalizeResult } from '../../src-main/core/catalog/normalizeResult';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { GroupCommitLog } from '../lib/groupCommitLog';
 import { rotated, runConcurrent, summarize } from '../lib/stats';
 
 export async function stageBreakdown(
@@ -48,8 +47,6 @@ export async function stageBreakdown(
     client: 'bench',
   };
   let raw: CallToolResult | undefined;
-  const line = `${JSON.stringify({ at: new Date().toISOString(), server: entry.server, tool: entry.tool, decision: 'auto' })}\n`;
-  const whatIf = new GroupCommitLog(join(scratch, 'logs', 'bench-group-commit.jsonl'));
   const stages: [string, () => unknown][] = [
     [
       'catalog resolve + argument repair',
@@ -69,7 +66,6 @@ export async function stageBreakdown(
           arguments: { message: 'hi' },
         }),
     ],
-    ['what-if: audit line with group commit (bench prototype)', () => whatIf.append(line)],
     ['session actor callTool', async () => (raw = await actor.callTool(entry.tool, { message: 'hi' }))],
     [
       'SDK client callTool on the same session',
@@ -88,8 +84,8 @@ export async function stageBreakdown(
       for (let i = 0; i < opts.perRound; i++) await fn();
       perStage.get(name)!.push(((performance.now() - t) / opts.perRound) * 1000);
     }
-  // The audit line 16 at a time: what the log costs when calls overlap (the real log serialises every
-  // line through mkdir + appendFile; the prototype batches them).
+  // The audit line 16 at a time: what the log costs when calls overlap (each line written in place on
+  // the open handle, the fsync behind them; config/jsonlAppender.ts).
   const n = opts.perRound * 4;
   const audit16 = await runConcurrent(n, 16, async () => {
     await audit.record({
@@ -102,8 +98,6 @@ export async function stageBreakdown(
       arguments: { message: 'hi' },
     });
   });
-  const group16 = await runConcurrent(n, 16, () => whatIf.append(line));
-  await whatIf.close();
   await pool.closeAll();
   await audit.close();
   await rm(scratch, { recursive: true, force: true });
@@ -111,6 +105,5 @@ export async function stageBreakdown(
     [...perStage].map(([k, v]) => [k, Math.round(summarize(v).p50)]),
   );
   out['audit lines/s, 16 at a time'] = Math.round((n / audit16.wallMs) * 1000);
-  out['what-if: group-commit lines/s, 16 at a time'] = Math.round((n / group16.wallMs) * 1000);
   return out;
 }

@@ -20,14 +20,24 @@ export async function catalogScaleSuite(ctx: SuiteContext): Promise<SuiteResult>
   const buildMs: number[] = [];
   const rebuildMs: number[] = [];
   let catalog = buildCatalog(generatedServers(SERVERS, TOOLS));
+  // Every build's definitions are made before the first is timed: generating 5,000 definitions
+  // (~10 MB) right before a build left them in V8's young generation, and the scavenge that copied the
+  // bench's own fresh input out of it (15–20 ms) landed inside the timed build. A catalog's definitions
+  // arrived with tools/list long before it is built; the build is what is measured. (A forced full
+  // collection before each build instead made builds slower than either.)
+  const allInputs = Array.from({ length: builds }, () => generatedServers(SERVERS, TOOLS));
+  const buildCpuMs: number[] = [];
   for (let i = 0; i < builds; i++) {
-    const inputs = generatedServers(SERVERS, TOOLS);
+    const inputs = allInputs[i]!;
+    const cpu = process.cpuUsage();
     let t = performance.now();
     // The build includes the model-facing list (active tools: every exclusion decided). Schemas
     // are processed on first read; what that costs is timed below.
     catalog = buildCatalog(inputs);
     catalog.active();
     buildMs.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    buildCpuMs.push((used.user + used.system) / 1000);
     t = performance.now();
     catalog.rebuild();
     rebuildMs.push(performance.now() - t);
@@ -51,12 +61,18 @@ export async function catalogScaleSuite(ctx: SuiteContext): Promise<SuiteResult>
   conversation.runToolSearch({ query: queries[0] }); // the first query builds the MiniSearch index
   const indexMs = performance.now() - t;
   const searchMs: number[] = [];
+  // The process's CPU time per search beside the wall time: on a shared machine the wall time's tail is
+  // mostly the moments this process was not running at all.
+  const searchCpuMs: number[] = [];
   let hits = 0;
   for (let i = 0; i < searches; i++) {
     const q = queries[i % queries.length]!;
+    const c = process.cpuUsage();
     const s = performance.now();
     const out = conversation.runToolSearch({ query: q });
     searchMs.push(performance.now() - s);
+    const used = process.cpuUsage(c);
+    searchCpuMs.push((used.user + used.system) / 1000);
     hits += out.activated.length + out.alreadyActive.length;
   }
   if (hits === 0) throw new Error('tool_search found nothing for any query');
@@ -74,15 +90,19 @@ export async function catalogScaleSuite(ctx: SuiteContext): Promise<SuiteResult>
   const namesOnly = countTokens(conversation.deferredListText());
 
   const b = summarize(buildMs);
+  const bCpu = summarize(buildCpuMs);
   const s = summarize(searchMs);
+  const sCpu = summarize(searchCpuMs);
   const share = (deferredTokens / eagerTokens) * 100;
   const rows: Row[] = [
     // Judged at p90 of the runs, not only p50: a build that meets 50 ms in one run and misses in the next
     // under load has not met it.
     target('build 5,000 tools (p50)', b.p50, 'ms', 50),
     target('build 5,000 tools (p90)', b.p90, 'ms', 50, '≤ 50 ms', b.p90 <= 50),
+    target('build 5,000 tools, CPU time (p90)', bCpu.p90, 'ms', 50),
     target('tool_search (p50)', s.p50, 'ms', 1, '≤ 1 ms', s.p50 <= 1),
     target('tool_search (p99)', s.p99, 'ms', 2, '≤ 2 ms', s.p99 <= 2),
+    target('tool_search, CPU time (p99)', sCpu.p99, 'ms', 2),
     {
       suite: 'catalog scale',
       metric: 'deferred prompt tokens',
@@ -104,11 +124,13 @@ export async function catalogScaleSuite(ctx: SuiteContext): Promise<SuiteResult>
       active,
       handles: 'generated in-process (bench/lib/toolDefs.ts), not 50 spawned servers',
       buildMs: b,
+      buildCpuMs: bCpu,
       rebuildMs: summarize(rebuildMs),
       allSchemasOnFirstReadMs: round(allSchemasMs),
       conversationToolsMs: round(conversationMs),
       searchIndexBuildMs: round(indexMs),
       toolSearchMs: s,
+      toolSearchCpuMs: sCpu,
       eagerTokens,
       eagerTokenCountMs: round(eagerCountMs),
       deferredTokens,

@@ -117,8 +117,8 @@ test('a destructive call raises the approval dialog', async () => {
   // Destructive tools start disabled: turn write_file on, then call it from the playground.
   await row('fs').getByRole('button', { name: 'Tools' }).click();
   await page.getByRole('tab', { name: 'fs' }).click();
-  await page.getByTestId('tool-write_file').getByRole('checkbox').click();
-  await expect(page.getByTestId('tool-write_file').getByRole('checkbox')).toBeChecked();
+  await page.getByTestId('tool-write_file').getByRole('switch').click();
+  await expect(page.getByTestId('tool-write_file').getByRole('switch')).toBeChecked();
   await runTool(page, 'fs / write_file', { path: join(files, 'x.txt'), content: 'no' });
   const dialog = page.getByTestId('approval-dialog');
   await expect(dialog).toBeVisible();

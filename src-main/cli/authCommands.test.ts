@@ -70,7 +70,11 @@ describe(`tokens never reach a file (${privateKeyring ? 'real Secret Service' : 
 
   it('logs in, works signed in, logs out; no file in the home holds a token', async () => {
     const setup = await MooringCore.open({ home, secretStore: secrets });
-    await setup.servers.add({ name: 'remote', transport: 'http', url: fixture.mcpUrl }, { start: false });
+    // The sign-in is under test, not the default safe set (which would turn the unannotated whoami off).
+    await setup.servers.add(
+      { name: 'remote', transport: 'http', url: fixture.mcpUrl },
+      { start: false, safeDefaults: false },
+    );
     await setup.close();
 
     expect(await run(['login', 'remote'])).toBe(0);

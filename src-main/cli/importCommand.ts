@@ -34,6 +34,7 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
     .argument('<file>')
     .option('--yes', 'consent to everything shown without asking')
     .option('--replace', 'replace servers of the same name')
+    .option('--all-tools', 'skip the default safe set: leave their destructive tools on')
     .action(async (file: string, o) =>
       withCore(async (core) => {
         const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -59,8 +60,13 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
           text,
           fileName: file,
           replaceExisting: Boolean(o.replace),
+          ...(o.allTools ? { safeDefaults: false } : {}),
         });
         say(tty`imported ${merged.added.length + merged.replaced.length} server(s); none was started\n`);
+        for (const [name, safe] of Object.entries(merged.safeDefaults))
+          say(
+            tty`  ${name}: ${safe.message ?? (safe.pending ? 'its destructive tools start off when it first connects (the default safe set)' : 'no destructive tools')}\n`,
+          );
       }),
     );
 }

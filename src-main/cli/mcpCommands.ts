@@ -41,6 +41,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .option('--timeout <seconds>', 'per-call timeout, 1–600 (default 180)')
     .option('--trust', 'allow a command outside the runtime allowlist')
     .option('--disabled', 'add it switched off')
+    .option('--all-tools', 'skip the default safe set: leave its destructive tools on')
     .addHelpText(
       'after',
       `
@@ -66,9 +67,13 @@ asks for the value without echoing it; from a script, pipe it in:
           ...(o.trust ? { trust: true } : {}),
           ...(o.disabled ? { enabled: false } : {}),
         };
-        const saved = await core.servers.add(input, { start: false });
+        const saved = await core.servers.add(input, { start: false, safeDefaults: !o.allTools });
         for (const w of saved.secretEnv.concat(saved.secretHeaders)) say(tty`kept ${w} in the keychain\n`);
         say(tty`added ${saved.name}: ${describeCommandLine(saved)}\n`);
+        if (!o.allTools)
+          say(
+            tty`its destructive tools start off (the default safe set, applied when it first connects); list them with: mooring mcp tools ${saved.name}\n`,
+          );
       }),
     );
 

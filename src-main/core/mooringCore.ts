@@ -3,6 +3,7 @@
 // one: the Electron shell, browser mode, the CLI, `mooring serve`. Callers use the services below and
 // never the rooms behind them; each service keeps its own logic.
 import { EventEmitter } from 'node:events';
+import { homedir } from 'node:os';
 import type { ApprovalRequest } from '@shared/approval';
 import type { ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
@@ -44,6 +45,9 @@ import { ScheduleService } from './schedules/scheduleService';
 import { declineUnattendedInteractions, UNATTENDED_CLIENT_PREFIX } from './schedules/unattendedInteractions';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
+import { PermissionsService } from './services/permissions';
+import { DetectedClients } from './services/detectedClients';
+import { ConversationGrants } from './safety/conversationGrants';
 import { ServerPreparation } from './services/serverPreparation';
 import { canonicalWorkspace } from './workspace/discovery';
 import { WorkspaceService } from './workspace/workspaceService';
@@ -97,6 +101,10 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly workspaces: WorkspaceService;
   /** Sign-in to remote servers. */
   readonly auth: AuthService;
+  /** The MCP configs of other apps on this machine, offered for import. */
+  readonly clients: DetectedClients;
+  /** Every standing permission ("always allow", trusted servers, approved folders, sign-ins), and revoking it. */
+  readonly permissions: PermissionsService;
   /** Tool calls waiting for a person's approval: listed, answered by id. */
   readonly approvals = new ApprovalBroker();
   /** What servers ask the user (sampling approval, forms, links): listed, answered by id. */
@@ -119,6 +127,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly redactor = new SecretRedactor();
 
   private readonly pool: SessionPool;
+  /** "Allow for this conversation" answers: in memory, per conversation. */
+  private readonly grants = new ConversationGrants();
   private readonly features: ClientFeatures;
   private readonly preparation: ServerPreparation;
   private readonly audit: AuditLog;
@@ -145,7 +155,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       },
     });
     this.samplingComplete = opts.complete;
-    this.audit = new AuditLog(paths.home, () => this.redactor.values());
+    this.audit = new AuditLog(paths.home, this.redactor.redact);
     this.preparation = new ServerPreparation({
       secrets,
       env,
@@ -185,7 +195,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       sessionsFor: (workspace, global) => this.workspaces.sessions.actors(workspace, global),
       folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),
       quarantine: opened.quarantine,
-      gate: { store: opened.approvalStore, audit: this.audit, yolo: () => this.settings.current().yolo },
+      gate: {
+        store: opened.approvalStore,
+        audit: this.audit,
+        yolo: () => this.settings.current().yolo,
+        grants: this.grants,
+      },
       approvals: this.approvals,
       toolSet: (name) => this.settings.toolSet(name),
     });
@@ -197,6 +212,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     };
     this.servers = new ConfiguredServers({
       manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
+      safeSet: opened.quarantine,
       pool: this.pool,
       tools: this.tools,
       // The capabilities of a real session: a server lists the tools it would list there.
@@ -218,6 +234,20 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       session: connect,
       restart: (name) => this.pool.restart(name),
       log: (l) => this.emit('log', l),
+    });
+    this.clients = new DetectedClients({
+      environment: () => ({ platform: process.platform, home: homedir(), env: opts.env ?? process.env }),
+      existing: async () => (await this.servers.configs()).map((c) => c.name),
+    });
+    this.permissions = new PermissionsService({
+      approvals: opened.approvalStore,
+      grants: this.grants,
+      workspaces: this.workspaces,
+      servers: this.servers,
+      signIns: {
+        state: (config) => this.oauth.signInState(config),
+        signOut: (name) => this.auth.signOut(name),
+      },
     });
     this.providers = new ProviderAccess({ secrets, settings: () => this.settings.current(), env });
     this.conversations = ConversationStore.forHome(paths.home);

@@ -1,4 +1,4 @@
-// The app frame: navigation, the live event stream, the global approval dialog, the current screen.
+// The app frame: the sidebar, the live event stream, the global approval dialog, toasts, the current screen.
 import { useQuery } from '@tanstack/react-query';
 import { useLiveEvents } from './api/useLiveEvents';
 import { useTRPC } from './api/trpc';
@@ -6,63 +6,51 @@ import { ApprovalDialog } from './components/ApprovalDialog';
 import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
 import { ChatScreen } from './screens/chat/ChatScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
+import { LogsScreen } from './screens/LogsScreen';
+import { PermissionsScreen } from './screens/PermissionsScreen';
 import { PlaygroundScreen } from './screens/PlaygroundScreen';
 import { ModelsScreen } from './screens/settings/ModelsScreen';
+import { SharingScreen } from './screens/SharingScreen';
+import { ToolSetsScreen } from './screens/ToolSetsScreen';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
 import { ServersScreen } from './screens/ServersScreen';
 import { ToolsScreen } from './screens/ToolsScreen';
-import { useUi, type Route } from './stores/uiStore';
-
-const NAV: { route: Route; label: string }[] = [
-  { route: 'chat', label: 'Chat' },
-  { route: 'servers', label: 'MCP servers' },
-  { route: 'workspace', label: 'Project folders' },
-  { route: 'tools', label: 'Tool selection' },
-  { route: 'playground', label: 'Tools playground' },
-  { route: 'diagnostics', label: 'Diagnostics' },
-  { route: 'models', label: 'Settings › Models' },
-];
+import { Sidebar } from './shell/Sidebar';
+import { useUi } from './stores/uiStore';
+import { Callout, Toaster, TooltipProvider } from './ui';
 
 export function App() {
-  const { route, navigate } = useUi();
+  const route = useUi((s) => s.route);
   const trpc = useTRPC();
   const settings = useQuery(trpc.settings.queryOptions());
   useLiveEvents();
   return (
-    <div className="app">
-      <nav className="sidebar" aria-label="Main">
-        <div className="brand">⚓ Mooring</div>
-        <ul className="plain">
-          {NAV.map((n) => (
-            <li key={n.route}>
-              <button
-                type="button"
-                className={`nav${route === n.route ? ' active' : ''}`}
-                aria-current={route === n.route ? 'page' : undefined}
-                onClick={() => navigate(n.route)}
-              >
-                {n.label}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <main className="content">
-        {settings.data?.yolo && (
-          <div className="banner danger" role="alert">
-            YOLO mode is on: every tool call runs without asking you. Turn it off in settings.json.
-          </div>
-        )}
-        {route === 'servers' && <ServersScreen />}
-        {route === 'tools' && <ToolsScreen />}
-        {route === 'playground' && <PlaygroundScreen />}
-        {route === 'diagnostics' && <DiagnosticsScreen />}
-        {route === 'chat' && <ChatScreen />}
-        {route === 'models' && <ModelsScreen />}
-        {route === 'workspace' && <WorkspaceScreen />}
-      </main>
+    <TooltipProvider>
+      <div className="app">
+        <Sidebar />
+        <main className={route === 'chat' ? 'content content-full' : 'content'}>
+          {settings.data?.yolo && (
+            <Callout tone="danger" role="alert" title="YOLO mode is on">
+              Every tool call runs without asking you. Turn it off in settings.json.
+            </Callout>
+          )}
+          {route === 'servers' && <ServersScreen />}
+          {route === 'tools' && <ToolsScreen />}
+          {route === 'toolsets' && <ToolSetsScreen />}
+          {route === 'permissions' && <PermissionsScreen />}
+          {route === 'logs' && <LogsScreen />}
+          {route === 'playground' && <PlaygroundScreen />}
+          {route === 'diagnostics' && <DiagnosticsScreen />}
+          {route === 'chat' && <ChatScreen />}
+          {route === 'models' && <ModelsScreen />}
+          {route === 'sharing' && <SharingScreen />}
+          {route === 'workspace' && <WorkspaceScreen />}
+        </main>
+      </div>
+      {/* Outside the shell's grid: the toast region is an element of its own and would take a grid row. */}
       <ApprovalDialog />
       <InteractionDialogs />
-    </div>
+      <Toaster />
+    </TooltipProvider>
   );
 }

@@ -5,7 +5,10 @@ import { createRoot } from 'react-dom/client';
 import { createClient } from './api/client';
 import { TRPCProvider } from './api/trpc';
 import { App } from './App';
+import './ui/tokens.css';
+import './ui/ui.css';
 import './styles.css';
+import './screens/screens.css';
 
 function Root() {
   const [queryClient] = useState(

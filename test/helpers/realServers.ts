@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '@shared/config';
+import { CallPlans } from '../../src-main/core/calls/callPlan';
 import { runToolCall } from '../../src-main/core/calls/toolCallRunner';
 import type { CatalogServerInput, ToolCatalog } from '../../src-main/core/catalog/catalog';
 import { SessionPool } from '../../src-main/core/mcp/sessionPool';
@@ -27,7 +28,7 @@ export async function startServers(
 }
 
 /**
- * The one gated call path over a test pool and catalog (calls/toolCallRunner.ts): name → entry → safety
+ * The one gated call path over a test pool and catalog (calls/toolCallRunner.ts): name → entry → plan → safety
  * (approved up front, as the CLI's --yes; audited in a scratch folder) → session → normalised result.
  * Tests call tools only this way: nothing reaches a server past authorizeCall.
  */
@@ -40,16 +41,12 @@ export async function gatedCaller(pool: SessionPool, catalog: () => ToolCatalog)
     yolo: () => false,
   };
   let seq = 0;
+  const plans = new CallPlans({ actor: (s) => pool.get(s), gate });
   const call = (name: string, args: unknown) => {
     const c = catalog();
     return runToolCall(
-      {
-        actor: (s) => pool.get(s),
-        gate,
-        broker: gate.broker,
-        publish: (e) => ({ ...e, seq: ++seq }),
-      },
-      c.get(name) ?? c.resolve(name),
+      { gate, broker: gate.broker, publish: (e) => ({ ...e, seq: ++seq }) },
+      plans.forEntry(c.get(name) ?? c.resolve(name), undefined),
       args,
       { client: 'test', preApproved: true },
     );

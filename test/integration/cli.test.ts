@@ -30,8 +30,36 @@ describe('mooring mcp (CLI)', () => {
     fsRoot = tempDir('mooring-cli-fs-');
     writeFileSync(join(fsRoot, 'a.txt'), 'alpha');
     expect((await mooring(['mcp', 'add', 'every', '--', 'node', EVERYTHING, 'stdio'])).code).toBe(0);
-    expect((await mooring(['mcp', 'add', 'files', '--', 'node', FILESYSTEM, fsRoot])).code).toBe(0);
+    // --all-tools: this suite calls write_file, which the default safe set would turn off.
+    expect(
+      (await mooring(['mcp', 'add', 'files', '--all-tools', '--', 'node', FILESYSTEM, fsRoot])).code,
+    ).toBe(0);
   }, 60_000);
+
+  it('a server added with mcp add gets the default safe set on its first connect, and says so', async () => {
+    const added = await mooring(['mcp', 'add', 'safe', '--', 'node', FILESYSTEM, fsRoot]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toMatch(/destructive tools start off/);
+    const target = join(fsRoot, 'never.txt');
+    const refused = await mooring([
+      'mcp',
+      'call',
+      'safe',
+      'write_file',
+      JSON.stringify({ path: target, content: 'x' }),
+      '--yes',
+    ]);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(existsSync(target)).toBe(false);
+    const saved = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers.find(
+      (x: { name: string }) => x.name === 'safe',
+    );
+    expect(saved.excludeTools).toEqual(expect.arrayContaining(['write_file', 'edit_file', 'move_file']));
+    // Applied once: a tool the user turns back on stays on at the next connect.
+    const known = JSON.parse(readFileSync(join(home, 'known_tools.json'), 'utf8'));
+    expect(known.servers.safe.safeSetPending).toBeUndefined();
+    await mooring(['mcp', 'remove', 'safe']);
+  }, 120_000);
 
   it('lists servers as JSON with secrets masked, and keeps them out of the file', async () => {
     const add = await mooring([

@@ -48,7 +48,8 @@ describe('mooring mcp import: what a file can never carry', () => {
   });
 
   it('shows every widening setting, drops trust, trust-all, private network and link-local, starts nothing', async () => {
-    const res = await runMooring(home, ['mcp', 'import', file, '--yes']);
+    // --all-tools: the tools' own approvals are under test here, not the default safe set.
+    const res = await runMooring(home, ['mcp', 'import', file, '--yes', '--all-tools']);
     expect(res.code, res.stderr).toBe(0);
     const consent = res.stderr;
     expect(consent).toContain(`shell: bash -c`);

@@ -22,7 +22,8 @@ function expectInert(run: CliRun): void {
 describe('terminal escapes from servers and files (CLI end to end)', () => {
   beforeAll(async () => {
     home = tempDir('mooring-escapes-');
-    const server = ['--', 'node', TSX_CLI, fixturePath('hostileServer.ts')];
+    // --all-tools: the hostile tools must be listed and called; the default safe set is tested elsewhere.
+    const server = ['--all-tools', '--', 'node', TSX_CLI, fixturePath('hostileServer.ts')];
     expect((await runMooring(home, ['mcp', 'add', 'hostile', ...server])).code).toBe(0);
     expect((await runMooring(home, ['mcp', 'add', 'dies', '--env', 'FIXTURE_DIE=1', ...server])).code).toBe(
       0,

@@ -3,6 +3,7 @@
 // only the `AppRouter` type.
 import { approvalsRouter } from './approvalsRouter';
 import { chatRouter } from './chatRouter';
+import { clientsRouter } from './clientsRouter';
 import { uiEvents } from './eventStream';
 import { installRouter } from './installRouter';
 import { interactionsRouter } from './interactionsRouter';
@@ -10,6 +11,7 @@ import { authRouter } from './authRouter';
 import { workspaceRouter } from './workspaceRouter';
 import { toolSetsRouter } from './toolSetsRouter';
 import { mcpServerRouter } from './mcpServerRouter';
+import { permissionsRouter } from './permissionsRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
@@ -23,6 +25,9 @@ export const appRouter = router({
   mcpServer: mcpServerRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
+  permissions: permissionsRouter,
+  /** Other apps' MCP configs found on this machine. */
+  clients: clientsRouter,
   chat: chatRouter,
   interactions: interactionsRouter,
   /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */

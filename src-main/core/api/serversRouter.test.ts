@@ -112,6 +112,8 @@ describe('servers router', () => {
     expect(await caller.servers.importServers({ text, fileName: 'hostile.json', names: ['shell'] })).toEqual({
       added: ['shell'],
       replaced: [],
+      // Not started in this test's core: its default safe set waits for its first connect.
+      safeDefaults: { shell: { disabledCount: 0, pending: true } },
     });
     const saved = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers[0];
     expect(saved).toMatchObject({ name: 'shell', env: { MODE: 'x' } });

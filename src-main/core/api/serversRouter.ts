@@ -1,6 +1,6 @@
-// Settings > Tools > MCP (services/configuredServers.ts): the server list with live state,
-// add/edit/remove, enable, test, refresh, logs, tool filters, and import from Claude Desktop / Cursor /
-// VS Code files with consent.
+// The Servers, Tools and Logs screens (services/configuredServers.ts): the server list with live state,
+// add/edit/remove, enable, test, refresh, restart, logs and traffic recording, tool filters, and import
+// from Claude Desktop / Cursor / VS Code / Zed files with consent.
 import { z } from 'zod';
 import { ServerNameSchema, type ServerConfigInput } from '@shared/config';
 import { publicProcedure, router } from './trpc';
@@ -19,10 +19,8 @@ const Name = z.object({ name: z.string() });
 export const serversRouter = router({
   list: publicProcedure.query(({ ctx }) => ctx.core.servers.rows()),
 
-  // A server added in the app starts with the default safe set (read-only tools on, the rest off).
-  add: publicProcedure
-    .input(ServerInput)
-    .mutation(({ ctx, input }) => ctx.core.servers.add(input, { safeDefaults: true })),
+  // Every new server starts with the default safe set (read-only tools on, destructive ones off).
+  add: publicProcedure.input(ServerInput).mutation(({ ctx, input }) => ctx.core.servers.add(input)),
 
   update: publicProcedure
     .input(z.object({ name: ServerNameSchema, config: ServerInput }))
@@ -45,7 +43,16 @@ export const serversRouter = router({
 
   refresh: publicProcedure.input(Name).mutation(({ ctx, input }) => ctx.core.servers.refresh(input.name)),
 
+  /** Retry: a fresh session for a server (a failed one, once its cause is fixed). */
+  restart: publicProcedure.input(Name).mutation(({ ctx, input }) => ctx.core.servers.restart(input.name)),
+
   logs: publicProcedure.input(Name).query(({ ctx, input }) => ctx.core.servers.logs(input.name)),
+
+  /** Whether the Logs view records this server's JSON-RPC traffic; turned on and off on request. */
+  traceState: publicProcedure.input(Name).query(({ ctx, input }) => ctx.core.servers.tracing(input.name)),
+  setTrace: publicProcedure
+    .input(z.object({ name: z.string(), on: z.boolean() }))
+    .mutation(({ ctx, input }) => ctx.core.servers.setTracing(input.name, input.on)),
 
   /** The include/exclude toggles of Tool selection; enabling also ends a new tool's quarantine. */
   setToolEnabled: publicProcedure

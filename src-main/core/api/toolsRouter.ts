@@ -10,7 +10,9 @@ export const toolsRouter = router({
   /** Every tool of every live session, enabled or not, in server order. */
   list: publicProcedure
     .input(z.object({ server: z.string().optional() }).default({}))
-    .query(({ ctx, input }): WireTool[] => ctx.core.tools.list(input.server).map(toWireTool)),
+    .query(({ ctx, input }): WireTool[] =>
+      ctx.core.tools.list(input.server).map((e) => toWireTool(e, ctx.core.tools.offReason(e))),
+    ),
 
   /**
    * Calls one tool by its model name. The lifecycle events (requested → awaiting-approval → running →

@@ -2,7 +2,7 @@
 // once; the catalog's live handles and lazy getters stay in the core.
 import type { ToolResult } from '@shared/toolResult';
 import type { ToolCallEvent } from '@shared/toolCall';
-import type { WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
+import type { ToolOffReason, WirePart, WireTool, WireToolCallEvent, WireToolResult } from '@shared/wire';
 import type { CatalogEntry } from '../catalog/catalog';
 
 const b64 = (bytes: Uint8Array) =>
@@ -40,7 +40,7 @@ export function toWireEvent(e: ToolCallEvent): WireToolCallEvent {
   return result && !e.conversationId ? { ...rest, result: toWireResult(result) } : rest;
 }
 
-export function toWireTool(e: CatalogEntry): WireTool {
+export function toWireTool(e: CatalogEntry, off?: ToolOffReason): WireTool {
   return {
     modelName: e.modelName,
     server: e.server,
@@ -55,6 +55,7 @@ export function toWireTool(e: CatalogEntry): WireTool {
     openWorld: e.openWorld,
     enabled: e.enabled,
     ...(e.excludedReason ? { excludedReason: e.excludedReason } : {}),
+    ...(off ? { off } : {}),
     tokenCost: e.tokenCost,
   };
 }

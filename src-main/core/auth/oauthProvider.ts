@@ -69,6 +69,8 @@ export interface SignInState {
   issuer?: string;
   scope?: string;
   expiresAt?: number;
+  /** When the tokens were saved (the sign-in, or the last refresh). */
+  savedAt?: number;
   refreshable?: boolean;
 }
 
@@ -165,6 +167,7 @@ export class MooringOAuthProvider implements OAuthClientProvider {
     await this.update((e) => {
       const slot: IssuerEntry = (e.issuers[issuer] ??= {});
       slot.tokens = tokens;
+      slot.savedAt = Date.now();
       if (expiresAt === undefined) delete slot.expiresAt;
       else slot.expiresAt = expiresAt;
       e.current = issuer;
@@ -184,6 +187,7 @@ export class MooringOAuthProvider implements OAuthClientProvider {
       issuer: e.current!,
       ...(slot.tokens.scope ? { scope: slot.tokens.scope } : {}),
       ...(slot.expiresAt ? { expiresAt: slot.expiresAt } : {}),
+      ...(slot.savedAt ? { savedAt: slot.savedAt } : {}),
       refreshable: !!slot.tokens.refresh_token,
     };
   }

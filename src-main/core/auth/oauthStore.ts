@@ -19,6 +19,8 @@ export interface IssuerEntry {
   tokens?: StoredOAuthTokens;
   /** Epoch ms when the access token expires (from `expires_in` at save time), when the server said. */
   expiresAt?: number;
+  /** Epoch ms when these tokens were saved (the sign-in, or the last refresh). */
+  savedAt?: number;
 }
 
 export interface ServerAuthEntry {

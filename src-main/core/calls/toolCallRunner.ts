@@ -10,13 +10,18 @@ import type { ToolResult } from '@shared/toolResult';
 import { formatFix, type ArgFix } from '../catalog/argRepair';
 import { prepareArguments, type CatalogEntry } from '../catalog/catalog';
 import { normalizeResult } from '../catalog/normalizeResult';
-import { toErrorData } from '../errors';
-import { withSafeRetry } from '../mcp/safeRetry';
-import type { SessionActor } from '../mcp/sessionActor';
-import type { Tool } from '../mcp/types';
+import { toErrorData, type MooringError } from '../errors';
+import { retryAfterDrop } from '../mcp/safeRetry';
+import type { CallOptions, CallToolResult } from '../mcp/types';
 import type { ApprovalBroker } from '../safety/approvalBroker';
-import { authorizeCall, type GateDeps, type GateResult } from '../safety/approvalGate';
-import type { FingerprintedTool } from '../safety/toolFingerprint';
+import {
+  authorizeAutomatic,
+  authorizeCall,
+  type GateCall,
+  type GateDeps,
+  type GateResult,
+} from '../safety/approvalGate';
+import type { CallPlan } from './callPlan';
 
 export type { ToolCallEvent, ToolCallPhase };
 
@@ -26,7 +31,10 @@ export type UnstampedEvent = Omit<ToolCallEvent, 'seq'>;
 export interface CallContext {
   /** Who asks: a conversation id, `cli`, an MCP client's name. Shown in the dialog, written to the audit log. */
   client?: string;
-  /** The conversation the call belongs to: on every event, and in the approval request. */
+  /**
+   * The conversation the call belongs to: on every event, in the approval request, and the scope of its
+   * "allow for this conversation" answers.
+   */
   conversationId?: string;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
@@ -58,129 +66,112 @@ export interface ToolCallOutcome {
 }
 
 export interface RunnerDeps {
-  actor: (server: string) => SessionActor | undefined;
   gate: GateDeps;
   broker: ApprovalBroker;
   /** The tools service's one stream: stamps `seq`, keeps the latest state, tells every subscriber. */
   publish: (e: UnstampedEvent) => ToolCallEvent;
 }
 
-const views = new WeakMap<Tool, FingerprintedTool & { annotations?: Tool['annotations'] }>();
-/** The fields a fingerprint covers, as one object per definition (so the fingerprint cache hits). */
-function fingerprintView(def: Tool) {
-  let v = views.get(def);
-  if (!v) {
-    v = {
-      name: def.name,
-      description: def.description,
-      inputSchema: def.inputSchema,
-      annotations: def.annotations,
-      ...(def.title ? { title: def.title } : {}),
+/** One call's lifecycle events: the identity fields once, each phase a fresh object with them. */
+class CallEvents {
+  constructor(
+    private readonly publish: RunnerDeps['publish'],
+    private readonly entry: CatalogEntry,
+    private readonly ctx: CallContext,
+    readonly id: string,
+  ) {}
+
+  emit(phase: ToolCallPhase, extra?: Partial<UnstampedEvent>): void {
+    const { entry, ctx } = this;
+    const e: UnstampedEvent = {
+      id: this.id,
+      server: entry.server,
+      tool: entry.tool,
+      modelName: entry.modelName,
+      friendlyName: entry.friendlyName,
+      phase,
+      at: Date.now(),
     };
-    views.set(def, v);
+    if (ctx.client) e.client = ctx.client;
+    if (ctx.conversationId) e.conversationId = ctx.conversationId;
+    if (extra) Object.assign(e, extra);
+    const stamped = this.publish(e);
+    ctx.onPhase?.(stamped);
   }
-  return v;
 }
 
 /**
- * Runs one call of a resolved entry. The caller resolved the name once, in the catalog of its own
- * provider, tool set and folder (an exact name resolves even when the tool is disabled, so the safety
- * step refuses it and audits the refusal).
+ * Runs one call of a planned tool (calls/callPlan.ts). The caller resolved the name once, in the catalog
+ * of its own provider, tool set and folder (an exact name resolves even when the tool is disabled, so the
+ * safety step refuses it and audits the refusal).
  */
 export async function runToolCall(
   deps: RunnerDeps,
-  entry: CatalogEntry,
+  plan: CallPlan,
   modelArgs: unknown,
   ctx: CallContext = {},
 ): Promise<ToolCallOutcome> {
-  const id = ctx.id ?? randomUUID();
-  const base = {
-    id,
-    server: entry.server,
-    tool: entry.tool,
-    modelName: entry.modelName,
-    friendlyName: entry.friendlyName,
-    ...(ctx.client ? { client: ctx.client } : {}),
-    ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
-  };
-  const emit = (phase: ToolCallPhase, extra?: Partial<UnstampedEvent>) => {
-    const e = deps.publish({ ...base, phase, at: Date.now(), ...extra });
-    ctx.onPhase?.(e);
-  };
+  const entry = plan.entry;
+  const events = new CallEvents(deps.publish, entry, ctx, ctx.id ?? randomUUID());
 
   let prepared: { args: Record<string, unknown>; fixes: ArgFix[] };
   try {
     prepared = prepareArguments(entry, modelArgs);
   } catch (err) {
-    emit('failed', { error: toErrorData(err) });
+    events.emit('failed', { error: toErrorData(err) });
     throw err;
   }
-  emit('requested', {
-    arguments: prepared.args,
-    ...(prepared.fixes.length ? { fixes: prepared.fixes.map(formatFix) } : {}),
-  });
+  events.emit(
+    'requested',
+    prepared.fixes.length
+      ? { arguments: prepared.args, fixes: prepared.fixes.map(formatFix) }
+      : { arguments: prepared.args },
+  );
 
   // The safety step (one function for every host): decide, ask through the broker, remember, audit.
-  const actor = deps.actor(entry.server);
-  const def = entry.handle.definition;
-  // The gate asks through this broker: the lifecycle shows the wait with the request's id (the broker
-  // parks the request synchronously, so it is the newest pending one here).
-  const broker: Pick<ApprovalBroker, 'request'> = {
-    request: (input, o) => {
-      const pending = deps.broker.request(input, o);
-      const req = deps.broker.pending().at(-1);
-      emit('awaiting-approval', req ? { approvalId: req.id } : {});
-      return pending;
-    },
-  };
+  // What the plan runs without asking takes no promise on the way.
   let gate: GateResult;
   try {
-    gate = await authorizeCall(
-      { ...deps.gate, broker },
-      {
-        config: actor?.config ?? { name: entry.server, transport: 'stdio', args: [], policy: 'default' },
-        tool: fingerprintView(def),
-        enabled: entry.enabled,
-        disabled: { reason: entry.excludedReason, hint: entry.excludedHint },
+    gate =
+      authorizeAutomatic(deps.gate, {
+        subject: plan.subject,
+        plan: plan.gate,
         arguments: prepared.args,
-        ...(ctx.client ? { client: ctx.client } : {}),
-        ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.preApproved ? { preApprovedBy: ctx.approvedBy ?? `${ctx.client ?? 'user'} (--yes)` } : {}),
-        ...(ctx.interactive === false ? { interactive: false } : {}),
-        ...(ctx.approvalTimeoutMs ? { timeoutMs: ctx.approvalTimeoutMs } : {}),
-      },
-    );
+        client: ctx.client,
+      }) ?? (await authorizeWithPerson(deps, { plan, args: prepared.args, ctx, events }));
   } catch (err) {
-    emit('refused', { error: toErrorData(err) });
+    events.emit('refused', { error: toErrorData(err) });
     throw err;
   }
   const args = gate.arguments;
 
-  emit('running', gate.argsEdited ? { editedArguments: args } : undefined);
+  events.emit('running', gate.argsEdited ? { editedArguments: args } : undefined);
+  const callOpts: CallOptions = {
+    onProgress: (p) => {
+      events.emit('running', { progress: p });
+      ctx.onProgress?.(p);
+    },
+  };
+  if (ctx.signal) callOpts.signal = ctx.signal;
   try {
-    // A dropped connection is retried once, on the reconnected session, only for read-only or
-    // idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
-    const raw = await withSafeRetry(
-      () =>
-        entry.handle.call(args, {
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-          onProgress: (p) => {
-            emit('running', { progress: p });
-            ctx.onProgress?.(p);
-          },
-        }),
-      { name: `${entry.server}/${entry.tool}`, annotations: def.annotations },
-      {
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        onRetry: (err) => emit('running', { retry: { attempt: 2, error: err.toData() } }),
-      },
-    );
-    await gate.audited;
+    let raw: CallToolResult;
+    try {
+      raw = await entry.handle.call(args, callOpts);
+    } catch (err) {
+      // A dropped connection is retried once, on the reconnected session, only for read-only or
+      // idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
+      raw = await retryAfterDrop(err, {
+        call: () => entry.handle.call(args, callOpts),
+        tool: plan.retry,
+        signal: ctx.signal,
+        onRetry: (e: MooringError) => events.emit('running', { retry: { attempt: 2, error: e.toData() } }),
+      });
+    }
+    if (gate.audited) await gate.audited;
     const result = normalizeResult(raw, { outputSchema: entry.outputSchema });
-    emit(result.isError ? 'failed' : 'done', { result });
+    events.emit(result.isError ? 'failed' : 'done', { result });
     return {
-      id,
+      id: events.id,
       entry,
       result,
       fixes: prepared.fixes,
@@ -190,7 +181,33 @@ export async function runToolCall(
     };
   } catch (err) {
     await gate.audited?.catch(() => undefined);
-    emit('failed', { error: toErrorData(err) });
+    events.emit('failed', { error: toErrorData(err) });
     throw err;
   }
+}
+
+/** Everything but an automatic decision: refuse, a pre-approval, or a person asked through the broker. */
+function authorizeWithPerson(
+  deps: RunnerDeps,
+  o: { plan: CallPlan; args: Record<string, unknown>; ctx: CallContext; events: CallEvents },
+): Promise<GateResult> {
+  const { plan, ctx, events } = o;
+  // The lifecycle shows the wait with the request's id (the broker parks the request synchronously,
+  // so it is the newest pending one here).
+  const broker: Pick<ApprovalBroker, 'request'> = {
+    request: (input, opts) => {
+      const pending = deps.broker.request(input, opts);
+      const req = deps.broker.pending().at(-1);
+      events.emit('awaiting-approval', req ? { approvalId: req.id } : {});
+      return pending;
+    },
+  };
+  const call: GateCall = { ...plan.subject, arguments: o.args };
+  if (ctx.client) call.client = ctx.client;
+  if (ctx.conversationId) call.conversationId = ctx.conversationId;
+  if (ctx.signal) call.signal = ctx.signal;
+  if (ctx.preApproved) call.preApprovedBy = ctx.approvedBy ?? `${ctx.client ?? 'user'} (--yes)`;
+  if (ctx.interactive === false) call.interactive = false;
+  if (ctx.approvalTimeoutMs) call.timeoutMs = ctx.approvalTimeoutMs;
+  return authorizeCall({ ...deps.gate, broker }, call, plan.gate);
 }

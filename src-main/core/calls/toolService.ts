@@ -4,6 +4,7 @@
 // playground, the CLI and `mooring serve`; the UI, the logs and the metrics read the stream.
 import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '@shared/config';
+import type { ToolOffReason } from '@shared/wire';
 import { callKey, foldCallEvent, isTerminalPhase } from '@shared/toolCall';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from '../catalog/catalog';
 import type { Provider } from '../catalog/adaptSchema';
@@ -13,6 +14,7 @@ import type { SessionPool } from '../mcp/sessionPool';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import type { GateDeps } from '../safety/approvalGate';
 import type { ToolQuarantine } from '../safety/toolQuarantine';
+import { CallPlans } from './callPlan';
 import {
   runToolCall,
   type CallContext,
@@ -64,15 +66,21 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
   /** Keys of ended calls, oldest first. */
   private readonly ended: string[] = [];
   private readonly runner: RunnerDeps;
+  /** Each tool's call plan (calls/callPlan.ts): made on its first call, remade after any change. */
+  private readonly plans: CallPlans;
 
   constructor(private readonly deps: ToolServiceDeps) {
     super();
     this.runner = {
-      actor: (s) => deps.pool.get(s),
       gate: { ...deps.gate, broker: deps.approvals },
       broker: deps.approvals,
       publish: (e) => this.publish(e),
     };
+    this.plans = new CallPlans({
+      actor: (s, workspace) =>
+        (workspace === undefined ? undefined : deps.folderSession(workspace, s)) ?? deps.pool.get(s),
+      gate: deps.gate,
+    });
     deps.pool.on('status', () => this.invalidate());
     deps.pool.on('tools', (t) => {
       this.holdNewTools(t.server);
@@ -83,6 +91,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
   /** Drops every cached catalog (a session, a filter, the settings or a folder's servers changed). */
   invalidate(): void {
     this.catalogs.clear();
+    this.plans.invalidate();
     this.emit('changed');
   }
 
@@ -112,6 +121,24 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
     return this.catalog().entries.filter((e) => !e.handle.removed && (!server || e.server === server));
   }
 
+  /**
+   * Why a tool is off, as a kind the UI can word plainly: the catalog's reason speaks of the config
+   * ("listed in excludeTools"), and a tool held back as new looks the same there.
+   */
+  offReason(entry: CatalogEntry): ToolOffReason | undefined {
+    if (entry.enabled) return undefined;
+    const text = entry.excludedReason ?? 'it is off';
+    const config = this.deps.pool.get(entry.server)?.config;
+    if (config?.enabled === false) return { kind: 'server-disabled', text };
+    if (this.deps.quarantine.quarantined(entry.server).includes(entry.tool))
+      return { kind: 'new-tool', text };
+    if (config?.excludeTools.includes(entry.tool))
+      return { kind: entry.destructive ? 'safe-default' : 'turned-off', text };
+    if (config?.includeTools && !config.includeTools.includes(entry.tool))
+      return { kind: 'not-included', text };
+    return { kind: 'other', text };
+  }
+
   /** Prompt tokens of each server's enabled tool schemas. */
   tokenCostByServer(): Record<string, number> {
     return this.catalog().tokenCostByServer();
@@ -121,20 +148,21 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
    * The one way to call a tool: catalog → safety (decide, ask, remember, audit) → session → result
    * (calls/toolCallRunner.ts). A caller that already resolved the name in its own catalog (the chat, in
    * its provider's, tool set's and folder's) passes the entry; a name is resolved here, once, in the
-   * folder's catalog. Lifecycle events go to `ctx.onPhase` and to the `toolCall` stream.
+   * folder's catalog. Either way the tool's call plan is reused until something it depends on changes.
+   * Lifecycle events go to `ctx.onPhase` and to the `toolCall` stream.
    */
   call(target: string | CatalogEntry, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
-    let entry: CatalogEntry;
+    const workspace = ctx.workspace;
+    let plan;
     try {
-      entry = typeof target === 'string' ? this.resolve(target, ctx.workspace) : target;
+      plan =
+        typeof target === 'string'
+          ? this.plans.forName(target, workspace, () => this.resolve(target, workspace))
+          : this.plans.forEntry(target, workspace);
     } catch (err) {
       return Promise.reject(err);
     }
-    const workspace = ctx.workspace;
-    const deps: RunnerDeps = workspace
-      ? { ...this.runner, actor: (s) => this.deps.folderSession(workspace, s) ?? this.deps.pool.get(s) }
-      : this.runner;
-    return runToolCall(deps, entry, args, ctx);
+    return runToolCall(this.runner, plan, args, ctx);
   }
 
   /**

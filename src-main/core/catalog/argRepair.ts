@@ -1,4 +1,4 @@
-// Argument repair before forwarding (issue 3, "Schemas"): models send "5" for 5, "true" for true,
+// Argument repair before forwarding (ARCHITECTURE.md, `catalog/`): models send "5" for 5, "true" for true,
 // a JSON string for an object, a scalar where a list belongs. Each fix is recorded so the agent
 // can log it; a value that cannot be corrected is left alone, so the server's own validation error
 // goes back to the model.
@@ -147,8 +147,17 @@ export function coerceArgs(
   schema: unknown,
 ): { args: Record<string, unknown>; fixes: ArgFix[] } {
   const fixes: ArgFix[] = [];
-  const out = coerce(args, isSchemaObject(schema) ? { ...schema, type: 'object' } : schema, '', fixes, 0);
+  const out = coerce(args, asObjectSchema(schema), '', fixes, 0);
   return { args: isPlainObject(out) ? out : args, fixes };
+}
+
+const objectSchemas = new WeakMap<object, JsonSchema>();
+/** The schema read as an object schema at the root: one copy per schema, not one per call. */
+function asObjectSchema(schema: unknown): unknown {
+  if (!isSchemaObject(schema)) return schema;
+  let root = objectSchemas.get(schema);
+  if (!root) objectSchemas.set(schema, (root = { ...schema, type: 'object' }));
+  return root;
 }
 
 /** Remove host-internal keys (`_mooring…`) at every level, so none reaches a server. */

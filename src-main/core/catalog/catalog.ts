@@ -8,13 +8,7 @@ import { MooringError } from '../errors';
 import type { ToolHandle } from '../mcp/types';
 import type { Provider } from './adaptSchema';
 import { coerceArgs, stripInternal, type ArgFix } from './argRepair';
-import {
-  annotationFlags,
-  serverFilterReason,
-  toolSetReason,
-  type ServerToolFilter,
-  type ToolSet,
-} from './filters';
+import { serverFilterReason, toolSetReason, type ServerToolFilter, type ToolSet } from './filters';
 import { resolveToolName, type Resolution } from './resolveName';
 import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
 import { processToolSchema, schemaExclusion, type ProcessedSchema } from './schemaPipeline';
@@ -40,7 +34,8 @@ export interface CatalogEntry {
   modelName: string;
   server: string;
   tool: string;
-  friendlyName: string;
+  /** What the UI shows (computed on first read). */
+  readonly friendlyName: string;
   title: string | undefined;
   description: string;
   /** Model-facing schema (refs inlined, maybe flattened, adapted to the provider). Computed on first read. */
@@ -98,7 +93,6 @@ class Entry implements CatalogEntry {
   modelName: string;
   server: string;
   tool: string;
-  friendlyName: string;
   title: string | undefined;
   description: string;
   outputSchema: unknown;
@@ -119,25 +113,27 @@ class Entry implements CatalogEntry {
   private schemaFine = false;
   private modelSchema: JsonSchema | undefined;
   private cost: number | undefined;
+  private friendly: string | undefined;
 
   constructor(server: string, modelName: string, handle: ToolHandle, opts: CatalogOptions) {
     const def: Tool = handle.definition;
-    const flags = annotationFlags(def);
+    // annotationFlags (filters.ts), inline: this runs for every tool of every build.
+    const a = def.annotations;
+    const readOnly = a?.readOnlyHint === true;
     this.def = def;
     this.provider = opts.provider ?? 'anthropic';
     this.flatten = opts.flatten;
     this.modelName = modelName;
     this.server = server;
     this.tool = handle.name;
-    this.title = def.title ?? def.annotations?.title;
-    this.friendlyName = friendlyName(server, handle.name, this.title);
+    this.title = def.title ?? a?.title;
     this.description = def.description ?? '';
     this.outputSchema = def.outputSchema;
-    this.annotations = def.annotations;
-    this.readOnly = flags.readOnly;
-    this.destructive = flags.destructive;
-    this.idempotent = flags.idempotent;
-    this.openWorld = flags.openWorld;
+    this.annotations = a;
+    this.readOnly = readOnly;
+    this.destructive = !readOnly && a?.destructiveHint !== false;
+    this.idempotent = readOnly || a?.idempotentHint === true;
+    this.openWorld = a?.openWorldHint !== false;
     this.handle = handle;
   }
 
@@ -172,6 +168,10 @@ class Entry implements CatalogEntry {
   get inputSchema(): JsonSchema {
     // An excluded tool's schema stands in as an empty object (what the UI shows), one per entry.
     return (this.modelSchema ??= this.processed.modelSchema ?? { type: 'object', properties: {} });
+  }
+
+  get friendlyName(): string {
+    return (this.friendly ??= friendlyName(this.server, this.tool, this.title));
   }
 
   get serverSchema(): unknown {

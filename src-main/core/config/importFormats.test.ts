@@ -135,6 +135,36 @@ describe('parseImport', () => {
     expect(r.servers.map((s) => s.name)).toEqual(['t']);
   });
 
+  it('Zed settings.json: context_servers in the current flat shape and the older nested command, extensions skipped', () => {
+    const zed = `{
+      // Zed's settings carry much else
+      "theme": "One Dark",
+      "context_servers": {
+        "flat": { "source": "custom", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": { "A": "1" } },
+        "nested": { "command": { "path": "uvx", "args": ["mcp-server-time"], "env": {} }, "settings": {} },
+        "from-extension": { "source": "extension", "settings": { "token": "x" } },
+        "remote": { "url": "https://example.com/mcp" }
+      }
+    }`;
+    const r = parseImport(zed, { fileName: 'settings.json' });
+    expect(r.format).toBe('zed');
+    expect(r.servers.map((x) => [x.name, x.transport, x.command ?? x.url, x.args])).toEqual([
+      ['flat', 'stdio', 'npx', ['-y', '@modelcontextprotocol/server-memory']],
+      ['nested', 'stdio', 'uvx', ['mcp-server-time']],
+      ['remote', 'http', 'https://example.com/mcp', []],
+    ]);
+    expect(r.servers[0]!.env).toEqual({ A: '1' });
+    expect(r.warnings.join('\n')).toMatch(/from-extension.*Zed extension/);
+    expect(r.warnings.join('\n')).toMatch(/"settings" is not imported/);
+  });
+
+  it('a bad nested Zed command points at its place in the file', () => {
+    const bad = '{"context_servers": {"z": {"command": {"path": 42}}}}';
+    expect(() => parseImport(bad, { fileName: 'settings.json' })).toThrow(
+      /context_servers\.z\.command\.path/,
+    );
+  });
+
   it('our own format, without the settings an import never carries', () => {
     const r = parseImport(ours, { fileName: 'mcp_servers.json' });
     expect(r.format).toBe('mooring');

@@ -1,6 +1,7 @@
-// Import of the MCP configurations people already have: Claude Desktop and Cursor
-// (`mcpServers`), VS Code (`.vscode/mcp.json`, or `mcp` in settings.json, with `inputs`), and our own
-// `mcp_servers.json`. The format is detected; JSON with comments is accepted. Every bad entry is named
+// Import of the MCP configurations people already have: Claude Desktop and Cursor (`mcpServers`), VS Code
+// (`.vscode/mcp.json`, or `mcp` in settings.json, with `inputs`), Zed (`context_servers` in its
+// settings.json), and our own `mcp_servers.json`. The format is detected; JSON with comments is accepted.
+// Every bad entry is named
 // with its file position, and nothing is written unless every entry is valid.
 import {
   SERVER_NAME_PATTERN,
@@ -22,7 +23,7 @@ import {
 } from './jsonDiagnostics';
 import type { ServersStore } from './serversStore';
 
-export type ImportFormat = 'claude' | 'vscode' | 'mooring';
+export type ImportFormat = 'claude' | 'vscode' | 'zed' | 'mooring';
 
 /** A VS Code input (`${input:ID}`) the UI must ask for before the server can start. */
 export interface ImportInput {
@@ -127,7 +128,7 @@ export function parseImport(text: string, opts: ParseImportOptions): ImportResul
   if (!detected) {
     issueAt(
       [],
-      'not a known MCP configuration: expected "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code, Mooring)',
+      'not a known MCP configuration: expected "mcpServers" (Claude Desktop, Cursor), "servers" (VS Code, Mooring) or "context_servers" (Zed)',
     );
     throw new ConfigInvalidError(issues, hint);
   }
@@ -153,6 +154,11 @@ export function parseImport(text: string, opts: ParseImportOptions): ImportResul
     const display = entry.source;
     if (!isObject(entry.value)) {
       issueAt(entry.source, 'each server must be an object');
+      continue;
+    }
+    if (format === 'zed' && entry.value.command === undefined && entry.value.url === undefined) {
+      // A server a Zed extension provides: Zed starts it from the extension, there is no command to copy.
+      warnings.push(`${formatPath(display)}: provided by a Zed extension (no command), not imported`);
       continue;
     }
     const converted =
@@ -194,6 +200,7 @@ export function parseImport(text: string, opts: ParseImportOptions): ImportResul
 
 function detect(doc: Record<string, unknown>): { format: ImportFormat; base: JsonPath } | null {
   if (isObject(doc.mcpServers)) return { format: 'claude', base: ['mcpServers'] };
+  if (isObject(doc.context_servers)) return { format: 'zed', base: ['context_servers'] };
   if (Array.isArray(doc.servers)) return { format: 'mooring', base: ['servers'] };
   if (isObject(doc.servers)) return { format: 'vscode', base: ['servers'] };
   // VS Code user settings.json keeps the same shape under "mcp".
@@ -234,14 +241,38 @@ interface Converted {
 
 const KNOWN_FOREIGN = new Set<string>([...CARRIED, 'type', 'transport', 'disabled']);
 
+/**
+ * Zed's entry as the others write it: older Zed settings nest the command as `{"command": {"path", "args",
+ * "env"}}`; current ones write `command`/`args`/`env` flat with `"source": "custom"`.
+ */
+function flattenZed(raw: Record<string, unknown>): {
+  raw: Record<string, unknown>;
+  map: Record<string, JsonPath>;
+} {
+  const { source: _source, ...rest } = raw;
+  if (!isObject(rest.command)) return { raw: rest, map: {} };
+  const { path, args, env } = rest.command;
+  return {
+    raw: {
+      ...rest,
+      command: path,
+      ...(args !== undefined ? { args } : {}),
+      ...(env !== undefined ? { env } : {}),
+    },
+    map: { command: ['command', 'path'], args: ['command', 'args'], env: ['command', 'env'] },
+  };
+}
+
 function convertForeign(
-  raw: Record<string, unknown>,
+  original: Record<string, unknown>,
   name: unknown,
-  format: 'claude' | 'vscode',
+  format: 'claude' | 'vscode' | 'zed',
   warn: (w: string) => void,
 ): Converted {
+  const zed = format === 'zed' ? flattenZed(original) : { raw: original, map: {} };
+  const raw = zed.raw;
   const input: Record<string, unknown> = { name };
-  const fieldMap: Record<string, JsonPath> = {};
+  const fieldMap: Record<string, JsonPath> = { ...zed.map };
   const errors: Converted['errors'] = [];
   for (const key of CARRIED) if (raw[key] !== undefined) input[key] = raw[key];
 
@@ -270,6 +301,8 @@ function convertForeign(
   for (const key of Object.keys(raw)) {
     if (KNOWN_FOREIGN.has(key)) continue;
     if (key === 'envFile') warn('"envFile" is not imported; copy the variables you need into "env"');
+    else if (format === 'zed' && key === 'settings')
+      warn('"settings" is not imported; Zed passes it to the server itself');
     else if (format === 'claude' && (key === 'autoApprove' || key === 'alwaysAllow'))
       warn(`"${key}" is not imported; Mooring asks for approval by its own rules`);
     else warn(`"${key}" is not imported`);

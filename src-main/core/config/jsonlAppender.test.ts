@@ -71,6 +71,35 @@ describe('jsonlAppender', () => {
     await closeJsonlAppender(file);
   });
 
+  it("'written' resolves once the lines are in the file; one fsync follows for all of them, and close waits for it", async () => {
+    const home = dir();
+    const file = join(home, 'logs', 'audit.jsonl');
+    const probe = await open(join(home, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    // The fsync waits until the test lets it finish: the appends must resolve without it, the close not.
+    let release: (() => void) | undefined;
+    const real = proto.datasync;
+    const syncs = vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
+      return new Promise<void>((resolve) => (release = resolve)).then(() => real.call(this));
+    });
+    const appender = jsonlAppender(file);
+    await Promise.all(Array.from({ length: 50 }, (_, n) => appender.append({ n }, { wait: 'written' })));
+    await appender.append({ n: 50 }, { wait: 'written' });
+    const lines = () => readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines()).toHaveLength(51);
+    let closed = false;
+    const closing = closeJsonlAppender(file).then(() => (closed = true));
+    // The close starts the gathered fsync at once, and waits for it.
+    while (!release) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(syncs).toHaveBeenCalledTimes(1);
+    expect(lines().map((l) => (JSON.parse(l) as { n: number }).n)).toEqual([...Array(51).keys()]);
+  });
+
   it('starts on a fresh line after a torn one', async () => {
     const file = join(dir(), 'memory.jsonl');
     writeFileSync(file, '{"whole":1}\n{"torn":');
@@ -80,6 +109,13 @@ describe('jsonlAppender', () => {
     await jsonlAppender(file).append({ after: 2 });
     expect(readFileSync(file, 'utf8')).toBe(
       '{"whole":1}\n{"torn":\n{"after":true}\n{"torn again\n{"after":2}\n',
+    );
+    // The same for a line written in place ('written', on the open handle).
+    appendFileSync(file, '{"torn a third time');
+    await jsonlAppender(file).append({ after: 3 }, { wait: 'written' });
+    await jsonlAppender(file).append({ after: 4 }, { wait: 'written' });
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /\{"after":2\}\n\{"torn a third time\n\{"after":3\}\n\{"after":4\}\n$/,
     );
     await closeJsonlAppender(file);
   });

@@ -1,24 +1,15 @@
 // `mooring mcp test` and the UI's Test button: a handshake and tools/list under a hard ceiling,
 // on a throwaway session that never touches the pool's warm one.
 import type { ServerConfig } from '@shared/config';
-import type { ErrorData } from '@shared/errors';
+import type { ConnectionTestResultView } from '@shared/wire';
 import { MooringError, toErrorData } from '../errors';
 import type { PoolActorOptions } from './sessionPool';
 import { SessionActor } from './sessionActor';
 
 export const TEST_CEILING_MS = 10_000;
 
-export type ConnectionTestResult =
-  | {
-      ok: true;
-      tool_count: number;
-      tools: string[];
-      latency_ms: number;
-      server?: { name: string; version: string };
-      /** The protocol revision the handshake agreed on, e.g. "2025-11-25". */
-      protocol_version?: string;
-    }
-  | { ok: false; latency_ms: number; error: string; hint?: string; code: ErrorData['code'] };
+/** The shape crosses to the UI as-is (shared/wire.ts). */
+export type ConnectionTestResult = ConnectionTestResultView;
 
 export async function testConnection(
   config: ServerConfig,

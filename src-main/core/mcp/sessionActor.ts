@@ -4,7 +4,13 @@
 // calls in flight explicitly and reconnects with bounded backoff; tool handles survive reconnects.
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
-import { Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type CallToolRequestOptions,
+  type ClientCapabilities,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { describeCommandLine } from '@shared/commandLine';
 import type { ServerConfig } from '@shared/config';
 import { MAX_TIMEOUT_SECONDS } from '@shared/config';
 import type { ErrorData } from '@shared/errors';
@@ -15,6 +21,7 @@ import { SessionMetrics } from './metrics';
 import { RingBuffer } from './ringBuffer';
 import { callError, connectError } from './sessionErrors';
 import { StdioTransport } from './stdioTransport';
+import { tracedTransport, traceText } from './trafficTrace';
 import { ToolRegistry } from './toolRegistry';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
 import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
@@ -58,6 +65,17 @@ export interface SessionActorOptions {
   closeStageMs?: number;
 }
 
+const stripped = new WeakMap<Tool, Tool>();
+/** A definition without its outputSchema, one copy per definition (not one per call). */
+function withoutOutputSchema(definition: Tool): Tool {
+  let d = stripped.get(definition);
+  if (!d) {
+    d = { ...definition, outputSchema: undefined };
+    stripped.set(definition, d);
+  }
+  return d;
+}
+
 export class SessionActor extends EventEmitter {
   readonly name: string;
   /** The server's config; filter and policy edits replace it in place (reconfigure), nothing else does. */
@@ -68,6 +86,9 @@ export class SessionActor extends EventEmitter {
   private generation = 0;
   private attempt = 0;
   private readySince = 0;
+  private connectMs?: number;
+  /** Record every JSON-RPC message to and from the server in its log (the Logs view's switch). */
+  private tracing = false;
   private lastError?: ErrorData;
   private reconnectTimer?: NodeJS.Timeout;
   private keepaliveTimer?: NodeJS.Timeout;
@@ -108,13 +129,28 @@ export class SessionActor extends EventEmitter {
     if (info) s.serverInfo = { name: info.name, version: info.version };
     const pv = this.client?.getNegotiatedProtocolVersion();
     if (pv) s.protocolVersion = pv;
+    if (this.connectMs !== undefined) s.connectMs = this.connectMs;
+    const pid = this.transport instanceof StdioTransport ? this.transport.pid : undefined;
+    if (pid !== undefined) s.pid = pid;
     return s;
   }
 
   /** Takes a new tool filter or policy without touching the session (the pool checks nothing else changed). */
   reconfigure(config: ServerConfig): void {
     this.config = config;
+    this.hostLog('info', 'tool filters or approval policy changed; the session goes on');
     this.emit('status', this.status());
+  }
+
+  /** Starts or stops recording the JSON-RPC traffic in the log (secrets masked like every line). */
+  setTracing(on: boolean): void {
+    if (on === this.tracing) return;
+    this.tracing = on;
+    this.hostLog('info', on ? 'recording JSON-RPC traffic' : 'stopped recording JSON-RPC traffic');
+  }
+
+  get isTracing(): boolean {
+    return this.tracing;
   }
 
   /** The handles of the tools the server lists now; the same objects across reconnects. */
@@ -131,10 +167,11 @@ export class SessionActor extends EventEmitter {
     return this.state === 'ready' ? this.client : undefined;
   }
 
-  stderrTail(lines = 20): string {
+  /** The last stderr lines, optionally only those written at or after `since` (epoch ms). */
+  stderrTail(lines = 20, since = 0): string {
     return this.logs
       .toArray()
-      .filter((l) => l.source === 'stderr')
+      .filter((l) => l.source === 'stderr' && l.at >= since)
       .slice(-lines)
       .map((l) => l.text)
       .join('\n');
@@ -167,21 +204,20 @@ export class SessionActor extends EventEmitter {
     const timeoutMs = Math.min(opts.timeoutMs ?? this.config.timeoutSeconds * 1000, HARD_CAP_MS);
     const started = performance.now();
     try {
-      const client = await this.readyClient(timeoutMs, opts.signal);
+      const client =
+        this.state === 'ready' && this.client ? this.client : await this.readyClient(timeoutMs, opts.signal);
       const definition = this.registry.get(name)?.definition;
-      const result = (await client.callTool(
-        { name, arguments: args },
-        {
-          // Our own definition (as listed leniently), without outputSchema: the catalog validates
-          // structuredContent and reports a mismatch as a note instead of failing the call.
-          ...(definition ? { toolDefinition: { ...definition, outputSchema: undefined } } : {}),
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: HARD_CAP_MS,
-          ...(opts.signal ? { signal: opts.signal } : {}),
-          ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
-        },
-      )) as CallToolResult;
+      const options: CallToolRequestOptions = {
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: HARD_CAP_MS,
+      };
+      // Our own definition (as listed leniently), without outputSchema: the catalog validates
+      // structuredContent and reports a mismatch as a note instead of failing the call.
+      if (definition) options.toolDefinition = withoutOutputSchema(definition);
+      if (opts.signal) options.signal = opts.signal;
+      if (opts.onProgress) options.onprogress = opts.onProgress;
+      const result = (await client.callTool({ name, arguments: args }, options)) as CallToolResult;
       this.metrics.record(performance.now() - started, !result.isError);
       return result;
     } catch (err) {
@@ -199,8 +235,10 @@ export class SessionActor extends EventEmitter {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      const was = this.state;
       this.setState('closed');
       this.clearTimers();
+      if (was === 'ready' || was === 'reconnecting') this.hostLog('info', 'closed');
       const client = this.client;
       this.client = undefined;
       this.transport = undefined;
@@ -219,7 +257,9 @@ export class SessionActor extends EventEmitter {
 
   private async connectOnce(): Promise<void> {
     const gen = ++this.generation;
+    const started = performance.now();
     if (this.state !== 'reconnecting') this.setState('connecting');
+    this.hostLog('info', `starting: ${describeCommandLine(this.config)}`);
     let transport: Transport | undefined;
     let client: Client | undefined;
     try {
@@ -251,14 +291,32 @@ export class SessionActor extends EventEmitter {
       this.opts.configureClient?.(client, this.name);
       client.onclose = () => this.onBroken(gen);
       client.onerror = (e) => this.hostLog('debug', `transport: ${e.message}`);
-      await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS });
+      await client.connect(
+        tracedTransport(transport, (direction, message) => {
+          if (this.tracing)
+            this.log({ source: 'rpc', level: 'debug', text: `${direction} ${traceText(message)}` });
+        }),
+        { timeout: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
+      );
       if (gen !== this.generation) {
         await client.close().catch(() => undefined);
         throw this.closedError();
       }
       this.client = client;
       this.transport = transport;
+      const pid = transport instanceof StdioTransport ? transport.pid : undefined;
+      const info = client.getServerVersion();
+      this.hostLog(
+        'info',
+        `handshake done in ${Math.round(performance.now() - started)} ms${pid ? ` (pid ${pid})` : ''}${info ? `: ${info.name} ${info.version}` : ''}, protocol ${client.getNegotiatedProtocolVersion() ?? 'unknown'}`,
+      );
       await this.loadTools(client);
+      const names = this.registry.active().map((t) => t.name);
+      this.hostLog(
+        'info',
+        `tools listed: ${names.length}${names.length ? ` (${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''})` : ''}`,
+      );
+      this.connectMs = Math.round(performance.now() - started);
       this.readySince = Date.now();
       this.lastError = undefined;
       this.setState('ready');
@@ -364,7 +422,9 @@ export class SessionActor extends EventEmitter {
     if (Date.now() - this.readySince >= this.backoff.stableMs) this.attempt = 0; // stable: fresh budget
     this.lastError = {
       code: 'transport_closed',
-      message: `The connection to "${this.name}" broke${this.stderrTail(3) ? `: ${this.stderrTail(3)}` : ''}`,
+      // Only what the server wrote while this session was up: an older line (its start-up banner) is not
+      // why it broke.
+      message: `The connection to "${this.name}" broke${this.stderrTail(3, this.readySince) ? `: ${this.stderrTail(3, this.readySince)}` : ''}`,
     };
     this.hostLog('warning', 'connection lost; reconnecting');
     this.reconnectLoop();

@@ -1,6 +1,7 @@
 // Maps what the SDK, the OS and remote servers throw onto typed MooringErrors with a hint the user can act on.
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
+import { STDERR_TAIL_MARKER } from '@shared/errors';
 import { MooringError } from '../errors';
 
 interface ConnectContext {
@@ -15,7 +16,7 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 function withTail(message: string, tail: string): string {
   const t = tail.trim();
-  return t ? `${message}\nLast lines of the server's stderr:\n${t}` : message;
+  return t ? `${message}${STDERR_TAIL_MARKER}${t}` : message;
 }
 
 export function connectError(err: unknown, ctx: ConnectContext): MooringError {

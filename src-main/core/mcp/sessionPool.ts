@@ -1,5 +1,7 @@
-// Owns the session actors: one per enabled server, keyed by the hash of its config, so an edited
-// server gets a fresh actor and an untouched one keeps its warm session.
+// Owns the session actors: one per enabled server, keyed by the hash of its config's identity, so an
+// edited server gets a fresh actor and an untouched one keeps its warm session. The tool filters and the
+// approval policy are not part of that identity (ARCHITECTURE.md, "Session actor states"): editing them
+// reconfigures the actor in place, and the server process goes on.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '@shared/config';
@@ -9,8 +11,11 @@ import type { SessionEvents } from './types';
 
 export type PoolActorOptions = Omit<SessionActorOptions, 'config'>;
 
-export const configHash = (c: ServerConfig): string =>
-  createHash('sha256').update(JSON.stringify(c)).digest('hex');
+/** The fields that change what runs or how Mooring talks to it; everything else is reconfigured in place. */
+export const configHash = (c: ServerConfig): string => {
+  const { includeTools: _include, excludeTools: _exclude, policy: _policy, ...identity } = c;
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+};
 
 export class SessionPool extends EventEmitter {
   private actors = new Map<string, { hash: string; actor: SessionActor }>();

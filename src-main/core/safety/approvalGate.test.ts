@@ -8,6 +8,7 @@ import { ApprovalBroker } from './approvalBroker';
 import { ApprovalStore } from './approvalStore';
 import { AuditLog } from './auditLog';
 import { authorizeCall, type GateCall, type GateDeps } from './approvalGate';
+import { ConversationGrants } from './conversationGrants';
 
 const config = ServerConfigSchema.parse({ name: 'fs', command: 'node', args: ['fs.js'] });
 const deleteFile = {
@@ -62,6 +63,41 @@ describe('authorizeCall', () => {
       hint: expect.stringContaining('Enable the tool'),
     });
     expect((await deps.audit.read())[0]).toMatchObject({ decision: 'refuse', decidedBy: 'policy' });
+  });
+
+  it('"allow for this conversation" runs unasked in that conversation only, and lapses when the tool changes', async () => {
+    deps.grants = new ConversationGrants();
+    const asked: string[] = [];
+    deps.broker.on('requested', (r) => {
+      asked.push(r.conversationId ?? '(none)');
+      queueMicrotask(() =>
+        deps.broker.answer(r.id, {
+          outcome: r.conversationId === 'A' ? 'conversation' : 'deny',
+          decidedBy: 'user:ui',
+        }),
+      );
+    });
+    await expect(authorizeCall(deps, call({ conversationId: 'A' }))).resolves.toMatchObject({
+      decision: 'approve',
+    });
+    await expect(authorizeCall(deps, call({ conversationId: 'A' }))).resolves.toMatchObject({
+      decision: 'approve',
+      decidedBy: 'user (allowed for this conversation)',
+    });
+    // Another conversation asks (and here the user says no); so does a call outside any conversation.
+    await expect(authorizeCall(deps, call({ conversationId: 'B' }))).rejects.toMatchObject({
+      code: 'refused',
+    });
+    await expect(authorizeCall(deps, call())).rejects.toMatchObject({ code: 'refused' });
+    // A changed tool is a different tool: conversation A is asked again.
+    await authorizeCall(
+      deps,
+      call({ conversationId: 'A', tool: { ...deleteFile, description: 'Deletes it all.' } }),
+    );
+    expect(asked).toEqual(['A', 'B', '(none)', 'A']);
+    // Nothing of it was written: approvals.json holds no "always allow".
+    expect(deps.store.list()).toEqual([]);
+    expect(deps.grants.list().map((g) => [g.conversationId, g.tool])).toEqual([['A', 'delete_file']]);
   });
 
   it('ask → approve with edited arguments', async () => {

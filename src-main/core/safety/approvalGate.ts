@@ -1,15 +1,23 @@
 // The safety step of one tool call (ARCHITECTURE.md, "The path of one tool call"): fingerprint the tool,
 // look up a remembered approval, decide, ask through the broker when needed, remember "always", and write
 // exactly one audit line for whatever happened. The agent loop, the CLI and Mooring's own server all call
-// this one function, so no host can skip a step.
+// this one function, so no host can skip a step. What a call's decision depends on besides its arguments
+// (the server, the tool's fingerprint, a remembered approval, the YOLO switch) is worked out once per tool
+// (`planGate`) and kept in the tool's call plan (calls/callPlan.ts) until one of those changes.
 import type { ServerConfig } from '@shared/config';
-import type { AuditDecision, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
+import type { ApprovalLookup, AuditDecision, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
 import { MooringError } from '../errors';
 import { decide } from './approvalPolicy';
 import type { ApprovalBroker } from './approvalBroker';
 import type { ApprovalStore } from './approvalStore';
-import type { AuditLog } from './auditLog';
-import { serverIdentity, toolFingerprint, type FingerprintedTool } from './toolFingerprint';
+import type { AuditInput, AuditLog } from './auditLog';
+import type { ConversationGrants } from './conversationGrants';
+import {
+  serverIdentity,
+  toolFingerprint,
+  type FingerprintedTool,
+  type ServerIdentity,
+} from './toolFingerprint';
 
 export interface GateDeps {
   store: ApprovalStore;
@@ -17,15 +25,21 @@ export interface GateDeps {
   audit: AuditLog;
   /** The global YOLO switch, read at each call so toggling it applies at once. */
   yolo: () => boolean;
+  /** "Allow for this conversation" answers, in memory (safety/conversationGrants.ts). */
+  grants?: ConversationGrants;
 }
 
-export interface GateCall {
+/** What a call's decision depends on, apart from the call's own arguments and context. */
+export interface GateSubject {
   config: Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args' | 'url' | 'policy'>;
   tool: FingerprintedTool & { annotations?: ToolAnnotationHints };
   /** False when the tool filters (or the new-tool quarantine) disable the tool. */
   enabled: boolean;
   /** Why the catalog disabled it and what to do (`CatalogEntry.excludedReason`/`excludedHint`). */
   disabled?: { reason?: string | undefined; hint?: string | undefined };
+}
+
+export interface GateCall extends GateSubject {
   arguments: Record<string, unknown>;
   /** Who wants the call (conversation id, MCP client name), for the dialog and the audit log. */
   client?: string;
@@ -44,9 +58,9 @@ export interface GateCall {
 
 export interface GateResult {
   /**
-   * The audit line of an automatic decision, still being written: the caller runs the tool meanwhile
-   * and awaits this before it reports the call done (the append was issued before the call was sent).
-   * Writing it first cost more than the tool call itself (README, "Performance").
+   * The audit line of an automatic decision, when it is still being written (absent when it was written
+   * before the gate returned): the caller runs the tool meanwhile and awaits this before it reports the
+   * call done, so a call reported done is in the log (ARCHITECTURE.md, "Data on disk").
    */
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
@@ -59,19 +73,100 @@ export interface GateResult {
   fingerprint: string;
 }
 
-export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<GateResult> {
-  const { config, tool } = call;
+/**
+ * The decision for one tool as things stand: its fingerprint, what is remembered for it, and the policy's
+ * verdict under the YOLO switch and the approvals as they are now. Valid while `gatePlanIsCurrent`.
+ */
+export interface GatePlan {
+  identity: ServerIdentity;
+  fingerprint: string;
+  remembered: ApprovalLookup;
+  verdict: PolicyVerdict;
+  /** The switch and the approvals' version the verdict was made with. */
+  yolo: boolean;
+  approvals: number;
+}
+
+export function planGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSubject): GatePlan {
+  const { config, tool } = subject;
   const identity = serverIdentity(config);
-  const fingerprint = toolFingerprint(identity, tool);
   const remembered = deps.store.lookup(identity, tool);
-  const verdict = decide({
-    policy: config.policy,
-    annotations: tool.annotations,
-    enabled: call.enabled,
-    disabledReason: call.disabled?.reason,
-    yolo: deps.yolo(),
+  const yolo = deps.yolo();
+  return {
+    identity,
+    fingerprint: toolFingerprint(identity, tool),
     remembered,
-  });
+    verdict: decide({
+      policy: config.policy,
+      annotations: tool.annotations,
+      enabled: subject.enabled,
+      disabledReason: subject.disabled?.reason,
+      yolo,
+      remembered,
+    }),
+    yolo,
+    approvals: deps.store.version,
+  };
+}
+
+/** False once the YOLO switch flipped or an approval was remembered or forgotten since the plan was made. */
+export function gatePlanIsCurrent(deps: Pick<GateDeps, 'store' | 'yolo'>, plan: GatePlan): boolean {
+  return plan.yolo === deps.yolo() && plan.approvals === deps.store.version;
+}
+
+/** One call as the fast path needs it: its tool's subject and plan, its arguments and who asks. */
+export interface AutomaticCall {
+  subject: GateSubject;
+  plan: GatePlan;
+  arguments: Record<string, unknown>;
+  client?: string | undefined;
+}
+
+/**
+ * The common case without a promise in between: a call the plan runs without asking gets its audit line
+ * issued now and its result at once; anything else (refuse, ask, a pre-approval) is `undefined`, for
+ * `authorizeCall`.
+ */
+export function authorizeAutomatic(
+  deps: Pick<GateDeps, 'audit'>,
+  call: AutomaticCall,
+): GateResult | undefined {
+  const { plan } = call;
+  if (plan.verdict.decision !== 'auto') return undefined;
+  const line: AuditInput = {
+    server: call.subject.config.name,
+    tool: call.subject.tool.name,
+    decision: 'auto',
+    decidedBy: 'policy',
+    fingerprint: plan.fingerprint,
+    client: call.client,
+    reason: plan.verdict.reason,
+    arguments: call.arguments,
+  };
+  const result: GateResult = {
+    arguments: call.arguments,
+    argsEdited: false,
+    decision: 'auto',
+    decidedBy: 'policy',
+    verdict: plan.verdict,
+    fingerprint: plan.fingerprint,
+  };
+  // Written now when it can be (nothing left to wait for); else on its way, awaited by the caller.
+  if (deps.audit.recordNow(line)) return result;
+  const audited = deps.audit.record(line);
+  audited.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+  result.audited = audited;
+  return result;
+}
+
+/** Decides one call (with its tool's plan when the caller keeps one), asks when needed, audits. */
+export async function authorizeCall(
+  deps: GateDeps,
+  call: GateCall,
+  plan: GatePlan = planGate(deps, call),
+): Promise<GateResult> {
+  const { config, tool } = call;
+  const { identity, fingerprint, remembered, verdict } = plan;
   const label = `"${tool.name}" of server "${config.name}"`;
   const audit = (
     decision: AuditDecision,
@@ -112,10 +207,20 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
         `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
     );
   }
-  if (verdict.decision === 'auto') {
-    const audited = audit('auto', 'policy');
-    audited.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
-    return { ...done('auto', 'policy'), audited };
+  const automatic = authorizeAutomatic(deps, {
+    subject: call,
+    plan,
+    arguments: call.arguments,
+    client: call.client,
+  });
+  if (automatic) return automatic;
+  const grantKey = call.conversationId
+    ? { conversationId: call.conversationId, server: config.name, tool: tool.name, fingerprint }
+    : undefined;
+  if (grantKey && deps.grants?.allows(grantKey)) {
+    const decidedBy = 'user (allowed for this conversation)';
+    await audit('approve', decidedBy);
+    return done('approve', decidedBy);
   }
   if (call.preApprovedBy) {
     await audit('approve', call.preApprovedBy);
@@ -164,6 +269,9 @@ export async function authorizeCall(deps: GateDeps, call: GateCall): Promise<Gat
   }
   if (decision.outcome === 'always')
     await deps.store.remember({ identity, tool, decidedBy: decision.decidedBy });
-  await audit(decision.outcome, decision.decidedBy, { args, edited });
-  return done(decision.outcome, decision.decidedBy, args, edited);
+  // Only a request that named a conversation offers this answer; anything else counts as once.
+  if (decision.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
+  const audited = decision.outcome === 'conversation' ? 'approve' : decision.outcome;
+  await audit(audited, decision.decidedBy, { args, edited });
+  return done(audited, decision.decidedBy, args, edited);
 }

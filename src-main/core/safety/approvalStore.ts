@@ -46,6 +46,11 @@ const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
 export class ApprovalStore {
   /** The file as this process last read or wrote it: `lookup` is on the tool-call path and stays in memory. */
   private entries = new Map<string, ApprovalEntry>();
+  /**
+   * Goes up whenever the remembered approvals may have changed: a call plan (calls/callPlan.ts) that
+   * decided with an older version decides again, so a revoked or new approval applies to the next call.
+   */
+  version = 0;
   private readonly store: ApprovalListFile<ApprovalEntry>;
 
   private constructor(readonly file: string) {
@@ -110,8 +115,15 @@ export class ApprovalStore {
     return [...this.entries.values()];
   }
 
+  /** Reads the file again: another Mooring process (the CLI, `mooring serve`) may have remembered one. */
+  async reload(): Promise<ApprovalEntry[]> {
+    this.entries = await this.store.read();
+    return this.list();
+  }
+
   /** Read-modify-write of the file as it is now (JsonFileStore: under its lock, atomic). */
   private async update(mutate: (m: Map<string, ApprovalEntry>) => void): Promise<void> {
     this.entries = await this.store.update(mutate);
+    this.version++;
   }
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../home';
 import { AuditEntrySchema, AuditLog } from './auditLog';
+import { redactText } from './redact';
 import { canonicalJson } from './toolFingerprint';
 
 const TSX = createRequire(import.meta.url).resolve('tsx');
@@ -50,7 +51,7 @@ describe('AuditLog', () => {
   afterEach(() => rm(home, { recursive: true, force: true }));
 
   it('appends one parseable JSON line per decision, without raw argument values', async () => {
-    const log = new AuditLog(home, () => [SECRET]);
+    const log = new AuditLog(home, (text) => redactText(text, [SECRET]));
     const fp = `sha256:${'d'.repeat(64)}`;
     await Promise.all([
       log.record({

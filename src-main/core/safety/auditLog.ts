@@ -11,7 +11,6 @@ import { jsonlAppender } from '../config/jsonlAppender';
 import { homePaths } from '../home';
 import { loadAuditKey } from './auditKey';
 import { canonicalJson } from './toolFingerprint';
-import { redactText } from './redact';
 
 export const AuditEntrySchema = z.object({
   at: z.string(),
@@ -64,11 +63,18 @@ export class AuditLog {
   /** `logs/audit.key`: the HMAC key, beside the log. */
   readonly keyFile: string;
   private key?: Promise<Buffer>;
+  /** The key once loaded: a record then writes its line at once, without a promise on the way. */
+  private loadedKey: Buffer | undefined;
+  /** Records still waiting for the key: later ones wait behind them, so lines keep the calls' order. */
+  private waiting = 0;
 
-  /** `secrets` returns the secret values currently known (keychain values), masked out of free text. */
+  /**
+   * `redact` masks every secret value this process knows out of free text (the core's
+   * `SecretRedactor.redact`: one precompiled pattern, so a line costs no work per secret).
+   */
   constructor(
     home: string,
-    private readonly secrets: () => readonly string[] = () => [],
+    private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.file = homePaths(home).audit;
     this.keyFile = join(homePaths(home).logs, 'audit.key');
@@ -76,35 +82,65 @@ export class AuditLog {
 
   /** Read (or made) once per log; a failure is not cached, so a fixed key file works on the next call. */
   private auditKey(): Promise<Buffer> {
-    this.key ??= loadAuditKey(this.keyFile).catch((err: unknown) => {
-      this.key = undefined;
-      throw err;
-    });
+    this.key ??= loadAuditKey(this.keyFile).then(
+      (key) => (this.loadedKey = key),
+      (err: unknown) => {
+        this.key = undefined;
+        throw err;
+      },
+    );
     return this.key;
   }
 
   /**
-   * Appends one line through the home's one appender (group commit: decisions made while a write is in
-   * flight go out together in the next write, on one handle; fsync'd; whole lines even with `mooring
-   * serve` appending too). A per-call open + write + close cost more than the tool call itself.
+   * Appends one line through the home's one appender (one handle; whole lines even with `mooring serve`
+   * appending too), and resolves once the line is written, before its fsync: a written line survives the
+   * process being killed, the fsync follows in the background, and `close` waits for it (ARCHITECTURE.md,
+   * "Data on disk"). With the key loaded and the file open, the line is written before this returns, so
+   * the tool-call runner's wait for it alongside the call costs nothing; waiting for each line's fsync
+   * cost more than the call itself.
    */
-  async record(input: AuditInput): Promise<AuditEntry> {
+  record(input: AuditInput): Promise<AuditEntry> {
+    const at = input.at ?? new Date();
+    const now = this.recordNow(input, at);
+    if (now) return Promise.resolve(now);
     // Every record waits for the key, with or without arguments: lines keep the order of the calls.
-    const key = await this.auditKey();
-    const secrets = this.secrets();
+    this.waiting++;
+    return this.auditKey()
+      .then(async (key) => {
+        const entry = this.entry(input, at, key);
+        await jsonlAppender(this.file).append(entry, { wait: 'written' });
+        return entry;
+      })
+      .finally(() => this.waiting--);
+  }
+
+  /**
+   * The line written now, without a promise (the key loaded, the file open, nothing queued ahead): the
+   * entry, or undefined when the caller must use `record`. The tool-call path's automatic decisions.
+   */
+  recordNow(input: AuditInput, at = input.at ?? new Date()): AuditEntry | undefined {
+    if (!this.loadedKey || this.waiting !== 0) return undefined;
+    const appender = jsonlAppender(this.file);
+    const entry = this.entry(input, at, this.loadedKey);
+    // JSON.stringify escapes every newline inside strings, so a record is always exactly one line.
+    return appender.appendLineNow(`${JSON.stringify(entry)}\n`) ? entry : undefined;
+  }
+
+  private entry(input: AuditInput, at: Date, key: Buffer): AuditEntry {
+    // Built field by field in the schema's shape (no validation pass: every field is ours and typed).
     const entry: AuditEntry = {
-      at: (input.at ?? new Date()).toISOString(),
+      at: at.toISOString(),
       server: input.server,
       tool: input.tool,
       decision: input.decision,
       decidedBy: input.decidedBy,
       fingerprint: input.fingerprint,
-      reason: redactText(input.reason, secrets),
+      reason: this.redact(input.reason),
     };
-    if (input.client !== undefined) entry.client = redactText(input.client, secrets);
+    if (input.client !== undefined) entry.client = this.redact(input.client);
     if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments, key);
     if (input.argsEdited) entry.argsEdited = true;
-    await jsonlAppender(this.file).append(AuditEntrySchema.parse(entry));
     return entry;
   }
 

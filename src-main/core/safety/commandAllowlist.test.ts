@@ -49,7 +49,7 @@ describe('stdio command allowlist', () => {
     expect(err?.code).toBe('untrusted_command');
     expect(err?.message).toContain(`The command "${cmd}" is not a known runtime`);
     expect(err?.hint).toMatch(/--trust/);
-    expect(err?.hint).toMatch(/Trust switch in Settings/);
+    expect(err?.hint).toMatch(/"Trust this command"/);
   });
 
   it('allows anything for a trusted server', () => {

@@ -40,7 +40,7 @@ export function checkCommandAllowed(
   throw new MooringError(
     'untrusted_command',
     `The command "${config.command}" is not a known runtime (${ALLOWED_RUNTIMES.join(', ')}), so Mooring will not start server "${config.name}".`,
-    `Review the command; if you trust it, mark the server trusted: mooring mcp add ${config.name} … --trust (or the Trust switch in Settings)`,
+    `Review the command; if you trust it, mark the server trusted: mooring mcp add ${config.name} … --trust (in the app: Servers, Edit, "Trust this command")`,
   );
 }
 
@@ -72,7 +72,7 @@ export async function checkRuntimeLocation(
   throw new MooringError(
     'untrusted_command',
     `The command "${config.command}" ${why}, so Mooring will not start server "${config.name}".`,
-    `Use the runtime from your PATH (a plain "${runtimeOf(config.command, platform)}", without a PATH of the server's own), or if you trust this executable, mark the server trusted: mooring mcp add ${config.name} … --trust (or the Trust switch in Settings)`,
+    `Use the runtime from your PATH (a plain "${runtimeOf(config.command, platform)}", without a PATH of the server's own), or if you trust this executable, mark the server trusted: mooring mcp add ${config.name} … --trust (in the app: Servers, Edit, "Trust this command")`,
   );
 }
 
@@ -133,30 +133,5 @@ async function isExecutable(file: string): Promise<boolean> {
   }
 }
 
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-const SECRET_NAME = /token|key|secret|password|passwd|auth|credential/i;
-
-/** POSIX-shell quoting for display: plain words as they are, anything else in single quotes. */
-function quote(word: string): string {
-  if (word === '') return "''";
-  return SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The full command line shown for consent when a server is added from an import or a link:
- * `[cd DIR &&] [ENV=value …] command args…` for stdio, `<transport> <url>` for remote servers. Values of
- * env entries that are secret (listed in secretEnv, or with a secret-looking name) are shown as `•••`.
- */
-export function describeCommandLine(
-  config: Pick<ServerConfig, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'secretEnv'>,
-): string {
-  if (config.transport !== 'stdio') return `${config.transport.toUpperCase()} ${config.url ?? '(no url)'}`;
-  const parts: string[] = [];
-  if (config.cwd) parts.push(`cd ${quote(config.cwd)} &&`);
-  for (const [k, v] of Object.entries(config.env ?? {})) {
-    const secret = config.secretEnv?.includes(k) || SECRET_NAME.test(k);
-    parts.push(`${k}=${secret ? '•••' : quote(v)}`);
-  }
-  parts.push(quote(config.command ?? ''), ...(config.args ?? []).map(quote));
-  return parts.join(' ');
-}
+/** The consent line lives in shared/ so the renderer's form shows the very same text. */
+export { describeCommandLine } from '@shared/commandLine';

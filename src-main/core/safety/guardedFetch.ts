@@ -3,8 +3,9 @@
 // resolved and approved — there is no second resolution an attacker's DNS could answer differently.
 // Redirects are followed by hand (redirects.ts) so every hop is checked again, and the chain is bounded.
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as undiciFetch } from 'undici';
 import { MooringError } from '../errors';
+import { loadUndici } from './lazy';
 import { classifyAddress, isIpLiteral } from './ipRanges';
 import { DEFAULT_MAX_REDIRECTS, fetchFollowingRedirects } from './redirects';
 import {
@@ -65,7 +66,13 @@ function unwrap(err: unknown): unknown {
 }
 
 export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch {
-  const dispatcher = new Agent({ connect: { lookup: createGuardedLookup(opts) } });
+  // undici and its connection pool, on the first request (safety/lazy.ts).
+  let client: Promise<{ fetch: typeof undiciFetch; dispatcher: Agent }> | undefined;
+  const undici = () =>
+    (client ??= loadUndici().then((u) => ({
+      fetch: u.fetch,
+      dispatcher: new u.Agent({ connect: { lookup: createGuardedLookup(opts) } }),
+    })));
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
 
   const guarded = (input: string | URL, init: RequestInit = {}): Promise<Response> =>
@@ -81,6 +88,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
           isLocalhostName(host)
         )
           await checkUrl(url, opts);
+        const { fetch: undiciFetch, dispatcher } = await undici();
         try {
           return (await undiciFetch(url, {
             ...(init as object),
@@ -98,5 +106,9 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): GuardedFetch
       init,
       maxRedirects,
     );
-  return Object.assign(guarded, { close: () => dispatcher.close() });
+  return Object.assign(guarded, {
+    close: async () => {
+      if (client) await (await client).dispatcher.close();
+    },
+  });
 }

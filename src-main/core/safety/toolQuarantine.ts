@@ -5,13 +5,26 @@
 // readOnlyHint:true is quarantined (newToolsToDisable decides), and the catalog treats it as excluded with
 // a reason. The app and `mooring serve` both observe servers: each change is applied again to the file as
 // it is under its lock (JsonFileStore), so neither process erases what the other recorded.
+//
+// A server added through Mooring (the form, the JSON view, an import, the CLI) is recorded as new with its
+// default safe set pending: its first listing is the baseline, and the configured-servers service then
+// turns its destructive tools off (services/configuredServers.ts). The mark is in the file, so a server
+// added by `mooring mcp add` gets the safe set in whichever process first connects it.
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonFileStore } from '../config/jsonFileStore';
 import { newToolsToDisable, type ListedTool } from './newToolPolicy';
 
 const FileSchema = z.object({
-  servers: z.record(z.string(), z.object({ known: z.array(z.string()), quarantined: z.array(z.string()) })),
+  servers: z.record(
+    z.string(),
+    z.object({
+      known: z.array(z.string()),
+      quarantined: z.array(z.string()),
+      /** Added through Mooring and not yet connected: the default safe set is still to be applied. */
+      safeSetPending: z.boolean().optional(),
+    }),
+  ),
 });
 type KnownTools = z.infer<typeof FileSchema>;
 type State = KnownTools['servers'];
@@ -37,6 +50,11 @@ function observeInto(state: State, server: string, tools: readonly ListedTool[])
     state[server] = { known: tools.map((t) => t.name), quarantined: [] };
     return [];
   }
+  if (entry.safeSetPending && entry.known.length === 0) {
+    // A server just added: its first listing is the baseline; the safe set, not the quarantine, applies.
+    entry.known = tools.map((t) => t.name);
+    return [];
+  }
   const fresh = newToolsToDisable(
     entry.known.map((name) => ({ name })),
     tools,
@@ -45,6 +63,15 @@ function observeInto(state: State, server: string, tools: readonly ListedTool[])
   entry.known.push(...tools.filter((t) => !known.has(t.name)).map((t) => t.name));
   entry.quarantined.push(...fresh.filter((n) => !entry.quarantined.includes(n)));
   return fresh;
+}
+
+function markNew(state: State, server: string): void {
+  state[server] = { known: [], quarantined: [], safeSetPending: true };
+}
+
+function markApplied(state: State, server: string): void {
+  const entry = state[server];
+  if (entry) delete entry.safeSetPending;
 }
 
 function releaseFrom(state: State, server: string, tool: string): void {
@@ -77,6 +104,30 @@ export class ToolQuarantine {
     if (JSON.stringify(this.state[server]) !== before)
       this.persist((disk) => void observeInto(disk, server, tools));
     return fresh;
+  }
+
+  /** A server was just added through Mooring: its first listing is a baseline and its safe set is pending. */
+  expectNewServer(server: string): void {
+    markNew(this.state, server);
+    this.persist((disk) => markNew(disk, server));
+  }
+
+  /**
+   * Whether the server's default safe set is still to be applied. Reads the file (another process — the
+   * CLI's `mcp add` — may have added the server), unless a change of this process is still being written.
+   */
+  async safeSetPending(server: string): Promise<boolean> {
+    if (this.pending === 0) {
+      const disk = await this.store.read().catch(() => undefined);
+      if (disk && this.pending === 0) this.state = disk.servers;
+    }
+    return this.state[server]?.safeSetPending === true;
+  }
+
+  /** The safe set was applied: the mark goes. */
+  safeSetApplied(server: string): void {
+    markApplied(this.state, server);
+    this.persist((disk) => markApplied(disk, server));
   }
 
   quarantined(server: string): string[] {

@@ -3,7 +3,8 @@
 // to. Approvals its clients need appear in the app's dialog (the same core, the same broker). One per
 // core; the core stops it when it closes.
 import { FULL_SCOPE } from './clientScope';
-import { startMcpHttpServer, type McpHttpServer } from './httpServer';
+import type { McpHttpServer } from './httpServer';
+import { loadHttpServer } from './lazy';
 import type { ServedCore } from './servedCore';
 import { generateToken } from './serverTokens';
 
@@ -43,6 +44,7 @@ export class McpSharing {
   }> {
     await this.stop();
     const token = generateToken();
+    const { startMcpHttpServer } = await loadHttpServer();
     const server = await startMcpHttpServer({
       core: this.core,
       port: opts.port,

@@ -6,7 +6,6 @@ import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
-import { defaultExcludeTools } from '../catalog/filters';
 import type { ImportDropped, ImportGrant } from '@shared/importConsent';
 import { importGrants } from '../config/importConsent';
 import { parseImport, type ImportResult } from '../config/importFormats';
@@ -18,10 +17,14 @@ import type { PoolActorOptions, SessionPool } from '../mcp/sessionPool';
 import { describeCommandLine } from '../safety/commandAllowlist';
 import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 import { describeWorkspaceErrors, effectiveServers } from '../workspace/workspaceServers';
+import { SafeSetApplier, type SafeDefaults, type SafeSetMarks } from './safeSet';
 import type { WorkspaceScan } from '../workspace/workspaceTypes';
+
+export type { SafeDefaults, SafeSetMarks };
 
 export interface ConfiguredServersDeps {
   manager: ServerManager;
+  safeSet: SafeSetMarks;
   pool: SessionPool;
   tools: Pick<ToolService, 'invalidate' | 'release' | 'tokenCostByServer'>;
   /** The options of a throwaway session (Test): the same checks and guarded fetch as a real start. */
@@ -36,10 +39,14 @@ export interface ConfiguredServersDeps {
   log: (line: LogLine) => void;
 }
 
-/** What the default safe set did, e.g. "3 destructive tools disabled by default". */
-export interface SafeDefaults {
-  disabledCount: number;
-  message?: string;
+export interface AddOptions {
+  /** Start the sessions now (default true); the CLI's `mcp add` only writes. */
+  start?: boolean;
+  /**
+   * The default safe set (default true): read-only tools on, destructive ones off, applied on the first
+   * connect. False only on the user's explicit request (`mooring mcp add --all-tools`).
+   */
+  safeDefaults?: boolean;
 }
 
 export interface ImportRequest {
@@ -49,6 +56,8 @@ export interface ImportRequest {
   names?: string[];
   /** Replace servers of the same name instead of refusing the import. */
   replaceExisting?: boolean;
+  /** The default safe set (default true); false only on the user's request (`mcp import --all-tools`). */
+  safeDefaults?: boolean;
 }
 
 /** One server of a file as the consent shows it (README, "Safety"; config/importConsent.ts). */
@@ -68,10 +77,29 @@ export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' |
 
 export class ConfiguredServers {
   private stopWatch?: () => void;
+  /** Every new server's default safe set, applied on its first connect. */
+  private readonly safeSet: SafeSetApplier;
   /** Set by the first full `sync`: this process runs its servers, so changes start and stop sessions. */
   private live = false;
 
-  constructor(private readonly deps: ConfiguredServersDeps) {}
+  constructor(private readonly deps: ConfiguredServersDeps) {
+    this.safeSet = new SafeSetApplier({
+      marks: deps.safeSet,
+      pool: deps.pool,
+      exclude: async (name, tools) => {
+        const more = (list: string[]) => [...new Set([...list, ...tools])];
+        await this.change(name, (c) => ({ ...c, excludeTools: more(c.excludeTools) }));
+        // A process that only started this server (the CLI's startOnly) does not follow the file: its
+        // running session takes the filter in place all the same.
+        const actor = deps.pool.get(name);
+        if (actor && !this.live) {
+          actor.reconfigure({ ...actor.config, excludeTools: more(actor.config.excludeTools) });
+          deps.tools.invalidate();
+        }
+      },
+      log: deps.log,
+    });
+  }
 
   /**
    * Every server this process runs: the file's, then the extra (quick config) ones, then — with a
@@ -137,9 +165,18 @@ export class ConfiguredServers {
 
   // ---- sessions --------------------------------------------------------------------------------
 
-  /** Brings the sessions in line with the configs; from then on every change here does too. */
+  /**
+   * Brings the sessions in line with the configs, and waits for the safe sets the new connections started,
+   * so nothing runs with a destructive tool the safe set is about to turn off. From then on every change
+   * here starts and stops sessions too.
+   */
   async sync(): Promise<void> {
     this.live = true;
+    await this.syncSessions();
+    await this.safeSet.settled();
+  }
+
+  private async syncSessions(): Promise<void> {
     await this.deps.pool.sync(await this.configs());
   }
 
@@ -171,6 +208,7 @@ export class ConfiguredServers {
         .filter((c) => names.includes(c.name))
         .map((c) => ({ ...c, enabled: true, ...(opts.trustForThisRun ? { trust: true } : {}) })),
     );
+    await this.safeSet.settled();
   }
 
   /** Follows edits of mcp_servers.json (by hand, or by another process) until `close`. */
@@ -190,26 +228,59 @@ export class ConfiguredServers {
   }
 
   async refresh(name: string): Promise<SessionStatus | null> {
-    const actor = this.deps.pool.get(name);
-    if (!actor) throw new MooringError('not_found', `"${name}" is not running`, 'Enable it first.');
+    const actor = this.running(name);
     await actor.refreshTools();
     return this.statuses().find((s) => s.name === name) ?? null;
+  }
+
+  /** A fresh session (Retry on a failed server, after the user fixed what made it fail). */
+  async restart(name: string): Promise<SessionStatus | null> {
+    this.running(name);
+    await this.deps.pool.restart(name);
+    await this.safeSet.settled();
+    return this.statuses().find((s) => s.name === name) ?? null;
+  }
+
+  /** Records (or stops recording) the server's JSON-RPC traffic in its log. */
+  setTracing(name: string, on: boolean): { on: boolean } {
+    this.running(name).setTracing(on);
+    return { on };
+  }
+
+  tracing(name: string): { on: boolean } {
+    return { on: this.deps.pool.get(name)?.isTracing ?? false };
+  }
+
+  private running(name: string) {
+    const actor = this.deps.pool.get(name);
+    if (!actor)
+      throw new MooringError(
+        'not_found',
+        `"${name}" is not running`,
+        'Enable it on the Servers screen (or mooring mcp list shows whether it exists).',
+      );
+    return actor;
   }
 
   // ---- changes ---------------------------------------------------------------------------------
 
   /**
    * Validates, moves secret values into the keychain, writes the file atomically, then (unless `start`
-   * is false) syncs the sessions. With `safeDefaults` (a server added in the app) the new server starts
-   * with the default safe set: read-only tools on, destructive ones off.
+   * is false) syncs the sessions. Every way of adding a server comes here or to `import` (the form, the
+   * JSON view, an import, an install link, `mooring mcp add`), so every new server gets the default safe
+   * set: read-only tools on, destructive ones off, applied when it first connects and said in the result.
    */
   async add(
     input: ServerConfigInput,
-    opts: { start?: boolean; safeDefaults?: boolean } = {},
+    opts: AddOptions = {},
   ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
     const saved = await this.deps.manager.add(input);
+    if (opts.safeDefaults !== false) {
+      await this.safeSet.expect([saved.name]);
+    }
     if (opts.start !== false) await this.sync();
-    const safeDefaults = opts.safeDefaults ? await this.applySafeDefaults(saved.name) : { disabledCount: 0 };
+    const safeDefaults =
+      opts.safeDefaults === false ? { disabledCount: 0 } : await this.safeSet.outcome(saved.name);
     return { ...saved, safeDefaults };
   }
 
@@ -229,6 +300,11 @@ export class ConfiguredServers {
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     await this.deps.manager.store.setEnabled(name, enabled);
     await this.follow();
+  }
+
+  /** A server's approval policy; the session takes it in place (no restart). */
+  async setPolicy(name: string, policy: ServerConfig['policy']): Promise<void> {
+    await this.change(name, (c) => ({ ...c, policy }));
   }
 
   /**
@@ -256,23 +332,6 @@ export class ConfiguredServers {
         : undefined;
       return { ...c, excludeTools: exclude, ...(include ? { includeTools: include } : {}) };
     });
-  }
-
-  /**
-   * The default safe set for a server just enabled in the app: read-only tools on; destructive and
-   * unannotated tools (possibly destructive, per the spec's annotations) off, written to its
-   * excludeTools. Returns what it did, e.g. "3 destructive tools disabled by default".
-   */
-  async applySafeDefaults(name: string): Promise<SafeDefaults> {
-    const actor = this.deps.pool.get(name);
-    if (!actor || actor.status().state !== 'ready') return { disabledCount: 0 };
-    const safe = defaultExcludeTools(actor.tools().map((t) => t.definition));
-    if (!safe.disabledCount) return { disabledCount: 0 };
-    await this.change(name, (c) => ({
-      ...c,
-      excludeTools: [...new Set([...c.excludeTools, ...safe.excludeTools])],
-    }));
-    return { disabledCount: safe.disabledCount, ...(safe.message ? { message: safe.message } : {}) };
   }
 
   // ---- import ----------------------------------------------------------------------------------
@@ -306,14 +365,28 @@ export class ConfiguredServers {
    * start passes the allowlist: an imported server is never trusted, so a command outside it is refused
    * before it spawns); `mooring mcp import` starts nothing. The app and the CLI both come here.
    */
-  async import(request: ImportRequest): Promise<{ added: string[]; replaced: string[] }> {
+  async import(request: ImportRequest): Promise<{
+    added: string[];
+    replaced: string[];
+    /** Each imported server's default safe set: what it turned off, or that it waits for a first connect. */
+    safeDefaults: Record<string, SafeDefaults>;
+  }> {
     const merged = await this.deps.manager.import(request.text, {
       fileName: request.fileName,
       ...(request.names ? { only: request.names } : {}),
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
     });
+    const names = [...merged.added, ...merged.replaced];
+    if (request.safeDefaults === false) {
+      await this.follow();
+      return { added: merged.added, replaced: merged.replaced, safeDefaults: {} };
+    }
+    await this.safeSet.expect(names);
     await this.follow();
-    return { added: merged.added, replaced: merged.replaced };
+    // Each outcome is taken at once (the runs of this sync are read before anything else awaits).
+    const outcomes = await Promise.all(names.map((name) => this.safeSet.outcome(name)));
+    const safeDefaults = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
+    return { added: merged.added, replaced: merged.replaced, safeDefaults };
   }
 
   // ---- test ------------------------------------------------------------------------------------
@@ -356,6 +429,7 @@ export class ConfiguredServers {
       return servers.map((s, i) => (i === at ? edit(s) : s));
     });
     this.deps.tools.invalidate();
-    await this.follow();
+    // Not `sync`: a safe set being applied comes through here, and must not wait for itself.
+    if (this.live) await this.syncSessions();
   }
 }

@@ -62,6 +62,11 @@ export class WorkspaceApprovals {
     return this.records.get(keyOf(workspace, source, name));
   }
 
+  /** Reads the file again (another Mooring process may have approved one). */
+  async reload(): Promise<void> {
+    this.records = await this.store.read();
+  }
+
   list(workspace?: string): WorkspaceApproval[] {
     return [...this.records.values()].filter((r) => workspace === undefined || r.workspace === workspace);
   }

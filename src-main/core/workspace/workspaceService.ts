@@ -7,7 +7,7 @@ import { MooringError } from '../errors';
 import type { PoolActorOptions } from '../mcp/sessionPool';
 import type { SecretStore } from '../secrets/secretStore';
 import { approveWorkspaceServer, scanWorkspace } from './discovery';
-import { WorkspaceApprovals } from './workspaceApprovals';
+import { WorkspaceApprovals, type WorkspaceApproval } from './workspaceApprovals';
 import type { AskInput } from './workspaceInputs';
 import { WorkspaceSessions } from './workspaceSessions';
 import type { OfferedServer, WorkspaceScan } from './workspaceTypes';
@@ -24,7 +24,7 @@ export interface WorkspaceServiceDeps {
 }
 
 export class WorkspaceService {
-  private approvals?: WorkspaceApprovals;
+  private approvalFile?: WorkspaceApprovals;
   /** Per-folder pools for the approved workspace servers of conversations tied to a folder. */
   readonly sessions: WorkspaceSessions;
 
@@ -39,8 +39,8 @@ export class WorkspaceService {
 
   /** The servers a folder offers, each with its approval status. */
   async scan(dir: string): Promise<WorkspaceScan> {
-    this.approvals ??= await WorkspaceApprovals.open(this.deps.home);
-    return scanWorkspace(dir, { approvals: this.approvals });
+    this.approvalFile ??= await WorkspaceApprovals.open(this.deps.home);
+    return scanWorkspace(dir, { approvals: this.approvalFile });
   }
 
   /** Approves one offered server (pinned to its content); asks its VS Code inputs through `ask`. */
@@ -55,12 +55,30 @@ export class WorkspaceService {
       );
     await approveWorkspaceServer({
       offered,
-      approvals: this.approvals!,
+      approvals: this.approvalFile!,
       secrets: this.deps.secrets,
       ...(ask ? { ask } : {}),
       decidedBy: 'user',
     });
     return offered;
+  }
+
+  /** Every approved workspace server, in every folder (the Permissions screen). */
+  async approvals(): Promise<WorkspaceApproval[]> {
+    this.approvalFile ??= await WorkspaceApprovals.open(this.deps.home);
+    await this.approvalFile.reload();
+    return this.approvalFile.list();
+  }
+
+  /**
+   * Takes back the approval of one workspace server. Its folder's sessions follow at the folder's next use
+   * (a conversation's next turn); nothing of it starts again without a new approval.
+   */
+  async revokeApproval(workspace: string, source: string, name: string): Promise<number> {
+    this.approvalFile ??= await WorkspaceApprovals.open(this.deps.home);
+    const n = await this.approvalFile.forget(workspace, source, name);
+    this.deps.onChange();
+    return n;
   }
 
   /** Starts (or syncs) a folder's approved servers for its conversations; returns its canonical path. */

@@ -1,4 +1,7 @@
-// The four MCP annotation flags as badges (issue 5, Tool selection and the approval dialog).
+// The four MCP annotation flags as badges (MCP spec, "Tool annotations"; the Tools screen and the approval
+// dialog). They are hints from the server, shown as such.
+import { Badge } from '../ui';
+
 export interface Flags {
   readOnly: boolean;
   destructive: boolean;
@@ -9,10 +12,10 @@ export interface Flags {
 export function AnnotationBadges({ flags }: { flags: Flags }) {
   return (
     <span className="badges">
-      {flags.readOnly && <span className="badge ok">read-only</span>}
-      {flags.destructive && <span className="badge danger">destructive</span>}
-      {flags.idempotent && <span className="badge">idempotent</span>}
-      {flags.openWorld && <span className="badge">open-world</span>}
+      {flags.readOnly && <Badge tone="success">read-only</Badge>}
+      {flags.destructive && <Badge tone="danger">destructive</Badge>}
+      {flags.idempotent && <Badge>idempotent</Badge>}
+      {flags.openWorld && <Badge>open-world</Badge>}
     </span>
   );
 }

@@ -1,6 +1,7 @@
-// The approval dialog (ARCHITECTURE.md, `safety/`): for the oldest pending request, the server, tool and its
-// annotations, the arguments in an editable JSON editor checked against the tool's schema, the diff
-// when the tool changed since it was allowed, and Approve / Deny / Always allow.
+// The approval dialog: for the oldest pending request, the server, tool and its annotations, the arguments
+// in an editable JSON editor checked against the tool's schema, the diff when the tool changed since it was
+// allowed, and the four answers, each saying how long it lasts: Allow once, Allow for this conversation
+// (only for a call from a conversation), Always allow, Deny.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
@@ -94,22 +95,59 @@ function ApprovalBody({ request }: { request: ApprovalRequest }) {
         </p>
       )}
       <ErrorNote error={answer.error} />
-      <div className="actions">
-        <button type="button" className="danger" onClick={() => send('deny')} disabled={answer.isPending}>
-          Deny
-        </button>
-        <span className="spacer" />
-        <button type="button" onClick={() => send('always')} disabled={!check.ok || answer.isPending}>
-          Always allow
-        </button>
+      <div className="approval-choices" role="group" aria-label="Your answer">
         <button
           type="button"
-          className="primary"
+          className="choice primary"
           onClick={() => send('approve')}
           disabled={!check.ok || answer.isPending}
+          aria-describedby={`${request.id}-once`}
         >
-          Approve
+          Allow once
         </button>
+        <span className="choice-hint" id={`${request.id}-once`}>
+          This call only.
+        </span>
+        {request.conversationId && (
+          <>
+            <button
+              type="button"
+              className="choice"
+              onClick={() => send('conversation')}
+              disabled={!check.ok || answer.isPending}
+              aria-describedby={`${request.id}-conv`}
+            >
+              Allow for this conversation
+            </button>
+            <span className="choice-hint" id={`${request.id}-conv`}>
+              Every call of this tool in this conversation, until Mooring restarts.
+            </span>
+          </>
+        )}
+        <button
+          type="button"
+          className="choice"
+          onClick={() => send('always')}
+          disabled={!check.ok || answer.isPending}
+          aria-describedby={`${request.id}-always`}
+        >
+          Always allow
+        </button>
+        <span className="choice-hint" id={`${request.id}-always`}>
+          Every call, everywhere, until the tool changes or you revoke it in Permissions.
+        </span>
+        <button
+          type="button"
+          className="choice danger"
+          onClick={() => send('deny')}
+          disabled={answer.isPending}
+          aria-describedby={`${request.id}-deny`}
+        >
+          Deny
+        </button>
+        <span className="choice-hint" id={`${request.id}-deny`}>
+          Refuse this call; the model is told you said no.
+        </span>
       </div>
     </>
   );

@@ -1,5 +1,7 @@
-// A session's live state in words (issue 5): "reconnecting 2/5", "failed: <reason>", …
+// A session's live state in a word or two ("ready", "reconnecting 2/5", "failed"): the badge stays short;
+// why a server failed is shown as a block below its row (ServerErrorBlock), not squeezed in here.
 import type { SessionStatus } from '@shared/session';
+import { Badge, type Tone } from '../ui';
 
 export function stateText(status: SessionStatus | null, enabled: boolean): string {
   if (!enabled) return 'disabled';
@@ -7,8 +9,6 @@ export function stateText(status: SessionStatus | null, enabled: boolean): strin
   switch (status.state) {
     case 'reconnecting':
       return status.attempt ? `reconnecting ${status.attempt}/${status.maxAttempts ?? 5}` : 'reconnecting';
-    case 'failed':
-      return status.error ? `failed: ${status.error.message}` : 'failed';
     case 'connecting':
       return 'connecting…';
     default:
@@ -16,11 +16,18 @@ export function stateText(status: SessionStatus | null, enabled: boolean): strin
   }
 }
 
+const TONE: Record<string, Tone> = {
+  ready: 'success',
+  failed: 'danger',
+  reconnecting: 'warning',
+  connecting: 'accent',
+};
+
 export function StateBadge({ status, enabled }: { status: SessionStatus | null; enabled: boolean }) {
   const state = enabled ? (status?.state ?? 'idle') : 'disabled';
   return (
-    <span className={`badge state-${state}`} data-testid="server-state" role="status">
+    <Badge tone={TONE[state] ?? 'neutral'} dot data-testid="server-state" role="status">
       {stateText(status, enabled)}
-    </span>
+    </Badge>
   );
 }

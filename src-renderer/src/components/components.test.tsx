@@ -1,10 +1,13 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STDERR_TAIL_MARKER } from '@shared/errors';
 import type { SessionStatus } from '@shared/session';
 import type { WireToolCallEvent } from '@shared/wire';
 import { StateBadge, stateText } from './StateBadge';
+import { ServerErrorBlock } from './ServerErrorBlock';
 import { ToolCallCard, viewOfEvent } from './ToolCallCard';
+import { TooltipProvider } from '../ui';
 
 // A 1×1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -26,7 +29,7 @@ const status = (extra: Partial<SessionStatus>): SessionStatus => ({
 });
 
 describe('StateBadge', () => {
-  it('says what the session is doing in words', () => {
+  it('says what the session is doing in a word or two; why it failed is not squeezed into it', () => {
     expect(stateText(status({ state: 'reconnecting', attempt: 2, maxAttempts: 5 }), true)).toBe(
       'reconnecting 2/5',
     );
@@ -35,10 +38,32 @@ describe('StateBadge', () => {
         status({ state: 'failed', error: { code: 'connect_failed', message: 'spawn ENOENT' } }),
         true,
       ),
-    ).toBe('failed: spawn ENOENT');
+    ).toBe('failed');
     expect(stateText(status({}), false)).toBe('disabled');
     render(<StateBadge status={status({ state: 'connecting' })} enabled />);
     expect(screen.getByRole('status').textContent).toBe('connecting…');
+  });
+});
+
+describe('ServerErrorBlock', () => {
+  it('shows the reason, the stderr tail as its own monospace block (as text), and the hint', () => {
+    const message = `The server process exited (code 1) before the MCP handshake finished${STDERR_TAIL_MARKER}Error: <img src=x onerror=alert(1)>\n    at main`;
+    const { container } = render(
+      <TooltipProvider>
+        <ServerErrorBlock
+          error={{ code: 'connect_failed', message, hint: 'Run the command in a terminal.' }}
+        />
+      </TooltipProvider>,
+    );
+    expect(screen.getByText(/exited \(code 1\)/).textContent).toBe(
+      'The server process exited (code 1) before the MCP handshake finished',
+    );
+    const stderr = screen.getByTestId('server-stderr');
+    expect(stderr.tagName).toBe('PRE');
+    expect(stderr.textContent).toBe('Error: <img src=x onerror=alert(1)>\n    at main');
+    expect(container.querySelector('img')).toBeNull();
+    expect(screen.getByText('Run the command in a terminal.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy stderr' })).toBeTruthy();
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServerConfigSchema } from '@shared/config';
-import { draftFrom, emptyDraft, inputFrom } from './serverDraft';
+import { clientConfigKind, draftFrom, emptyDraft, inputFrom } from './serverDraft';
 import { checkArgs } from './argsValidation';
 
 describe('the server form model', () => {
@@ -37,6 +37,41 @@ describe('the server form model', () => {
       headers: { Authorization: 'Bearer t' },
       secretHeaders: ['Authorization'],
     });
+  });
+});
+
+describe('the form fields for cwd, policy and the message-size limit', () => {
+  it('edits them and leaves them out when they are the defaults', () => {
+    const d = { ...emptyDraft(), name: 'x', command: 'node' };
+    expect(inputFrom(d)).toEqual({ name: 'x', transport: 'stdio', command: 'node' });
+    const set = inputFrom({ ...d, cwd: ' /srv ', maxMessageMB: '16', policy: 'always-ask', trust: true });
+    expect(set).toEqual({
+      name: 'x',
+      transport: 'stdio',
+      command: 'node',
+      cwd: '/srv',
+      maxMessageMB: 16,
+      policy: 'always-ask',
+      trust: true,
+    });
+    expect(draftFrom(set)).toMatchObject({
+      cwd: '/srv',
+      maxMessageMB: '16',
+      policy: 'always-ask',
+      trust: true,
+    });
+  });
+});
+
+describe('a pasted client config', () => {
+  it('is told apart from one server entry', () => {
+    expect(clientConfigKind({ mcpServers: { a: { command: 'npx' } } })).toBe('mcpServers');
+    expect(clientConfigKind({ servers: { a: { type: 'stdio', command: 'npx' } } })).toBe('servers');
+    expect(clientConfigKind({ servers: [{ name: 'a', command: 'npx' }] })).toBe('servers');
+    expect(clientConfigKind({ context_servers: { a: { command: 'npx' } } })).toBe('context_servers');
+    expect(clientConfigKind({ mcp: { servers: {} } })).toBe('mcp.servers');
+    expect(clientConfigKind({ name: 'a', command: 'npx' })).toBeNull();
+    expect(clientConfigKind([1])).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 // The Add/Edit form's model: a server entry as editable rows, and back. The raw JSON view edits the
-// same entry (issue 5); fields the form has no control for (policy, filters, trust) are kept as they are.
-import type { ServerConfig, ServerConfigInput, TransportKind } from '@shared/config';
+// same entry; fields the form has no control for (the tool filters, allowPrivateNetwork, …) are kept as
+// they are.
+import type { ServerConfig, ServerConfigInput, ServerPolicy, TransportKind } from '@shared/config';
 
 export interface KeyValueRow {
   key: string;
@@ -18,7 +19,13 @@ export interface ServerDraft {
   url: string;
   headers: KeyValueRow[];
   timeoutSeconds: string;
-  /** Run a command outside the runtime allowlist (issue 4); the user's explicit choice. */
+  /** The folder the command runs in (stdio). */
+  cwd: string;
+  /** The cap on one message from the server, in MB (stdio). */
+  maxMessageMB: string;
+  /** When tool calls of this server ask first (see shared/config.ts ServerPolicySchema). */
+  policy: ServerPolicy;
+  /** Run a command outside the runtime allowlist (README, "Safety"); the user's explicit choice. */
   trust: boolean;
   /** Everything else of the entry, carried through unchanged. */
   rest: Partial<ServerConfigInput>;
@@ -33,6 +40,9 @@ export const emptyDraft = (): ServerDraft => ({
   url: '',
   headers: [],
   timeoutSeconds: '',
+  cwd: '',
+  maxMessageMB: '',
+  policy: 'default',
   trust: false,
   rest: {},
 });
@@ -56,6 +66,9 @@ export function draftFrom(input: ServerConfigInput | ServerConfig): ServerDraft 
     secretEnv,
     secretHeaders,
     timeoutSeconds,
+    cwd,
+    maxMessageMB,
+    policy,
     trust,
     ...rest
   } = input as ServerConfigInput;
@@ -68,6 +81,9 @@ export function draftFrom(input: ServerConfigInput | ServerConfig): ServerDraft 
     url: url ?? '',
     headers: rows(headers, secretHeaders),
     timeoutSeconds: timeoutSeconds === undefined ? '' : String(timeoutSeconds),
+    cwd: cwd ?? '',
+    maxMessageMB: maxMessageMB === undefined ? '' : String(maxMessageMB),
+    policy: policy ?? 'default',
     trust: trust ?? false,
     rest,
   };
@@ -83,6 +99,8 @@ export function inputFrom(d: ServerDraft): ServerConfigInput {
     if (d.command.trim()) out.command = d.command.trim();
     const args = d.args.split('\n').filter((a) => a.trim() !== '');
     if (args.length) out.args = args;
+    if (d.cwd.trim()) out.cwd = d.cwd.trim();
+    if (d.maxMessageMB.trim()) out.maxMessageMB = Number(d.maxMessageMB);
     if (d.env.length) {
       out.env = map(d.env);
       const s = secretKeys(d.env);
@@ -97,6 +115,23 @@ export function inputFrom(d: ServerDraft): ServerConfigInput {
     }
   }
   if (d.timeoutSeconds.trim()) out.timeoutSeconds = Number(d.timeoutSeconds);
+  if (d.policy !== 'default') out.policy = d.policy;
   if (d.trust) out.trust = true;
   return out;
+}
+
+/**
+ * The name of the client config a pasted JSON text is, when it is a whole file rather than one entry:
+ * `{"mcpServers": {…}}` (Claude Desktop, Cursor and most READMEs), VS Code's `servers` (or `mcp.servers`
+ * in its settings), Zed's `context_servers`, Mooring's own `servers` list. Null for anything else.
+ */
+export function clientConfigKind(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  const isMap = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (isMap(v.mcpServers)) return 'mcpServers';
+  if (isMap(v.context_servers)) return 'context_servers';
+  if (Array.isArray(v.servers) || isMap(v.servers)) return 'servers';
+  if (isMap(v.mcp) && isMap((v.mcp as Record<string, unknown>).servers)) return 'mcp.servers';
+  return null;
 }

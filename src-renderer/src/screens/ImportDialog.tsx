@@ -1,20 +1,23 @@
-// Import from Claude Desktop / Cursor / VS Code: paste or choose the file, see every server with the
-// full command line it would run, what else it would be allowed (working directory, environment and
-// header names, policy) and which settings of the file are never imported, and consent per server before
-// anything is written. The chosen servers are added all or nothing. Every text here comes from the file:
-// control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
+// Import from Claude Desktop / Cursor / VS Code / Zed: paste or choose the file (or arrive with one: a
+// config pasted into the Add form, a client detected on this machine), see every server with the full
+// command line it would run, what else it would be allowed (working directory, environment and header
+// names, policy) and which settings of the file are never imported, and consent per server before anything
+// is written. The chosen servers are added all or nothing, each with the default safe set. Every text here
+// comes from the file: control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';
+import { useUi, type ImportSeed } from '../stores/uiStore';
 
-export function ImportDialog({ onClose }: { onClose: () => void }) {
+export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: ImportSeed | null }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const [text, setText] = useState('');
-  const [fileName, setFileName] = useState('pasted text');
+  const notify = useUi((u) => u.notify);
+  const [text, setText] = useState(seed?.text ?? '');
+  const [fileName, setFileName] = useState(seed?.fileName ?? 'pasted text');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const preview = useMutation(
     trpc.servers.previewImport.mutationOptions({
@@ -23,9 +26,20 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   );
   const doImport = useMutation(
     trpc.servers.importServers.mutationOptions({
-      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() }),
+      onSuccess: (r) => {
+        void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
+        const safe = Object.entries(r.safeDefaults)
+          .filter(([, d]) => d.disabledCount > 0)
+          .map(([name]) => name);
+        if (safe.length) notify({ servers: safe });
+      },
     }),
   );
+  // Arriving with a file (pasted into the Add form, or a detected client): show its servers at once.
+  const previewSeed = preview.mutate;
+  useEffect(() => {
+    if (seed) previewSeed({ text: seed.text, fileName: seed.fileName });
+  }, [seed, previewSeed]);
   const toggle = (name: string) =>
     setChosen((s) => {
       const n = new Set(s);
@@ -39,49 +53,58 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
       open
       onOpenChange={(o) => !o && onClose()}
       title="Import servers"
-      description="From Claude Desktop, Cursor or VS Code (mcp.json or settings.json)."
+      description={
+        seed
+          ? `From ${shown(seed.fileName)}.`
+          : 'From Claude Desktop, Cursor, VS Code (mcp.json or settings.json) or Zed (settings.json).'
+      }
       wide
       testId="import-dialog"
     >
-      <label className="stack">
-        Choose the file
-        <input
-          type="file"
-          accept=".json,.jsonc,application/json"
-          onChange={async (e) => {
-            const f = e.target.files?.[0];
-            if (!f) return;
-            setFileName(f.name);
-            setText(await f.text());
-          }}
-        />
-      </label>
-      <label className="stack">
-        …or paste its content
-        <textarea
-          aria-label="Configuration to import"
-          className="code"
-          rows={8}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          spellCheck={false}
-          placeholder='{"mcpServers": {"…": {"command": "npx", "args": ["…"]}}}'
-        />
-      </label>
-      <div className="actions">
-        <button
-          type="button"
-          disabled={!text.trim() || preview.isPending}
-          onClick={() => preview.mutate({ text, fileName })}
-        >
-          Preview
-        </button>
-      </div>
+      {!seed && (
+        <>
+          <label className="stack">
+            Choose the file
+            <input
+              type="file"
+              accept=".json,.jsonc,application/json"
+              onChange={async (e) => {
+                const f = e.target.files?.[0];
+                if (!f) return;
+                setFileName(f.name);
+                setText(await f.text());
+              }}
+            />
+          </label>
+          <label className="stack">
+            …or paste its content
+            <textarea
+              aria-label="Configuration to import"
+              className="code"
+              rows={8}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              spellCheck={false}
+              placeholder='{"mcpServers": {"…": {"command": "npx", "args": ["…"]}}}'
+            />
+          </label>
+          <div className="actions">
+            <button
+              type="button"
+              disabled={!text.trim() || preview.isPending}
+              onClick={() => preview.mutate({ text, fileName })}
+            >
+              Preview
+            </button>
+          </div>
+        </>
+      )}
       <ErrorNote error={preview.error} />
       {preview.data && (
         <div className="import-preview">
           <p className="muted">
-            Detected a {preview.data.format} file. Check each command: it runs with your rights.
+            Detected a {preview.data.format} file. Check each command: it runs with your rights. Destructive
+            tools start off.
           </p>
           {preview.data.warnings.map((w) => (
             <p key={w} className="warn-text">
@@ -140,6 +163,15 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
               {doImport.data.replaced.map((name) => (
                 <li key={name} className="ok-text">
                   {name}: replaced
+                </li>
+              ))}
+              {Object.entries(doImport.data.safeDefaults).map(([name, d]) => (
+                <li key={`${name}-safe`} className="muted">
+                  {name}:{' '}
+                  {d.message ??
+                    (d.pending
+                      ? 'its destructive tools will be off when it first connects'
+                      : 'no destructive tools')}
                 </li>
               ))}
             </ul>

@@ -1,7 +1,8 @@
-// The Tools playground: pick a tool, edit its JSON arguments, run it through the same path as the chat's
-// calls (approval included), and watch the call card walk through its lifecycle on the one tool-call
-// stream (ARCHITECTURE.md, "One lifecycle, one stream"); every call this window heard of is listed.
+// The Playground: pick a tool, edit its JSON arguments, run it through the same path as the chat's calls
+// (approval included), and watch the call card walk through its lifecycle on the one tool-call stream
+// (ARCHITECTURE.md, "One lifecycle, one stream"); every call this window heard of is listed.
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { Play, TestTubeDiagonal } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
@@ -10,12 +11,20 @@ import { ToolCallCard, viewOfEvent } from '../components/ToolCallCard';
 import { checkArgs } from '../lib/argsValidation';
 import { useCalls } from '../stores/callStore';
 import { useUi } from '../stores/uiStore';
+import { Button, Card, EmptyState, Field, PageHeader } from '../ui';
+import { CliHint } from './CliHint';
 
 export function PlaygroundScreen() {
   const trpc = useTRPC();
   const ui = useUi();
   const tools = useQuery(trpc.tools.list.queryOptions({}));
-  const enabled = useMemo(() => (tools.data ?? []).filter((t) => t.enabled), [tools.data]);
+  const enabled = useMemo(
+    () =>
+      (tools.data ?? [])
+        .filter((t) => t.enabled)
+        .sort((a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool)),
+    [tools.data],
+  );
   const [name, setName] = useState('');
   const [args, setArgs] = useState('{}');
   const [argError, setArgError] = useState<string | null>(null);
@@ -37,67 +46,67 @@ export function PlaygroundScreen() {
 
   return (
     <section aria-labelledby="play-title">
-      <header className="screen-head">
-        <div>
-          <p className="crumbs">Tools</p>
-          <h1 id="play-title">Playground</h1>
-        </div>
-      </header>
+      <PageHeader
+        id="play-title"
+        title="Playground"
+        description="Call any enabled tool by hand, through the same approvals as the chat."
+      />
       {tools.isSuccess && enabled.length === 0 ? (
-        <div className="empty">
-          <h2>No tools to try yet</h2>
+        <EmptyState
+          icon={<TestTubeDiagonal size={24} />}
+          title="No tools to try yet"
+          cli={`mooring mcp call SERVER TOOL '{"arg": "value"}'`}
+          actions={
+            <Button variant="primary" onClick={() => ui.navigate('servers')}>
+              Add a server
+            </Button>
+          }
+        >
           <p>Connect a server first; its enabled tools appear here.</p>
-          <button type="button" className="primary" onClick={() => ui.navigate('servers')}>
-            Add a server
-          </button>
-        </div>
+        </EmptyState>
       ) : (
-        <div className="playground">
-          <label className="stack">
-            Tool
-            <select aria-label="Tool" value={name} onChange={(e) => setName(e.target.value)}>
-              <option value="">Choose a tool…</option>
-              {enabled.map((t) => (
-                <option key={t.modelName} value={t.modelName}>
-                  {t.server} / {t.tool}
-                </option>
-              ))}
-            </select>
-          </label>
-          {tool && (
-            <p className="muted">
-              {tool.description} <AnnotationBadges flags={tool} />
-            </p>
-          )}
-          <label className="stack">
-            Arguments (JSON)
-            <textarea
-              aria-label="Arguments"
-              className="code"
-              rows={6}
-              value={args}
-              onChange={(e) => setArgs(e.target.value)}
-              spellCheck={false}
-            />
-          </label>
-          {argError && (
-            <p className="danger-text" role="alert">
-              {argError}
-            </p>
-          )}
-          <div className="actions">
-            <button type="button" className="primary" disabled={!tool} onClick={run}>
-              Run
-            </button>
+        <Card>
+          <div className="playground">
+            <Field label="Tool">
+              <select aria-label="Tool" value={name} onChange={(e) => setName(e.target.value)}>
+                <option value="">Choose a tool…</option>
+                {enabled.map((t) => (
+                  <option key={t.modelName} value={t.modelName}>
+                    {t.server} / {t.tool}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {tool && (
+              <p className="muted">
+                {tool.description} <AnnotationBadges flags={tool} />
+              </p>
+            )}
+            <Field label="Arguments (JSON)" error={argError}>
+              <textarea
+                aria-label="Arguments"
+                className="code"
+                rows={6}
+                value={args}
+                onChange={(e) => setArgs(e.target.value)}
+                spellCheck={false}
+              />
+            </Field>
+            <div>
+              <Button variant="primary" icon={<Play size={14} />} disabled={!tool} onClick={run}>
+                Run
+              </Button>
+            </div>
+            <ErrorNote error={call.error} testId="call-error" />
           </div>
-          <ErrorNote error={call.error} testId="call-error" />
-        </div>
+        </Card>
       )}
       <div className="cards" aria-label="Tool calls">
         {order.map((key) => (
           <ToolCallCard key={key} view={viewOfEvent(calls[key]!)} />
         ))}
       </div>
+      <CliHint commands={[`mooring mcp call SERVER TOOL '{…}'`]} />
     </section>
   );
 }

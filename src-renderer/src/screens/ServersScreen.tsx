@@ -1,87 +1,18 @@
-// Settings > Tools > MCP (issue 5): every server with its live state, tool count and schema token
-// cost; add, edit, test, logs, refresh, enable/disable, remove with confirmation, import.
+// Servers: every configured MCP server with its live state; add (form or JSON), import, test, retry,
+// logs, enable, remove with confirmation. New servers start with the default safe set (destructive tools
+// off), and the notice about it counts what is still off, live.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ServerRow } from '@shared/wire';
+import { AppWindow, Download, Plus, Server } from 'lucide-react';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Modal } from '../components/Modal';
-import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
+import { Button, Callout, EmptyState, PageHeader } from '../ui';
+import { CliHint } from './CliHint';
+import { DetectedClientsDialog, DetectedClientsSection } from './DetectedClients';
 import { ImportDialog } from './ImportDialog';
-import { LogsDialog } from './LogsDialog';
 import { ServerForm } from './ServerForm';
-import { SignIn } from './SignIn';
-import { McpServerPanel } from './McpServerPanel';
-
-function ServerRowView({ row }: { row: ServerRow }) {
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  const ui = useUi();
-  const invalidate = () => void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
-  const setEnabled = useMutation(trpc.servers.setEnabled.mutationOptions({ onSuccess: invalidate }));
-  const refresh = useMutation(trpc.servers.refresh.mutationOptions({ onSuccess: invalidate }));
-  const { config, status } = row;
-  const ready = status?.state === 'ready';
-  return (
-    <li className="server-row" data-testid={`server-${config.name}`} aria-label={`Server ${config.name}`}>
-      <div className="server-main">
-        <div className="server-title">
-          <strong>{config.name}</strong>
-          <StateBadge status={status} enabled={config.enabled} />
-        </div>
-        <code className="command-line">{row.commandLine}</code>
-        <span className="muted">
-          {ready
-            ? `${status.toolCount} tools · ${row.tokenCost.toLocaleString()} schema tokens`
-            : config.transport}
-          {status?.serverInfo ? ` · ${status.serverInfo.name} ${status.serverInfo.version}` : ''}
-        </span>
-        {status?.state === 'failed' && status.error?.hint && <p className="hint">{status.error.hint}</p>}
-        {config.transport !== 'stdio' && (
-          <SignIn server={config.name} needsAuth={status?.error?.code === 'auth_required'} />
-        )}
-        <ErrorNote error={setEnabled.error ?? refresh.error} />
-      </div>
-      <div className="server-actions">
-        <label className="switch">
-          <input
-            type="checkbox"
-            aria-label={`Enable ${config.name}`}
-            checked={config.enabled}
-            disabled={setEnabled.isPending}
-            onChange={(e) => setEnabled.mutate({ name: config.name, enabled: e.target.checked })}
-          />
-          enabled
-        </label>
-        <button
-          type="button"
-          onClick={() => {
-            ui.selectServer(config.name);
-            ui.navigate('tools');
-          }}
-        >
-          Tools
-        </button>
-        <button type="button" onClick={() => ui.edit({ mode: 'edit', name: config.name })}>
-          Edit
-        </button>
-        <button type="button" onClick={() => ui.showLogs(config.name)}>
-          Logs
-        </button>
-        <button
-          type="button"
-          disabled={!ready || refresh.isPending}
-          onClick={() => refresh.mutate({ name: config.name })}
-        >
-          Refresh
-        </button>
-        <button type="button" className="danger" onClick={() => ui.confirmRemove(config.name)}>
-          Remove
-        </button>
-      </div>
-    </li>
-  );
-}
+import { ServerRowCard } from './ServerRowCard';
 
 function RemoveDialog({ name, onClose }: { name: string; onClose: () => void }) {
   const trpc = useTRPC();
@@ -116,6 +47,49 @@ function RemoveDialog({ name, onClose }: { name: string; onClose: () => void }) 
   );
 }
 
+/** "fs: 3 destructive tools are off": read from the live tool list, so it follows every toggle. */
+function SafeDefaultsNotice({ servers }: { servers: string[] }) {
+  const trpc = useTRPC();
+  const ui = useUi();
+  const tools = useQuery(trpc.tools.list.queryOptions({}));
+  const off = servers
+    .map((s) => ({
+      server: s,
+      count: (tools.data ?? []).filter((t) => t.server === s && t.destructive && !t.enabled).length,
+    }))
+    .filter((x) => x.count > 0);
+  if (!tools.data || off.length === 0) return null;
+  return (
+    <Callout
+      tone="info"
+      role="status"
+      testId="notice"
+      title="The default safe set is on"
+      actions={
+        <>
+          <Button
+            size="sm"
+            onClick={() => {
+              ui.selectServer(off[0]!.server);
+              ui.navigate('tools');
+            }}
+          >
+            Review tools
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => ui.notify(null)}>
+            Dismiss
+          </Button>
+        </>
+      }
+    >
+      {off
+        .map((x) => `${x.server}: ${x.count} destructive tool${x.count === 1 ? '' : 's'} disabled by default`)
+        .join(' · ')}
+      . Turn one on in Tools if you want the model to be able to use it; each call still asks you first.
+    </Callout>
+  );
+}
+
 export function ServersScreen() {
   const trpc = useTRPC();
   const list = useQuery(trpc.servers.list.queryOptions());
@@ -127,55 +101,64 @@ export function ServersScreen() {
       : undefined;
   return (
     <section aria-labelledby="servers-title">
-      <header className="screen-head">
-        <div>
-          <p className="crumbs">Settings › Tools › MCP</p>
-          <h1 id="servers-title">MCP servers</h1>
-        </div>
-        <span className="spacer" />
-        <button type="button" onClick={() => ui.openImport(true)}>
-          Import…
-        </button>
-        <button type="button" className="primary" onClick={() => ui.edit({ mode: 'new' })}>
-          Add server
-        </button>
-      </header>
+      <PageHeader
+        id="servers-title"
+        title="Servers"
+        description="Each MCP server gives the model tools: files, search, a database, a browser. Mooring keeps one session to each and restarts it when it breaks."
+        actions={
+          <>
+            <Button icon={<AppWindow size={16} />} onClick={() => ui.openDetect(true)}>
+              From other apps
+            </Button>
+            <Button icon={<Download size={16} />} onClick={() => ui.openImport(true)}>
+              Import…
+            </Button>
+            <Button variant="primary" icon={<Plus size={16} />} onClick={() => ui.edit({ mode: 'new' })}>
+              Add server
+            </Button>
+          </>
+        }
+      />
       <ErrorNote error={list.error} />
-      {list.isSuccess && rows.length === 0 && (
-        <div className="empty" data-testid="empty-servers">
-          <h2>No servers yet</h2>
-          <p>
-            An MCP server gives Mooring tools: files, search, a database, a browser. Add one by its command or
-            URL, or bring the ones you already use.
-          </p>
-          <div className="actions center">
-            <button type="button" className="primary" onClick={() => ui.edit({ mode: 'new' })}>
-              Add a server
-            </button>
-            <button type="button" onClick={() => ui.openImport(true)}>
-              Import from Claude Desktop
-            </button>
-          </div>
-        </div>
+      {ui.notice && <SafeDefaultsNotice servers={ui.notice.servers} />}
+      {list.isSuccess && rows.length === 0 ? (
+        <>
+          <EmptyState
+            testId="empty-servers"
+            icon={<Server size={24} />}
+            title="No servers yet"
+            cli="mooring mcp add everything -- npx -y @modelcontextprotocol/server-everything"
+            actions={
+              <>
+                <Button variant="primary" icon={<Plus size={16} />} onClick={() => ui.edit({ mode: 'new' })}>
+                  Add a server
+                </Button>
+                <Button icon={<Download size={16} />} onClick={() => ui.openImport(true)}>
+                  Import from Claude Desktop
+                </Button>
+              </>
+            }
+          >
+            <p>
+              An MCP server is a small program (or a web service) that gives Mooring tools: read your files,
+              search the web, query a database. Add one by its command or URL, paste the JSON from its README,
+              or bring the ones you already use in other apps.
+            </p>
+          </EmptyState>
+          <DetectedClientsSection />
+        </>
+      ) : (
+        <ul className="plain list servers">
+          {rows.map((r) => (
+            <ServerRowCard key={r.config.name} row={r} />
+          ))}
+        </ul>
       )}
-      {ui.notice && (
-        <div className="banner" role="status" data-testid="notice">
-          {ui.notice}{' '}
-          <button type="button" className="link" onClick={() => ui.notify(null)}>
-            Dismiss
-          </button>
-        </div>
-      )}
-      <ul className="plain servers">
-        {rows.map((r) => (
-          <ServerRowView key={r.config.name} row={r} />
-        ))}
-      </ul>
-      <McpServerPanel />
+      <CliHint commands={['mooring mcp list', 'mooring mcp test NAME']} />
       {ui.editing?.mode === 'new' && <ServerForm onClose={() => ui.edit(null)} />}
       {editing && <ServerForm existing={editing.config} onClose={() => ui.edit(null)} />}
-      {ui.importOpen && <ImportDialog onClose={() => ui.openImport(false)} />}
-      {ui.logsFor && <LogsDialog server={ui.logsFor} onClose={() => ui.showLogs(null)} />}
+      {ui.importOpen && <ImportDialog seed={ui.importSeed} onClose={() => ui.openImport(false)} />}
+      {ui.detectOpen && <DetectedClientsDialog onClose={() => ui.openDetect(false)} />}
       {ui.removing && <RemoveDialog name={ui.removing} onClose={() => ui.confirmRemove(null)} />}
     </section>
   );

@@ -1,22 +1,72 @@
-// Tool selection per server and per agent (issue 5): friendly name, description, annotation badges, a banner for
-// disabled destructive tools, include/exclude toggles (they write the server's excludeTools), search.
+// Tools: each server's tools by friendly name, with what they say about themselves (annotation badges),
+// search, and a switch per tool. A tool that is off says why in plain words (off by default because it
+// may change things, held back because it is new, turned off, …). A switch reconfigures the live
+// session in place: the server keeps running.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Search, Wrench } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import type { WireTool } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
+import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
-import { ToolSetsPanel } from './ToolSetsPanel';
+import { Button, Callout, EmptyState, PageHeader, Switch } from '../ui';
+import { CliHint } from './CliHint';
+import { ServerTabs } from './ServerTabs';
+
+const OFF_TEXT: Record<string, string> = {
+  'safe-default':
+    'Off by default: it may change or delete things. Turn it on to let the model use it; each call still asks you first.',
+  'new-tool':
+    'Held back: this tool appeared after you set the server up. Turn it on if you want the model to use it.',
+  'turned-off': 'Off: turned off for this server.',
+  'not-included': 'Off: this server runs only the tools picked for it.',
+  'server-disabled': 'Off: the server is disabled.',
+};
+
+export const offText = (t: Omit<WireTool, 'inputSchema'>): string | undefined =>
+  t.enabled ? undefined : ((t.off && OFF_TEXT[t.off.kind]) ?? t.off?.text ?? t.excludedReason ?? 'Off.');
 
 export function ToolsScreen() {
+  const ui = useUi();
+  return (
+    <section aria-labelledby="tools-title" data-testid="tools-screen">
+      <PageHeader
+        id="tools-title"
+        title="Tools"
+        description="What each server offers the model. Read-only tools start on; tools that may change or delete things start off, and every call of one asks you first."
+      />
+      <ServerTabs
+        toolCounts
+        empty={
+          <EmptyState
+            icon={<Wrench size={24} />}
+            title="No servers, so no tools"
+            cli="mooring mcp tools --json"
+            actions={
+              <Button variant="primary" onClick={() => ui.navigate('servers')}>
+                Add a server
+              </Button>
+            }
+          >
+            <p>Tools come from MCP servers. Add one on the Servers screen and its tools appear here.</p>
+          </EmptyState>
+        }
+      >
+        {(server) => <ServerTools server={server} />}
+      </ServerTabs>
+      <CliHint commands={['mooring mcp tools NAME']} />
+    </section>
+  );
+}
+
+function ServerTools({ server }: { server: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const ui = useUi();
   const servers = useQuery(trpc.servers.list.queryOptions());
-  const names = (servers.data ?? []).map((r) => r.config.name);
-  const server =
-    ui.selectedServer && names.includes(ui.selectedServer) ? ui.selectedServer : (names[0] ?? null);
-  const tools = useQuery({ ...trpc.tools.list.queryOptions({ server: server ?? '' }), enabled: !!server });
+  const row = servers.data?.find((r) => r.config.name === server);
+  const tools = useQuery(trpc.tools.list.queryOptions({ server }));
   const [search, setSearch] = useState('');
   const toggle = useMutation(
     trpc.servers.setToolEnabled.mutationOptions({
@@ -26,102 +76,90 @@ export function ToolsScreen() {
       },
     }),
   );
+  const all = useMemo(
+    () => [...(tools.data ?? [])].sort((a, b) => a.friendlyName.localeCompare(b.friendlyName)),
+    [tools.data],
+  );
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return (tools.data ?? []).filter(
+    return all.filter(
       (t) =>
         !q ||
         t.tool.toLowerCase().includes(q) ||
         t.friendlyName.toLowerCase().includes(q) ||
         t.description.toLowerCase().includes(q),
     );
-  }, [tools.data, search]);
-  const disabledDestructive = (tools.data ?? []).filter((t) => t.destructive && !t.enabled).length;
-  const row = servers.data?.find((r) => r.config.name === server);
-
+  }, [all, search]);
+  const disabledDestructive = all.filter((t) => t.destructive && !t.enabled).length;
+  const on = all.filter((t) => t.enabled).length;
   return (
-    <section aria-labelledby="tools-title">
-      <header className="screen-head">
-        <div>
-          <p className="crumbs">Settings › Tools › MCP</p>
-          <h1 id="tools-title">Tool selection</h1>
-        </div>
-      </header>
-      {names.length === 0 ? (
-        <div className="empty">
-          <h2>No servers, so no tools</h2>
-          <button type="button" className="primary" onClick={() => ui.navigate('servers')}>
-            Add a server
-          </button>
-        </div>
-      ) : (
-        <>
-          <div className="tabs" role="tablist" aria-label="Servers">
-            {names.map((n) => (
-              <button
-                key={n}
-                role="tab"
-                type="button"
-                aria-selected={n === server}
-                onClick={() => ui.selectServer(n)}
-              >
-                {n}
-              </button>
-            ))}
-          </div>
-          {row && row.status?.state !== 'ready' && (
-            <p className="muted">This server is not connected, so its tools are not listed.</p>
-          )}
-          {disabledDestructive > 0 && (
-            <div className="banner warn" role="note" data-testid="destructive-banner">
-              {disabledDestructive} destructive tool{disabledDestructive === 1 ? '' : 's'} disabled by
-              default. Turn one on only if you want the model to be able to use it; each call still asks you
-              first.
-            </div>
-          )}
+    <div className="stack-md">
+      <div className="tools-head">
+        <h2 className="tools-server">{server}</h2>
+        {row && <StateBadge status={row.status} enabled={row.config.enabled} />}
+        <span className="muted small">
+          {on} of {all.length} on
+        </span>
+      </div>
+      {row && row.status?.state !== 'ready' && (
+        <Callout tone="warning" title="Not connected">
+          This server is not connected, so its tools are not listed. See Servers for why.
+        </Callout>
+      )}
+      {disabledDestructive > 0 && (
+        <Callout tone="warning" role="note" testId="destructive-banner">
+          {disabledDestructive} destructive tool{disabledDestructive === 1 ? '' : 's'} disabled by default.
+          Turn one on only if you want the model to be able to use it; each call still asks you first.
+        </Callout>
+      )}
+      <div className="toolbar">
+        <div className="searchbox">
+          <Search size={15} aria-hidden />
           <input
-            className="search"
             type="search"
             aria-label="Search tools"
             placeholder="Search tools"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
-          <ErrorNote error={toggle.error ?? tools.error} />
-          <ul className="plain tools">
-            {shown.map((t) => (
-              <li
-                key={t.modelName}
-                className={`tool-row${t.enabled ? '' : ' off'}`}
-                data-testid={`tool-${t.tool}`}
-              >
-                <label className="switch">
-                  <input
-                    type="checkbox"
-                    aria-label={`Enable ${t.tool}`}
-                    checked={t.enabled}
-                    disabled={toggle.isPending}
-                    onChange={(e) =>
-                      toggle.mutate({ server: t.server, tool: t.tool, enabled: e.target.checked })
-                    }
-                  />
-                </label>
-                <div className="tool-main">
-                  <div>
-                    <strong>{t.friendlyName}</strong> <code className="muted">{t.tool}</code>{' '}
-                    <AnnotationBadges flags={t} />
-                  </div>
-                  <p className="muted clamp">{t.description || 'No description.'}</p>
-                  {!t.enabled && t.excludedReason && <p className="muted small">Off: {t.excludedReason}</p>}
-                </div>
-                <span className="muted small">{t.tokenCost} tokens</span>
-              </li>
-            ))}
-          </ul>
-          {tools.isSuccess && shown.length === 0 && <p className="muted">No tool matches.</p>}
-          <ToolSetsPanel />
-        </>
-      )}
-    </section>
+        </div>
+      </div>
+      <ErrorNote error={toggle.error ?? tools.error} />
+      <ul className="plain tool-list">
+        {shown.map((t) => (
+          <li
+            key={t.modelName}
+            className={`tool-row${t.enabled ? '' : ' off'}`}
+            data-testid={`tool-${t.tool}`}
+          >
+            <Switch
+              size="sm"
+              label={`Enable ${t.tool}`}
+              hideLabel
+              checked={t.enabled}
+              disabled={toggle.isPending}
+              onCheckedChange={(enabled) => toggle.mutate({ server: t.server, tool: t.tool, enabled })}
+            />
+            <div className="tool-main">
+              <div className="tool-title">
+                <strong>{t.friendlyName}</strong>
+                {t.friendlyName !== t.tool && <code className="tool-code">{t.tool}</code>}
+                <AnnotationBadges flags={t} />
+              </div>
+              <p className="muted clamp">{t.description || 'No description.'}</p>
+              {!t.enabled && (
+                <p className="tool-off" data-testid="tool-off-reason">
+                  {offText(t)}
+                </p>
+              )}
+            </div>
+            <span className="muted small tool-cost" title="Prompt tokens of its schema">
+              {t.tokenCost} tokens
+            </span>
+          </li>
+        ))}
+      </ul>
+      {tools.isSuccess && shown.length === 0 && <p className="muted">No tool matches.</p>}
+    </div>
   );
 }

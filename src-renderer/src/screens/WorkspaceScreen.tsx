@@ -1,9 +1,11 @@
-// Project folders (issue 10): what a folder's .mooring/.vscode/.cursor/.mcp.json files offer, each with the
-// full command line it would run. Nothing runs until approved here; an edited file asks again.
+// Project folders: what a folder's .mooring/.vscode/.cursor/.mcp.json files offer, each with the full
+// command line it would run. Nothing runs until approved here; an edited file asks again.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
+import { Badge, Button, Card, PageHeader } from '../ui';
+import { CliHint } from './CliHint';
 
 const STATUS: Record<string, string> = {
   approved: 'approved',
@@ -26,17 +28,17 @@ export function WorkspaceScreen() {
   );
   return (
     <section aria-labelledby="workspace-title">
-      <header className="screen-head">
-        <div>
-          <p className="crumbs">Settings › Tools › MCP</p>
-          <h1 id="workspace-title">Project folders</h1>
-        </div>
-      </header>
-      <p className="muted">
-        Projects often carry MCP servers in <code>.vscode/mcp.json</code>, <code>.cursor/mcp.json</code>,{' '}
-        <code>.mcp.json</code> or <code>.mooring/mcp_servers.json</code>. Mooring shows what they would run
-        and starts nothing until you approve it.
-      </p>
+      <PageHeader
+        id="workspace-title"
+        title="Project folders"
+        description={
+          <>
+            Projects often carry MCP servers in <code>.vscode/mcp.json</code>, <code>.cursor/mcp.json</code>,{' '}
+            <code>.mcp.json</code> or <code>.mooring/mcp_servers.json</code>. Mooring shows what they would
+            run and starts nothing until you approve it. A chat tied to the folder then uses them.
+          </>
+        }
+      />
       <form
         className="row"
         onSubmit={(e) => {
@@ -50,7 +52,9 @@ export function WorkspaceScreen() {
           value={path}
           onChange={(e) => setPath(e.target.value)}
         />
-        <button type="submit">Look</button>
+        <Button type="submit" variant="primary">
+          Look
+        </Button>
       </form>
       <ErrorNote error={scan.error ?? approve.error} />
       {scan.data && (
@@ -61,56 +65,61 @@ export function WorkspaceScreen() {
             </p>
           ))}
           {scan.data.servers.length === 0 && <p className="muted">This folder offers no MCP servers.</p>}
-          <ul className="plain servers">
+          <ul className="plain list">
             {scan.data.servers.map((s) => (
-              <li key={s.name} className="server-row" data-testid={`offered-${s.name}`}>
-                <div className="server-main">
-                  <div className="server-title">
-                    <strong>{s.name}</strong> <span className="badge">{STATUS[s.status] ?? s.status}</span>
-                    <span className="muted"> from {s.source}</span>
-                  </div>
-                  <code className="command-line">{s.commandLine}</code>
-                  {s.approvedCommandLine && (
-                    <p className="hint">
-                      You approved: <code>{s.approvedCommandLine}</code>
-                    </p>
-                  )}
-                  {s.warnings.map((w) => (
-                    <p key={w} className="hint">
-                      {w}
-                    </p>
-                  ))}
-                  {s.status !== 'approved' &&
-                    s.inputs.map((i) => (
-                      <label key={i.id} className="field">
-                        {i.description ?? i.id}
-                        <input
-                          type={i.password ? 'password' : 'text'}
-                          value={values[s.name]?.[i.id] ?? ''}
-                          onChange={(e) =>
-                            setValues((v) => ({ ...v, [s.name]: { ...v[s.name], [i.id]: e.target.value } }))
-                          }
-                        />
-                      </label>
+              <li key={s.name} data-testid={`offered-${s.name}`}>
+                <Card className="offered">
+                  <div className="offered-main">
+                    <div className="server-name-row">
+                      <h3 className="server-name">{s.name}</h3>
+                      <Badge tone={s.status === 'approved' ? 'success' : 'warning'}>
+                        {STATUS[s.status] ?? s.status}
+                      </Badge>
+                      <span className="muted small">from {s.source}</span>
+                    </div>
+                    <code className="command-line">{s.commandLine}</code>
+                    {s.approvedCommandLine && (
+                      <p className="hint">
+                        You approved: <code>{s.approvedCommandLine}</code>
+                      </p>
+                    )}
+                    {s.warnings.map((w) => (
+                      <p key={w} className="hint">
+                        {w}
+                      </p>
                     ))}
-                </div>
-                {s.status !== 'approved' && dir && (
-                  <div className="server-actions">
-                    <button
-                      type="button"
-                      className="primary"
-                      disabled={approve.isPending}
-                      onClick={() => approve.mutate({ dir, name: s.name, inputs: values[s.name] ?? {} })}
-                    >
-                      Approve: run this command
-                    </button>
+                    {s.status !== 'approved' &&
+                      s.inputs.map((i) => (
+                        <label key={i.id} className="field">
+                          {i.description ?? i.id}
+                          <input
+                            type={i.password ? 'password' : 'text'}
+                            value={values[s.name]?.[i.id] ?? ''}
+                            onChange={(e) =>
+                              setValues((v) => ({ ...v, [s.name]: { ...v[s.name], [i.id]: e.target.value } }))
+                            }
+                          />
+                        </label>
+                      ))}
                   </div>
-                )}
+                  {s.status !== 'approved' && dir && (
+                    <div className="offered-actions">
+                      <Button
+                        variant="primary"
+                        loading={approve.isPending}
+                        onClick={() => approve.mutate({ dir, name: s.name, inputs: values[s.name] ?? {} })}
+                      >
+                        Approve: run this command
+                      </Button>
+                    </div>
+                  )}
+                </Card>
               </li>
             ))}
           </ul>
         </div>
       )}
+      <CliHint commands={['mooring mcp list --workspace DIR', 'mooring mcp approve NAME --workspace DIR']} />
     </section>
   );
 }

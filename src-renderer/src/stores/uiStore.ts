@@ -1,36 +1,53 @@
-// UI state only (issue 5): which screen, which server is selected, which dialog is open. Server state
-// lives in TanStack Query; this store never holds data that came from the core.
+// UI state only (ARCHITECTURE.md, the renderer): which screen, which server is selected, which dialog is
+// open. Server state lives in TanStack Query; this store never holds data that came from the core.
 import { create } from 'zustand';
 
 export const ROUTES = [
+  'chat',
   'servers',
   'tools',
+  'toolsets',
+  'permissions',
+  'logs',
+  'workspace',
   'playground',
   'diagnostics',
-  'chat',
   'models',
-  'workspace',
+  'sharing',
 ] as const;
 export type Route = (typeof ROUTES)[number];
 
 export type Editing = { mode: 'new' } | { mode: 'edit'; name: string } | null;
+
+/** What the import dialog opens with: pasted JSON from the Add form, or a detected client's file. */
+export interface ImportSeed {
+  text: string;
+  fileName: string;
+}
+
+/** The notice after servers were added: names the servers; the count of tools still off is read live. */
+export interface SafeDefaultsNotice {
+  servers: string[];
+}
 
 export interface UiState {
   route: Route;
   selectedServer: string | null;
   editing: Editing;
   importOpen: boolean;
-  logsFor: string | null;
+  importSeed: ImportSeed | null;
+  detectOpen: boolean;
   removing: string | null;
-  /** One line for the server list after an action, e.g. "3 destructive tools disabled by default". */
-  notice: string | null;
+  notice: SafeDefaultsNotice | null;
   navigate(route: Route): void;
   selectServer(name: string | null): void;
   edit(editing: Editing): void;
-  openImport(open: boolean): void;
-  showLogs(name: string | null): void;
+  openImport(open: boolean, seed?: ImportSeed): void;
+  openDetect(open: boolean): void;
+  /** Opens the Logs screen on one server. */
+  showLogs(name: string): void;
   confirmRemove(name: string | null): void;
-  notify(notice: string | null): void;
+  notify(notice: SafeDefaultsNotice | null): void;
 }
 
 const routeFromHash = (): Route => {
@@ -43,7 +60,8 @@ export const useUi = create<UiState>((set) => ({
   selectedServer: null,
   editing: null,
   importOpen: false,
-  logsFor: null,
+  importSeed: null,
+  detectOpen: false,
   removing: null,
   notice: null,
   navigate: (route) => {
@@ -52,8 +70,12 @@ export const useUi = create<UiState>((set) => ({
   },
   selectServer: (selectedServer) => set({ selectedServer }),
   edit: (editing) => set({ editing }),
-  openImport: (importOpen) => set({ importOpen }),
-  showLogs: (logsFor) => set({ logsFor }),
+  openImport: (importOpen, seed) => set({ importOpen, importSeed: importOpen ? (seed ?? null) : null }),
+  openDetect: (detectOpen) => set({ detectOpen }),
+  showLogs: (name) => {
+    if (typeof history !== 'undefined') history.replaceState(null, '', '#/logs');
+    set({ route: 'logs', selectedServer: name });
+  },
   confirmRemove: (removing) => set({ removing }),
   notify: (notice) => set({ notice }),
 }));

@@ -1,7 +1,7 @@
 // Anthropic /v1/messages through the official `@anthropic-ai/sdk` (ARCHITECTURE.md, `agent/`).
 // Streaming is SSE: message_start, content_block_start (text | tool_use), content_block_delta (text_delta |
 // input_json_delta), content_block_stop, message_delta (stop_reason, usage), message_stop.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
   ImageBlockParam,
@@ -12,6 +12,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { imagePlaceholder, type ContentPart } from '@shared/chat';
 import { MooringError } from '../../errors';
+import { loadAnthropic } from '../lazy';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { parseToolArguments, toProviderError } from './providerErrors';
 import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
@@ -74,8 +75,10 @@ export function toAnthropicMessages(messages: ModelMessage[]): MessageParam[] {
 export class AnthropicProvider implements ChatProvider {
   readonly id = 'anthropic';
   readonly baseUrl: string;
-  private readonly client: Anthropic;
   private readonly maxTokens: number;
+  private readonly apiKey: string;
+  /** The SDK's client, made on the first request (agent/lazy.ts). */
+  private sdk?: Promise<Anthropic>;
   private readonly overrides: CapabilityOverrides;
 
   constructor(opts: AnthropicProviderOptions = {}) {
@@ -89,7 +92,14 @@ export class AnthropicProvider implements ChatProvider {
         'Add the key in Settings > Models, or set ANTHROPIC_API_KEY',
       );
     }
-    this.client = new Anthropic({ baseURL: this.baseUrl, apiKey: opts.apiKey, maxRetries: 0 });
+    this.apiKey = opts.apiKey;
+  }
+
+  private client(): Promise<Anthropic> {
+    return (this.sdk ??= loadAnthropic().then(
+      ({ default: Anthropic }) =>
+        new Anthropic({ baseURL: this.baseUrl, apiKey: this.apiKey, maxRetries: 0 }),
+    ));
   }
 
   capabilities(model: string) {
@@ -109,7 +119,7 @@ export class AnthropicProvider implements ChatProvider {
   async listModels(signal?: AbortSignal): Promise<string[]> {
     try {
       const ids: string[] = [];
-      for await (const m of this.client.models.list({}, { signal })) ids.push(m.id);
+      for await (const m of (await this.client()).models.list({}, { signal })) ids.push(m.id);
       return ids;
     } catch (err) {
       throw this.fail(err, '', signal);
@@ -128,7 +138,9 @@ export class AnthropicProvider implements ChatProvider {
     const usage: { inputTokens?: number; outputTokens?: number } = {};
     const done: ProviderEvent[] = [];
     try {
-      const stream = await this.client.messages.create(
+      const stream = await (
+        await this.client()
+      ).messages.create(
         {
           model: req.model,
           max_tokens: this.maxTokens,

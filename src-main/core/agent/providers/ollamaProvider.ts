@@ -1,8 +1,9 @@
 // Ollama's native /api/chat through the official `ollama` library (ARCHITECTURE.md, `agent/`). Streaming is NDJSON;
 // a tool call arrives whole in `message.tool_calls[].function` with `arguments` as an object.
-import { Ollama, type Message, type Tool } from 'ollama';
+import type { Message, Ollama, Tool } from 'ollama';
 import type { ContentPart } from '@shared/chat';
 import { MooringError } from '../../errors';
+import { loadOllama } from '../lazy';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { toProviderError } from './providerErrors';
 import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
@@ -55,7 +56,8 @@ export class OllamaProvider implements ChatProvider {
   }
 
   /** One client per request, its fetch bound to the caller's signal, so cancel also stops the connect. */
-  private client(signal?: AbortSignal): Ollama {
+  private async client(signal?: AbortSignal): Promise<Ollama> {
+    const { Ollama } = await loadOllama();
     return new Ollama({
       host: this.baseUrl,
       fetch: (input, init) =>
@@ -78,7 +80,7 @@ export class OllamaProvider implements ChatProvider {
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
     try {
-      const res = await this.client(signal).list();
+      const res = await (await this.client(signal)).list();
       return res.models.map((m) => m.name);
     } catch (err) {
       throw this.fail(err, '', signal);
@@ -96,7 +98,9 @@ export class OllamaProvider implements ChatProvider {
     }));
     let seq = 0;
     try {
-      const stream = await this.client(req.signal).chat({
+      const stream = await (
+        await this.client(req.signal)
+      ).chat({
         model: req.model,
         messages: toOllamaMessages(req.system, req.messages),
         ...(tools.length ? { tools } : {}),

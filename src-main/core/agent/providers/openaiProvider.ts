@@ -2,7 +2,7 @@
 // OpenRouter, Ollama's /v1) through the official `openai` library (ARCHITECTURE.md, `agent/`).
 // Streaming is SSE; a tool call arrives as fragments in `choices[0].delta.tool_calls[i]` keyed by `index`, the first
 // carrying id and name, the rest pieces of the arguments string.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
@@ -10,6 +10,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ContentPart } from '@shared/chat';
 import { MooringError } from '../../errors';
+import { loadOpenAI } from '../lazy';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { parseToolArguments, toProviderError } from './providerErrors';
 import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
@@ -82,8 +83,10 @@ export function toOpenAIMessages(
 export class OpenAIProvider implements ChatProvider {
   readonly id = 'openai';
   readonly baseUrl: string;
-  private readonly client: OpenAI;
   private readonly overrides: CapabilityOverrides;
+  private readonly apiKey: string | undefined;
+  /** The SDK's client, made on the first request (agent/lazy.ts). */
+  private sdk?: Promise<OpenAI>;
 
   constructor(opts: OpenAIProviderOptions = {}) {
     this.baseUrl = (opts.baseUrl ?? DEFAULT_PROVIDER_URLS.openai).replace(/\/+$/, '');
@@ -95,8 +98,15 @@ export class OpenAIProvider implements ChatProvider {
         'Add the key in Settings > Models, or set OPENAI_API_KEY',
       );
     }
+    this.apiKey = opts.apiKey;
+  }
+
+  private client(): Promise<OpenAI> {
     // Local compatible servers take no key, but the SDK insists on one.
-    this.client = new OpenAI({ baseURL: this.baseUrl, apiKey: opts.apiKey || 'not-needed', maxRetries: 0 });
+    return (this.sdk ??= loadOpenAI().then(
+      ({ default: OpenAI }) =>
+        new OpenAI({ baseURL: this.baseUrl, apiKey: this.apiKey || 'not-needed', maxRetries: 0 }),
+    ));
   }
 
   capabilities(model: string) {
@@ -116,7 +126,7 @@ export class OpenAIProvider implements ChatProvider {
   async listModels(signal?: AbortSignal): Promise<string[]> {
     try {
       const ids: string[] = [];
-      for await (const m of this.client.models.list({ signal })) ids.push(m.id);
+      for await (const m of (await this.client()).models.list({ signal })) ids.push(m.id);
       return ids;
     } catch (err) {
       throw this.fail(err, '', signal);
@@ -132,7 +142,9 @@ export class OpenAIProvider implements ChatProvider {
     let stopReason = 'stop';
     let usage: { inputTokens?: number; outputTokens?: number } | undefined;
     try {
-      const stream = await this.client.chat.completions.create(
+      const stream = await (
+        await this.client()
+      ).chat.completions.create(
         {
           model: req.model,
           messages: toOpenAIMessages(req.system, req.messages),

@@ -7,6 +7,7 @@ import { DEFAULT_MODEL_SPEC, DEFAULT_PROVIDER_URLS } from '@shared/providers';
 import type { ProviderView } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
+import { PageHeader } from '../../ui';
 import '../chat/chat.css';
 import './settings.css';
 
@@ -48,9 +49,11 @@ function ModelsForm({ data }: { data: ModelsView }) {
   const save = useMutation(trpc.models.save.mutationOptions({ onSuccess: refresh }));
   return (
     <section aria-labelledby="models-title" className="settings">
-      <header className="screen-head">
-        <h1 id="models-title">Settings › Models</h1>
-      </header>
+      <PageHeader
+        id="models-title"
+        title="Models"
+        description="The model the chat uses by default, and how Mooring reaches each provider. Keys go to the OS keychain, never to a file."
+      />
       {!data.keychain.ok && (
         <div className="banner warn" data-testid="no-keychain">
           The keychain is not available ({data.keychain.reason}), so API keys cannot be stored here. Set{' '}

@@ -1,9 +1,14 @@
-// The tokenizer (gpt-tokenizer, ~66 MB of RSS) loads on the first token estimate only
-// (src-main/core/tokenCount.ts): a compiled CLI process that never estimates tokens never loads it. Each run
-// is watched by a preload that logs every module file the process loads, ES modules and CommonJS alike
-// (test/fixtures/moduleLog.cjs); a chat turn, which sizes the catalog in tokens, is the positive control.
+// What a start must not pay for loads on first use only (ARCHITECTURE.md, "How the CLI ships", "Layers"): the
+// tokenizer (gpt-tokenizer, ~66 MB of RSS) on the first token estimate (src-main/core/tokenCount.ts), the model
+// providers' client libraries on a provider's first request (agent/lazy.ts) and undici on a remote server's
+// first guarded fetch (safety/lazy.ts). A compiled CLI process that does none of these loads none of them. Each
+// run is watched by a preload that logs every module file the process loads, ES modules and CommonJS alike
+// (test/fixtures/moduleLog.cjs); the build puts each lazy library in chunks of its own, told apart here by the
+// package paths they name. A chat turn, which sizes the catalog in tokens and streams from a model through
+// `openai`, is the positive control.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../fixtures/providers/openaiServer';
@@ -35,7 +40,16 @@ function mooring(args: string[], env: Record<string, string> = {}) {
 
 const tokenizer = (modules: string[]) => modules.filter((m) => m.includes('gpt-tokenizer'));
 
-describe('the tokenizer loads lazily', () => {
+const LAZY_LIBRARIES = ['openai', '@anthropic-ai/sdk', 'ollama', 'undici'];
+/** The lazy libraries whose code is in a compiled chunk the process loaded. */
+function lazyLibraries(modules: string[]): string[] {
+  const chunks = modules
+    .filter((m) => m.includes('/out/main/chunks/'))
+    .map((m) => readFileSync(m.startsWith('file:') ? fileURLToPath(m) : m, 'utf8'));
+  return LAZY_LIBRARIES.filter((lib) => chunks.some((c) => c.includes(`node_modules/${lib}/`)));
+}
+
+describe('the tokenizer and the lazy rooms load on first use', () => {
   let fake: FakeProviderServer | undefined;
   beforeAll(() => {
     home = tempDir('mooring-tokenizer-home-');
@@ -51,15 +65,16 @@ describe('the tokenizer loads lazily', () => {
     ['mcp list', ['mcp', 'list']],
     ['mcp tools', ['mcp', 'tools', 'every']],
     ['mcp call', ['mcp', 'call', 'every', 'echo', '{"message":"hi"}']],
-  ])('`mooring %s` never loads it', async (_name, args) => {
+  ])('`mooring %s` loads neither the tokenizer nor a model client nor undici', async (_name, args) => {
     const run = await mooring(args);
     expect(run.code, run.stderr).toBe(0);
     // The log saw the compiled CLI load, so it was watching.
     expect(run.modules.some((m) => m.endsWith('/out/main/cli.js'))).toBe(true);
     expect(tokenizer(run.modules)).toEqual([]);
+    expect(lazyLibraries(run.modules)).toEqual([]);
   });
 
-  it('a chat turn, which sizes the tools in tokens, loads it (from node_modules, on first use)', async () => {
+  it("a chat turn loads the tokenizer (from node_modules) and its own provider's client only", async () => {
     fake = await startOpenAIServer([{ text: 'hello' }]);
     const run = await mooring(['chat', '--model', 'openai:gpt-4o', '--json', 'hi'], {
       MOORING_OPENAI_BASE_URL: `${fake.url}/v1`,
@@ -67,5 +82,6 @@ describe('the tokenizer loads lazily', () => {
     });
     expect(run.code, run.stderr).toBe(0);
     expect(tokenizer(run.modules).some((m) => m.includes('node_modules/gpt-tokenizer/'))).toBe(true);
+    expect(lazyLibraries(run.modules)).toEqual(['openai']);
   });
 });

@@ -1,0 +1,111 @@
+// The default safe set of every new server (ARCHITECTURE.md, "Session actor states"): read-only tools on,
+// destructive ones off. A server added through Mooring is marked (safety/toolQuarantine.ts); when it first
+// becomes ready — in whichever process connects it first — its destructive tools go to its excludeTools,
+// once, and the mark goes. Callers that add servers wait for the outcome to say what it did.
+import type { LogLine } from '@shared/session';
+import { defaultExcludeTools } from '../catalog/filters';
+import { toErrorData } from '../errors';
+import type { SessionPool } from '../mcp/sessionPool';
+
+/** Where a newly added server's default safe set waits for its first connect (safety/toolQuarantine.ts). */
+export interface SafeSetMarks {
+  expectNewServer(server: string): void;
+  /** Resolves once the marks are on disk (another process may connect the server first). */
+  flush(): Promise<unknown>;
+  safeSetPending(server: string): Promise<boolean>;
+  safeSetApplied(server: string): void;
+}
+
+/** What the default safe set did, e.g. "3 destructive tools disabled by default". */
+export interface SafeDefaults {
+  disabledCount: number;
+  message?: string;
+  /** The server has not connected yet: the safe set applies when it first does. */
+  pending?: boolean;
+}
+
+export interface SafeSetDeps {
+  marks: SafeSetMarks;
+  pool: SessionPool;
+  /** Adds these tools to the server's excludeTools (one atomic change of the file, sessions in place). */
+  exclude: (server: string, tools: string[]) => Promise<void>;
+  log: (line: LogLine) => void;
+}
+
+export class SafeSetApplier {
+  /** Safe sets being applied, by server: a connect that finds one pending starts it here. */
+  private readonly runs = new Map<string, Promise<SafeDefaults>>();
+
+  constructor(private readonly deps: SafeSetDeps) {
+    deps.pool.on('status', (s) => {
+      if (s.state === 'ready') this.onReady(s.name);
+    });
+  }
+
+  /** Marks servers just added; resolves once the marks are on disk (another process may connect them). */
+  async expect(names: string[]): Promise<void> {
+    for (const name of names) this.deps.marks.expectNewServer(name);
+    await this.deps.marks.flush();
+  }
+
+  /** Resolves once every safe set started so far is applied. */
+  async settled(): Promise<void> {
+    await Promise.all(this.runs.values());
+  }
+
+  /** What the safe set of a server just added did, or that it waits for the server's first connect. */
+  async outcome(name: string): Promise<SafeDefaults> {
+    const run = this.runs.get(name);
+    if (run) return run;
+    return (await this.deps.marks.safeSetPending(name))
+      ? { disabledCount: 0, pending: true }
+      : { disabledCount: 0 };
+  }
+
+  /** A session became ready: a server added through Mooring gets its default safe set now. */
+  private onReady(name: string): void {
+    if (this.runs.has(name)) return;
+    const run = (async (): Promise<SafeDefaults> => {
+      if (!(await this.deps.marks.safeSetPending(name))) return { disabledCount: 0 };
+      const done = await this.applySafeDefaults(name);
+      this.deps.marks.safeSetApplied(name);
+      if (done.message)
+        this.deps.pool
+          .get(name)
+          ?.hostLog(
+            'notice',
+            `${done.message} (the default safe set); turn one on in Tools if the model needs it`,
+          );
+      return done;
+    })()
+      .catch((err: unknown): SafeDefaults => {
+        this.deps.log({
+          server: name,
+          at: Date.now(),
+          source: 'host',
+          level: 'error',
+          text: `the default safe set could not be applied: ${toErrorData(err).message}`,
+        });
+        return { disabledCount: 0, pending: true };
+      })
+      .finally(() => {
+        // Kept until the caller that added the server has read it (add/import), then dropped.
+        setTimeout(() => this.runs.delete(name), 0);
+      });
+    this.runs.set(name, run);
+  }
+
+  /**
+   * The default safe set: read-only tools on; destructive and unannotated tools (possibly destructive,
+   * per the spec's annotations) off, written to its excludeTools. Returns what it did, e.g. "3 destructive
+   * tools disabled by default".
+   */
+  private async applySafeDefaults(name: string): Promise<SafeDefaults> {
+    const actor = this.deps.pool.get(name);
+    if (!actor || actor.status().state !== 'ready') return { disabledCount: 0, pending: true };
+    const safe = defaultExcludeTools(actor.tools().map((t) => t.definition));
+    if (!safe.disabledCount) return { disabledCount: 0 };
+    await this.deps.exclude(name, safe.excludeTools);
+    return { disabledCount: safe.disabledCount, ...(safe.message ? { message: safe.message } : {}) };
+  }
+}
