@@ -10,6 +10,7 @@ import type { InstallLinkOffer } from './install';
 import type { Interaction } from './interactions';
 import type { ProviderId } from './providers';
 import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
+import type { ScheduleEvent } from './schedules';
 import type { ToolCallEvent } from './toolCall';
 import type { EmbeddedResourcePart, MediaPart, ResourceLinkPart, TextPart, UnknownPart } from './toolResult';
 
@@ -184,4 +185,6 @@ export type UiEvent =
   | { type: 'chat'; event: ChatEvent }
   | { type: 'turn'; turn: TurnState }
   /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
-  | { type: 'installLink'; offer: InstallLinkOffer };
+  | { type: 'installLink'; offer: InstallLinkOffer }
+  /** A schedule changed, a run started or ended, or another process took the schedules over. */
+  | { type: 'schedule'; event: ScheduleEvent };

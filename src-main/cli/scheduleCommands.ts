@@ -8,7 +8,8 @@ import type { ScheduleInput, ScheduleRun, ScheduleWhen } from '@shared/schedules
 import { jsonForTerminal } from '@shared/untrustedText';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
-import { describeWhen, parseDuration } from '../core/schedules/scheduleTiming';
+import { describeWhen } from '@shared/scheduleWords';
+import { parseDuration } from '../core/schedules/scheduleTiming';
 import { warnNotConnected, type CoreRunner } from './coreRunner';
 import { collect, EXIT } from './output';
 import { multiline, print, printJson, say, tty } from './terminalText';

@@ -8,7 +8,7 @@ import type { ChatMessage } from '@shared/chat';
 import type { RunOutcome, Schedule, ScheduleRun, ScheduleState } from '@shared/schedules';
 import { MooringError, toErrorData } from '../errors';
 import { processAlive, scheduleStateStore, trimRuns } from './scheduleFiles';
-import { formatDuration } from './scheduleTiming';
+import { formatDuration } from '@shared/scheduleWords';
 
 /** What a run hands the chat: the schedule, its cancel, and where each saved message goes. */
 export interface RunPromptInput {

@@ -4,38 +4,14 @@
 // how long each run took.
 import { Cron } from 'croner';
 import type { Schedule, ScheduleWhen } from '@shared/schedules';
+import { DURATION_HINT, durationMs } from '@shared/scheduleWords';
 import { MooringError } from '../errors';
 
-const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `90s`, `15m`, `2h`, `1d`, `1h30m` → milliseconds. */
+/** `90s`, `15m`, `2h`, `1d`, `1h30m` → milliseconds, or a clear `usage` error. */
 export function parseDuration(text: string): number {
-  const t = text.trim().toLowerCase();
-  const parts = [...t.matchAll(/(\d+)\s*([smhd])/g)];
-  if (!t || !parts.length || parts.map((p) => p[0]).join('') !== t.replace(/\s+/g, ''))
-    throw new MooringError(
-      'usage',
-      `"${text}" is not a duration`,
-      'Use a number and a unit: 90s, 15m, 2h, 1d, or combined like 1h30m.',
-    );
-  return parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0);
-}
-
-/** A duration the way the CLI and the screen show it: `15m`, `1h30m`, `1d`. */
-export function formatDuration(ms: number): string {
-  let rest = Math.round(ms / 1000);
-  let out = '';
-  for (const [unit, size] of [
-    ['d', 86_400],
-    ['h', 3_600],
-    ['m', 60],
-    ['s', 1],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    if (n) out += `${n}${unit}`;
-    rest -= n * size;
-  }
-  return out || '0s';
+  const ms = durationMs(text);
+  if (ms === undefined) throw new MooringError('usage', `"${text}" is not a duration`, DURATION_HINT);
+  return ms;
 }
 
 function cronOf(when: Extract<ScheduleWhen, { kind: 'cron' | 'at' }>): Cron {
@@ -111,16 +87,4 @@ export function latestDue(
     .previousRuns(1, new Date(opts.at + 1))[0]
     ?.getTime();
   return prev !== undefined && prev > opts.after ? prev : first;
-}
-
-/** How the CLI and the screen say when: `cron 0 9 * * 1-5 (Europe/Berlin)`, `every 15m`, `at 2026-05-01T09:00`. */
-export function describeWhen(when: ScheduleWhen): string {
-  switch (when.kind) {
-    case 'cron':
-      return `cron ${when.expr}${when.timezone ? ` (${when.timezone})` : ''}`;
-    case 'every':
-      return `every ${formatDuration(when.everyMs)}`;
-    case 'at':
-      return `at ${when.at}${when.timezone ? ` (${when.timezone})` : ''}`;
-  }
 }

@@ -68,6 +68,13 @@ export function useLiveEvents(): { connected: boolean } {
         // The install consent screen reads the list; the event says it changed.
         void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() });
         break;
+      case 'schedule':
+        // The Schedules screen reads its lists again; a run is also a conversation in the chat's list.
+        if (e.event.type === 'notify') break;
+        void qc.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
+        if (e.event.type === 'run')
+          void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
+        break;
       default:
         // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.
         applyChatUiEvent(e, qc, trpc);

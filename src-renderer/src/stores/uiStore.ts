@@ -7,6 +7,7 @@ export const ROUTES = [
   'servers',
   'tools',
   'toolsets',
+  'schedules',
   'permissions',
   'logs',
   'workspace',
