@@ -310,6 +310,7 @@ const SCREENS = [
   'Permissions',
   'Logs',
   'Project folders',
+  'Schedules',
   'Playground',
   'Diagnostics',
   'Models',
