@@ -99,18 +99,21 @@ export function readResult(
     const q = args.query.toLowerCase();
     const lower = text.toLowerCase();
     const found: string[] = [];
+    let total = 0;
     let budget = pageChars(limits);
-    for (let at = lower.indexOf(q); at >= 0 && found.length < MAX_MATCHES; at = lower.indexOf(q, at + 1)) {
+    for (let at = lower.indexOf(q); at >= 0; at = lower.indexOf(q, at + 1)) {
+      total++;
+      if (found.length >= MAX_MATCHES || budget <= 0) continue;
       const from = Math.max(0, at - AROUND);
       const line = `@${at}: ${text.slice(from, Math.min(n, at + q.length + AROUND))}`;
-      if (line.length > budget) break;
       budget -= line.length;
-      found.push(line);
+      if (budget >= 0) found.push(line);
     }
+    const shown = found.length < total ? `, the first ${found.length} shown` : '';
     return {
       status: 'done',
-      text: found.length
-        ? `[${READ_RESULT} ${ref}: ${found.length} match(es) of "${args.query}" in ${chars(n)} characters; read around one with "offset"]\n${found.join('\n')}`
+      text: total
+        ? `[${READ_RESULT} ${ref}: ${total} match(es) of "${args.query}" in ${chars(n)} characters${shown}; read around one with "offset"]\n${found.join('\n')}`
         : `[${READ_RESULT} ${ref}: "${args.query}" does not occur in its ${chars(n)} characters]`,
     };
   }
