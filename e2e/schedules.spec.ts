@@ -87,6 +87,8 @@ test('a schedule made in the app runs in mooring web within its minute, and its 
   await expect(card.getByTestId('schedule-next')).toContainText('Next:');
   // The scheduler of mooring web runs it at its minute; the card shows the outcome when it ends.
   await expect(card.getByTestId('run-outcome')).toHaveText('done', { timeout: 100_000 });
+  // Browser mode says so in a toast (the desktop app, in an OS notification).
+  await expect(page.getByTestId('toast')).toContainText('Schedule “Folder check”: done');
   await expect(card.getByTestId('schedule-last')).toContainText('alpha.txt and beta.md');
   const runs = JSON.parse(readFileSync(join(home, 'schedule-runs.json'), 'utf8')) as {
     runs: { trigger: string; startedAt: number; outcome: string }[];

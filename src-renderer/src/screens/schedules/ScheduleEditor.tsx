@@ -39,7 +39,10 @@ export function ScheduleEditor(props: { id: string | null; schedule?: Schedule; 
   const toolSets = useQuery(trpc.toolSets.list.queryOptions());
   const [draft, setDraft] = useState<ScheduleDraft | null>(props.schedule ? draftOf(props.schedule) : null);
   const [tried, setTried] = useState(false);
-  const d = draft ?? emptyDraft(defaultModel.data ?? '');
+  // The default model arrives after the form may have been typed in: it fills the field until it is edited.
+  const [modelEdited, setModelEdited] = useState(false);
+  const d0 = draft ?? emptyDraft('');
+  const d = !d0.model && !modelEdited ? { ...d0, model: defaultModel.data ?? '' } : d0;
   const set = (patch: Partial<ScheduleDraft>) => setDraft({ ...d, ...patch });
   const parsed = whenOf(d);
   const deferredWhen = useDeferredValue(typeof parsed === 'string' ? null : parsed);
@@ -103,7 +106,10 @@ export function ScheduleEditor(props: { id: string | null; schedule?: Schedule; 
             <input
               value={d.model}
               placeholder="openai:gpt-4o"
-              onChange={(e) => set({ model: e.target.value })}
+              onChange={(e) => {
+                setModelEdited(true);
+                set({ model: e.target.value });
+              }}
             />
           </Field>
           <Field
