@@ -14,7 +14,7 @@ const ROOMS = {
   auth: ['mcp', 'safety', 'secrets'],
   workspace: ['config', 'mcp', 'safety', 'secrets'],
   memory: ['config'],
-  install: ['config'],
+  install: ['config', 'safety', 'secrets'],
   calls: ['catalog', 'mcp', 'safety'],
   agent: ['calls', 'catalog', 'clientFeatures', 'config', 'secrets'],
   services: ['calls', 'catalog', 'config', 'mcp', 'safety', 'secrets', 'workspace'],

@@ -10,7 +10,7 @@ import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
 import { descendants, EVERYTHING, MEMORY, startMooringWeb, type RunningWeb } from './harness';
-import { openScreen, runTool } from './uiFlows';
+import { openScreen, runTool, sidewaysOverflow } from './uiFlows';
 
 const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
@@ -326,10 +326,7 @@ test('every screen at 1280×800 and 900×700: nothing overflows sideways, axe fi
     await page.setViewportSize({ width: w, height: h });
     for (const label of SCREENS) {
       await openScreen(page, label);
-      const overflow = await page.evaluate(() => {
-        const c = document.querySelector('main.content')!;
-        return c.scrollWidth - c.clientWidth;
-      });
+      const overflow = await sidewaysOverflow(page);
       expect(overflow, `${label} at ${w}px overflows sideways`).toBeLessThanOrEqual(0);
       if (w === 1280) await expectAccessible(page, label);
       await shot(page, `screen-${label.toLowerCase().replace(/ /g, '-')}-${w}x${h}`);

@@ -31,3 +31,10 @@ export async function runTool(page: Page, tool: string, args: object) {
   await page.getByLabel('Arguments').fill(JSON.stringify(args));
   await page.getByRole('button', { name: 'Run' }).click();
 }
+
+/** How far the page's content is wider than its column (0 or less: nothing overflows sideways). */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const c = document.querySelector('main.content')!;
+    return c.scrollWidth - c.clientWidth;
+  });

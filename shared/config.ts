@@ -31,6 +31,11 @@ export const ServerConfigSchema = z
     /** Plain values, or `${env:NAME}` references resolved from Mooring's own environment at start. */
     env: stringMap.default({}),
     cwd: z.string().optional(),
+    /**
+     * The folder VS Code's `${workspaceFolder}` stands for when this server starts outside a project folder:
+     * an import of `<folder>/.vscode/mcp.json` sets it to `<folder>`.
+     */
+    workspaceFolder: z.string().optional(),
     url: z.string().url('must be a full URL such as https://example.com/mcp').optional(),
     headers: stringMap.default({}),
     /** Names in `env` whose values live in the OS keychain; the file never holds them. */

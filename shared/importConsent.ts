@@ -4,7 +4,7 @@
 
 /** A setting of an imported server that widens what it may do beyond running its command. */
 export interface ImportGrant {
-  field: 'cwd' | 'env' | 'headers' | 'policy' | 'trust' | 'allowPrivateNetwork';
+  field: 'cwd' | 'workspaceFolder' | 'env' | 'headers' | 'policy' | 'trust' | 'allowPrivateNetwork';
   /** One line for the consent, e.g. "environment variables: API_URL, NODE_OPTIONS". */
   text: string;
 }

@@ -28,6 +28,11 @@ export const SettingsSchema = z
       .prefault({}),
     /** OSV vulnerability query endpoint (issue 4); a setting so tests can point it at a local server. */
     osvEndpoint: httpUrl.default('https://api.osv.dev/v1/query'),
+    /**
+     * The MCP registry `mooring mcp search` and the Browse screen read (an organisation's own registry that
+     * implements the same API); MOORING_REGISTRY_URL wins over it. Default: the official registry.
+     */
+    registryUrl: httpUrl.optional(),
     /** API keys are not here: they live in the keychain (issue 4). */
     providers: z
       .object({

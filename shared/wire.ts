@@ -106,11 +106,32 @@ export interface ProviderView {
   /** The environment variable that fills an empty base URL, when it is set. */
   envBaseUrl: string | null;
   needsKey: boolean;
-  /** A key is in the keychain (its value never leaves the core). */
+  /** A key is stored (its value never leaves the core). */
   keyStored: boolean;
+  /** Where: the keychain, the plain-text key file, or an `${env:NAME}` reference (keyEnvRef names it). */
+  keySource: 'keychain' | 'file' | 'envRef' | null;
+  keyEnvRef: string | null;
   /** The name of the environment variable that supplies a key, when set. */
   keyFromEnv: string | null;
   suggestedModel: string;
+}
+
+/** One model a provider listed, for the chat's model picker. */
+export interface ModelChoice {
+  /** `provider:model`, what the chat sends. */
+  spec: string;
+  model: string;
+  /** Takes tools natively (otherwise the text protocol carries them). */
+  tools: boolean;
+  /** Takes images as image parts. */
+  vision: boolean;
+}
+
+/** A configured provider's model list, or why it could not be read. */
+export interface ProviderModels {
+  provider: ProviderId;
+  models: ModelChoice[];
+  error?: ErrorData;
 }
 
 /** A server's prompt offered as a `/command` in the composer. */

@@ -1,14 +1,18 @@
-// `mooring mcp import FILE`: the servers of a Claude Desktop, Cursor, VS Code or Mooring file, added only
-// with consent to what the consent shows (README, "Safety"): each command line or URL, what else each
-// server may do (working directory, environment and header names, policy), and the settings of the file
-// an import never carries. Everything shown came from the file and is escaped. Nothing is started.
+// `mooring mcp import FILE`: the servers of another client's config (config/clientFormats.ts names them),
+// added only with consent to what the consent shows (README, "Safety"): each command line or URL, what else
+// each server may do (working directory, environment and header names, policy), and the settings of the
+// file an import never carries. Everything shown came from the file and is escaped. Nothing is started.
+// `mooring mcp detect`: the client configs found at their documented places, and their servers.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import type { ImportPreview } from '../core/services/configuredServers';
+import type { DetectedClient } from '@shared/wire';
 import type { CoreRunner } from './coreRunner';
+import { askInputs, inputOptions } from './installTerminal';
+import { collect } from './output';
 import { interactive, terminal } from './terminalPrompt';
-import { say, tty } from './terminalText';
+import { print, printJson, say, tty } from './terminalText';
 
 /** The consent text: one block per server. */
 export function describeImport(file: string, preview: ImportPreview): string {
@@ -27,13 +31,50 @@ export function describeImport(file: string, preview: ImportPreview): string {
   return out;
 }
 
+/** `mooring mcp detect` as text: one line per config found, then its servers. */
+export function describeDetected(found: DetectedClient[]): string {
+  if (!found.length) return 'No other MCP client’s config was found on this machine.\n';
+  let out = '';
+  for (const c of found) {
+    const held = c.error
+      ? `cannot be read: ${c.error}`
+      : `${c.servers.length} server${c.servers.length === 1 ? '' : 's'}`;
+    out += tty`${c.label}  ${c.path}  ${held}\n`;
+    for (const s of c.servers)
+      out += tty`    ${s.name}${s.exists ? ' (already in Mooring)' : ''}: ${s.commandLine}\n`;
+  }
+  return out + 'Import one with: mooring mcp import PATH\n';
+}
+
 export function registerImportCommand(mcp: Command, withCore: CoreRunner): void {
   mcp
+    .command('detect')
+    .description('list the MCP client configs found on this machine and the servers each holds')
+    .option('--json', 'machine-readable output')
+    .action(async (o) =>
+      withCore(
+        async (core) => {
+          const found = await core.clients.detect();
+          if (o.json) printJson(found);
+          else print(describeDetected(found));
+        },
+        { json: o.json },
+      ),
+    );
+
+  mcp
     .command('import')
-    .description('import servers from a Claude Desktop, Cursor, VS Code or Mooring config file')
+    .description(
+      'import servers from another client’s config: Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, Continue, LM Studio, Cherry Studio, Mooring',
+    )
     .argument('<file>')
     .option('--yes', 'consent to everything shown without asking')
     .option('--replace', 'replace servers of the same name')
+    .option(
+      '--input <ID[=VALUE]>',
+      'the value of a VS Code input (${input:ID}); ID alone: asked hidden, or read from standard input',
+      collect,
+    )
     .option('--all-tools', 'skip the default safe set: leave their destructive tools on')
     .action(async (file: string, o) =>
       withCore(async (core) => {
@@ -45,7 +86,8 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
           );
         });
         // Shown for consent before anything is written.
-        say(describeImport(file, await core.servers.previewImport(text, file)));
+        const preview = await core.servers.previewImport(text, file);
+        say(describeImport(file, preview));
         if (!o.yes) {
           if (!interactive())
             throw new MooringError(
@@ -56,10 +98,20 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
           if (!(await terminal.confirm('Add these servers? They will run the commands shown above.')))
             throw new MooringError('refused', 'Nothing was imported.');
         }
+        // VS Code inputs (`${input:ID}`): asked now, kept in the keychain, filled in at start.
+        const inputs = preview.inputs.map((i) => ({
+          id: i.id,
+          label: `input ${i.id}${i.description ? ` (${i.description})` : ''}`,
+          secret: i.password,
+          required: true,
+        }));
+        let inputValues = await inputOptions(o.input, inputs);
+        if (interactive()) inputValues = await askInputs(inputs, inputValues);
         const merged = await core.servers.import({
           text,
           fileName: file,
           replaceExisting: Boolean(o.replace),
+          inputValues,
           ...(o.allTools ? { safeDefaults: false } : {}),
         });
         say(tty`imported ${merged.added.length + merged.replaced.length} server(s); none was started\n`);

@@ -7,6 +7,7 @@ import { MooringCore } from '../core/mooringCore';
 import { envServer, logMasker } from '../core/workspace/envServer';
 import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
+import { registerInstallCommands } from './installCommands';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
 import { registerScheduleCommands } from './scheduleCommands';
 import { registerServeCommand } from './serveCommand';
@@ -60,7 +61,9 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
   process.exitCode = code;
 };
 
-registerAuthCommands(registerMcpCommands(program, withCore), withCore);
+const mcp = registerMcpCommands(program, withCore);
+registerAuthCommands(mcp, withCore);
+registerInstallCommands(mcp, withCore);
 registerChatCommand(program, withCore);
 registerServeCommand(program, withCore);
 registerWebCommand(program);

@@ -11,7 +11,8 @@ export interface SecretValues {
   headers: Record<string, string>;
 }
 
-async function readStdinLines(): Promise<string[]> {
+/** Standard input, whole, as lines (secrets piped in by a script). */
+export async function readStdinLines(): Promise<string[]> {
   let text = '';
   process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin) text += chunk as string;

@@ -12,6 +12,7 @@ import type { Settings } from '@shared/settings';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
+import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
 import { parseModelSpec } from './agent/providers/resolveProvider';
 import { AuthService } from './auth/authService';
@@ -31,6 +32,8 @@ import { SettingsService } from './config/settingsService';
 import { ServersStore } from './config/serversStore';
 import { homePaths, resolveHome, type HomePaths } from './home';
 import { InstallLinkInbox } from './install/installLinkInbox';
+import { InstallService } from './install/installService';
+import { registryUrlFrom } from './install/registryClient';
 import { MemoryStore } from './memory/memoryStore';
 import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
@@ -119,6 +122,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly prompts: PromptsService;
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
+  /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
+  readonly install: InstallService;
   /**
    * Every secret value this process knows (keychain values, secret `${env:…}` values, OAuth tokens): masked
    * out of server logs, session errors, test results and the audit log (ARCHITECTURE.md, "The core as one
@@ -223,6 +228,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         configureClient: this.features.configureTestClient,
       },
       forgetSignIn: (name) => this.oauth.signOut(name),
+      removeInstalledFiles: (name) => this.install.removeFiles(name),
       extraServers: opts.extraServers ?? [],
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => this.workspaces.scan(dir),
@@ -249,7 +255,19 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         signOut: (name) => this.auth.signOut(name),
       },
     });
-    this.providers = new ProviderAccess({ secrets, settings: () => this.settings.current(), env });
+    this.install = new InstallService({
+      home: paths.home,
+      registryUrl: () => registryUrlFrom(env(), this.settings.current().registryUrl),
+      osvEndpoint: () => this.settings.current().osvEndpoint,
+      add: (input, o) => this.servers.add(input, o),
+      existingNames: async () => (await this.servers.configs()).map((c) => c.name),
+    });
+    this.providers = new ProviderAccess({
+      secrets,
+      keyFile: new ProviderKeyFile(paths.home),
+      settings: () => this.settings.current(),
+      env,
+    });
     this.conversations = ConversationStore.forHome(paths.home);
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this);

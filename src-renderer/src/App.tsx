@@ -6,6 +6,8 @@ import { ApprovalDialog } from './components/ApprovalDialog';
 import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
 import { ChatScreen } from './screens/chat/ChatScreen';
 import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
+import { BrowseScreen } from './screens/install/BrowseScreen';
+import { InstallLinkDialog } from './screens/install/InstallLinkDialog';
 import { LogsScreen } from './screens/LogsScreen';
 import { PermissionsScreen } from './screens/PermissionsScreen';
 import { PlaygroundScreen } from './screens/PlaygroundScreen';
@@ -36,6 +38,7 @@ export function App() {
             </Callout>
           )}
           {route === 'servers' && <ServersScreen />}
+          {route === 'browse' && <BrowseScreen />}
           {route === 'tools' && <ToolsScreen />}
           {route === 'toolsets' && <ToolSetsScreen />}
           {route === 'permissions' && <PermissionsScreen />}
@@ -52,6 +55,7 @@ export function App() {
       {/* Outside the shell's grid: the toast region is an element of its own and would take a grid row. */}
       <ApprovalDialog />
       <InteractionDialogs />
+      <InstallLinkDialog />
       <Toaster />
     </TooltipProvider>
   );

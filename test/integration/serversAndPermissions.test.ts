@@ -104,6 +104,22 @@ describe('servers and permissions through the core', { timeout: 120_000 }, () =>
     });
   });
 
+  it('an install (here from a mooring:// link) gets the default safe set and says so', async () => {
+    const { core, home } = await emptyCore();
+    const config = Buffer.from(JSON.stringify(memoryEntry(home))).toString('base64');
+    const plan = await core.install.plan(`mooring://install?name=memory&config=${config}`);
+    const done = await core.install.install(plan.id, {});
+    expect(done.safeDefaults).toMatchObject({
+      disabledCount: 3,
+      message: '3 destructive tools disabled by default',
+    });
+    expect((fileServers(home)[0]!.excludeTools ?? []).sort()).toEqual(DELETES);
+    // Installed without starting it (mooring mcp install): the safe set waits for its first connect.
+    const later = await core.install.plan(`mooring://install?name=memory2&config=${config}`);
+    const saved = await core.install.install(later.id, { start: false });
+    expect(saved.safeDefaults).toEqual({ disabledCount: 0, pending: true });
+  });
+
   it('Retry restarts a failed server once its command works; traffic is recorded only on request', async () => {
     const { core } = await emptyCore();
     const dir = tempDir('mooring-late-');

@@ -2,7 +2,8 @@
 // turns start here and run in the background, each ChatEvent on the `chat` event tagged by conversation;
 // `mooring chat` runs one turn in the foreground through `prepareTurn`. The core owns one service.
 import { EventEmitter } from 'node:events';
-import type { ChatEvent, ChatMessage, ConversationSummary } from '@shared/chat';
+import { messageWithFiles, type AttachedTextFile } from '@shared/attachedFiles';
+import type { ChatEvent, ChatMessage, ContentPart, ConversationSummary, ImagePart } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
@@ -14,6 +15,7 @@ import { MooringError, toErrorData } from '../errors';
 import type { ChatPreferencesFile } from './chatPreferences';
 import { runChatTurn, type ChatTurnResult } from './chatTurn';
 import { titleFromText, type ConversationStore, type LoadedConversation } from './conversationStore';
+import { exportConversation, importConversation } from './conversationTransfer';
 import { CoreToolRuntime } from './coreToolRuntime';
 import type { ProviderAccess, ProviderCheck } from './providerAccess';
 import { parseModelSpec } from './providers/resolveProvider';
@@ -53,6 +55,15 @@ export interface SendInput {
   workspace?: string | null;
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
+  /**
+   * Edit-and-resend: the conversation goes on from just before this message of the person's (it and the
+   * messages after it leave the conversation), with `text` in its place.
+   */
+  replaceFrom?: string;
+  /** Images sent with the text (to a vision model as image parts). */
+  images?: ImagePart[];
+  /** Text files sent with the text, inline after it (shared/attachedFiles.ts); the title ignores them. */
+  files?: AttachedTextFile[];
 }
 
 /** `mooring chat`: one turn in the foreground, with the terminal's answers to approvals. */
@@ -95,6 +106,12 @@ export interface UnattendedTurn {
 }
 
 export type ConversationRow = ConversationSummary & { running: boolean };
+
+/** The person's message as parts: the text (when there is any), then the images. */
+const contentOf = (input: SendInput): ContentPart[] => {
+  const text = input.files?.length ? messageWithFiles(input.text, input.files) : input.text;
+  return [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...(input.images ?? [])];
+};
 
 const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
@@ -158,6 +175,16 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     });
   }
 
+  /** The conversation as a file to save: Markdown to read, JSON to import again. */
+  exportConversation(id: string, format: 'markdown' | 'json') {
+    return exportConversation(this.deps.conversations, id, format);
+  }
+
+  /** A JSON export as a new conversation (conversationTransfer.ts). */
+  importConversation(text: string): Promise<ConversationSummary> {
+    return importConversation(this.deps.conversations, text);
+  }
+
   /** A conversation's project folder: offered as the MCP root; servers get roots/list_changed. */
   async setWorkspace(conversationId: string, workspace: string | null): Promise<void> {
     // Checked (absolute, existing folder) before it is written.
@@ -202,13 +229,15 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     defaultModel: string;
     providers: ProviderView[];
     keychain: { ok: true } | { ok: false; reason: string };
+    /** The plain-text key file offered when there is no keychain (null: this host has none). */
+    keyFile: string | null;
   }> {
     const [defaultModel, providers, keychain] = await Promise.all([
       this.defaultModel(),
       this.deps.providers.views(),
       this.deps.providers.keychain(),
     ]);
-    return { defaultModel, providers, keychain };
+    return { defaultModel, providers, keychain, keyFile: this.deps.providers.keyFilePath() };
   }
 
   /** Writes the default model and the base URLs (validated by the settings schema; nothing written if bad). */
@@ -250,7 +279,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
    * turn streams through events.
    */
   async send(input: SendInput): Promise<{ conversationId: string; model: string; turnSeq: number }> {
-    if (!input.text.trim()) throw new MooringError('usage', 'The message is empty', 'Type a message to send');
+    if (!input.text.trim() && !input.images?.length && !input.files?.length)
+      throw new MooringError('usage', 'The message is empty', 'Type a message to send');
     const spec = input.model ?? (await this.modelOf(input.conversationId));
     parseModelSpec(spec); // a clear usage error before anything is written
     if (input.toolSet) this.deps.settings.toolSet(input.toolSet); // not_found, naming the sets there are
@@ -268,6 +298,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       });
       cid = created.id;
       if (created.workspace) await this.deps.roots.setFolder(cid, created.workspace);
+    } else if (input.replaceFrom) {
+      await this.deps.conversations.branchBefore(cid, input.replaceFrom);
     } else {
       await this.deps.conversations.load(cid); // not_found before anything starts
     }
@@ -292,7 +324,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       model,
       runtime,
       conversationId,
-      message: input.text,
+      message: contentOf(input),
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
       limits: this.limitsFor(provider.id, model),
@@ -309,6 +341,24 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
         this.emit('turn', { conversationId, running: false, seq: ++this.turnSeq });
       });
     return { conversationId, model: spec, turnSeq: started };
+  }
+
+  /**
+   * Regenerate: the person's last message is sent again (with its images), in place of itself and the
+   * answer it got.
+   */
+  async regenerate(
+    input: Omit<SendInput, 'text' | 'replaceFrom' | 'images' | 'workspace'> & {
+      conversationId: string;
+    },
+  ): Promise<{ conversationId: string; model: string; turnSeq: number }> {
+    const { messages } = await this.deps.conversations.load(input.conversationId);
+    const last = messages.findLast((m) => m.role === 'user' && m.origin !== 'protocol');
+    if (!last || last.role !== 'user')
+      throw new MooringError('usage', 'There is no message to answer again', 'Send a message first');
+    const text = last.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+    const images = last.content.filter((p): p is ImagePart => p.type === 'image');
+    return this.send({ ...input, text, images, replaceFrom: last.id });
   }
 
   /**

@@ -37,6 +37,21 @@ describe('ConversationStore', () => {
     expect(loaded.warnings).toEqual([]);
   });
 
+  it('branches before a message of the person: it and the later messages leave, the rest goes on', async () => {
+    const c = await store.create({ title: 'Branching' });
+    await store.append(c.id, user('u1', 'first'));
+    await store.append(c.id, { id: 'a1', at: Date.now(), role: 'assistant', text: 'one', toolCalls: [] });
+    await store.append(c.id, user('u2', 'second'));
+    await store.append(c.id, { id: 'a2', at: Date.now(), role: 'assistant', text: 'two', toolCalls: [] });
+    const from = await store.branchBefore(c.id, 'u2');
+    expect(from.content).toEqual([{ type: 'text', text: 'second' }]);
+    await store.append(c.id, user('u3', 'second, edited'));
+    expect((await store.load(c.id)).messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u3']);
+    // Only the person's own messages are branch points.
+    await expect(store.branchBefore(c.id, 'a1')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(store.branchBefore(c.id, 'u2')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('skips a torn last line with a warning and keeps everything before it', async () => {
     const c = await store.create({ title: 't' });
     await store.append(c.id, user('m1', 'kept'));

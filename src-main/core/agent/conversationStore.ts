@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChatMessage, ConversationSummary } from '@shared/chat';
+import type { ChatMessage, ConversationSummary, UserChatMessage } from '@shared/chat';
 import { closeJsonlAppender, jsonlAppender } from '../config/jsonlAppender';
 import { MooringError } from '../errors';
 import { homePaths } from '../home';
@@ -15,7 +15,12 @@ export type ConversationRecord =
   | { kind: 'meta'; id: string; title: string; createdAt: number; workspace: string | null }
   | { kind: 'message'; message: ChatMessage }
   | { kind: 'rename'; title: string; at: number }
-  | { kind: 'workspace'; workspace: string | null; at: number };
+  | { kind: 'workspace'; workspace: string | null; at: number }
+  /**
+   * Edit-and-resend or regenerate: the conversation goes on from its first `keep` messages (the later
+   * ones stay in the file, above this line, but are no longer part of it).
+   */
+  | { kind: 'branch'; keep: number; at: number };
 
 export interface LoadedConversation {
   summary: ConversationSummary;
@@ -104,6 +109,24 @@ export class ConversationStore {
   }
 
   /**
+   * The conversation goes on from just before the person's message `messageId`: it and everything after
+   * it leave the conversation. Returns that message (its content is what a regenerate sends again).
+   */
+  async branchBefore(id: string, messageId: string): Promise<UserChatMessage> {
+    const { messages } = await this.load(id);
+    const keep = messages.findIndex((m) => m.id === messageId);
+    const from = messages[keep];
+    if (!from || from.role !== 'user' || from.origin === 'protocol')
+      throw new MooringError(
+        'not_found',
+        'That message is not one of yours in this conversation',
+        'Reload the conversation and try again',
+      );
+    await this.appendRecord(id, { kind: 'branch', keep, at: Date.now() });
+    return from;
+  }
+
+  /**
    * Through the home's one appender: in call order, fsync'd, whole lines even when two processes write
    * one conversation. Only to a conversation that exists (its header line was written by `create`).
    */
@@ -155,6 +178,9 @@ export class ConversationStore {
         summary.updatedAt = Math.max(summary.updatedAt, rec.at);
       } else if (rec.kind === 'workspace' && summary) {
         summary.workspace = rec.workspace;
+      } else if (rec.kind === 'branch') {
+        messages.length = Math.min(messages.length, rec.keep);
+        if (summary) summary.updatedAt = Math.max(summary.updatedAt, rec.at);
       }
     });
     if (!summary) {

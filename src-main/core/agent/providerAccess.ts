@@ -4,9 +4,10 @@
 import { DEFAULT_PROVIDER_URLS, PROVIDER_IDS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ErrorData } from '@shared/errors';
 import type { Settings } from '@shared/settings';
-import type { ProviderView } from '@shared/wire';
+import type { ProviderModels, ProviderView } from '@shared/wire';
 import { MooringError, toErrorData } from '../errors';
 import type { SecretStore } from '../secrets/secretStore';
+import { envRefName, type KeyEntry, type ProviderKeyFile } from './providerKeyFile';
 import { resolveProvider, type AgentProviderSettings } from './providers/resolveProvider';
 import type { ChatProvider } from './providers/types';
 
@@ -25,8 +26,13 @@ const ENV_KEY: Partial<Record<ProviderId, string>> = {
 
 export type ProviderCheck = { ok: true; models: string[] } | { ok: false; error: ErrorData };
 
+/** Where a key typed in Settings > Models goes: the keychain, or by explicit choice providerKeyFile.ts. */
+export type KeyStorage = 'keychain' | 'file' | 'envRef';
+
 export interface ProviderAccessDeps {
   secrets: Pick<SecretStore, 'get' | 'set' | 'delete' | 'available'>;
+  /** Keys (or environment references) kept outside a keychain, by the person's choice. */
+  keyFile?: ProviderKeyFile;
   settings: () => Settings;
   env: () => NodeJS.ProcessEnv;
 }
@@ -34,22 +40,45 @@ export interface ProviderAccessDeps {
 export class ProviderAccess {
   constructor(private readonly deps: ProviderAccessDeps) {}
 
-  /** The keychain's key, or undefined when there is none or no keychain (the environment may have one). */
+  /** The keychain's key, else the key file's (a key, or the variable it names); undefined when none. */
   async storedApiKey(provider: ProviderId): Promise<string | undefined> {
     if (provider === 'ollama') return undefined;
-    try {
-      return (await this.deps.secrets.get(apiKeyAccount(provider))) ?? undefined;
-    } catch {
-      return undefined;
-    }
+    const fromKeychain = await this.deps.secrets.get(apiKeyAccount(provider)).catch(() => null);
+    if (fromKeychain) return fromKeychain;
+    const entry = await this.keyEntry(provider);
+    if (!entry) return undefined;
+    return 'key' in entry ? entry.key : this.deps.env()[entry.envRef] || undefined;
   }
 
-  /** Stores (or with an empty value, removes) a provider's API key in the keychain. */
-  async setApiKey(provider: ProviderId, apiKey: string): Promise<{ keyStored: boolean }> {
+  private keyEntry(provider: ProviderId): Promise<KeyEntry | undefined> {
+    return this.deps.keyFile?.get(provider).catch(() => undefined) ?? Promise.resolve(undefined);
+  }
+
+  /**
+   * Stores a provider's API key where the person chose (an empty value removes it everywhere). One place
+   * holds it at a time: storing it in one removes it from the other.
+   */
+  async setApiKey(
+    provider: ProviderId,
+    apiKey: string,
+    storage: KeyStorage = 'keychain',
+  ): Promise<{ keyStored: boolean }> {
     const key = apiKey.trim();
-    if (key) await this.deps.secrets.set(apiKeyAccount(provider), key);
-    else await this.deps.secrets.delete(apiKeyAccount(provider));
-    return { keyStored: Boolean(key) };
+    const file = this.deps.keyFile;
+    if (!key) {
+      await this.deps.secrets.delete(apiKeyAccount(provider)).catch(() => undefined);
+      await file?.set(provider, undefined);
+      return { keyStored: false };
+    }
+    if (storage === 'keychain') {
+      await this.deps.secrets.set(apiKeyAccount(provider), key);
+      await file?.set(provider, undefined);
+      return { keyStored: true };
+    }
+    if (!file) throw new MooringError('usage', 'This host keeps keys only in the keychain');
+    await file.set(provider, storage === 'envRef' ? { envRef: envRefName(key) } : { key });
+    await this.deps.secrets.delete(apiKeyAccount(provider)).catch(() => undefined);
+    return { keyStored: true };
   }
 
   /** Settings endpoints that differ from the defaults plus keychain keys; the environment fills the rest. */
@@ -88,6 +117,44 @@ export class ProviderAccess {
     }
   }
 
+  /**
+   * The chat's model picker: each configured provider's own model list (Ollama's tags, `/v1/models`,
+   * Anthropic's models), read in parallel, each model with what it takes. A provider is configured when
+   * it needs no key (Ollama), has a key (keychain or environment) or a base URL of its own; one that does
+   * not answer within `timeoutMs` is listed with its error and no models.
+   */
+  async catalog(timeoutMs = 4_000): Promise<ProviderModels[]> {
+    const s = this.deps.settings().providers;
+    const env = this.deps.env();
+    const configured = await Promise.all(
+      PROVIDER_IDS.map(async (id) => {
+        if (id === 'ollama') return true;
+        const envKey = ENV_KEY[id];
+        return Boolean(
+          s[id].baseUrl || env[ENV_URL[id]] || (envKey && env[envKey]) || (await this.storedApiKey(id)),
+        );
+      }),
+    );
+    return Promise.all(
+      PROVIDER_IDS.filter((_, i) => configured[i]).map(async (id): Promise<ProviderModels> => {
+        try {
+          const { provider } = await this.providerFor(`${id}:${SUGGESTED_MODELS[id]}`);
+          const names = provider.listModels ? await provider.listModels(AbortSignal.timeout(timeoutMs)) : [];
+          return {
+            provider: id,
+            models: names.map((model) => ({
+              spec: `${id}:${model}`,
+              model,
+              ...provider.capabilities(model),
+            })),
+          };
+        } catch (err) {
+          return { provider: id, models: [], error: toErrorData(err) };
+        }
+      }),
+    );
+  }
+
   /** Each provider as Settings > Models shows it (a stored key is reported, never returned). */
   views(): Promise<ProviderView[]> {
     const s = this.deps.settings();
@@ -100,12 +167,31 @@ export class ProviderAccess {
           baseUrl: s.providers[id].baseUrl ?? null,
           envBaseUrl: env[ENV_URL[id]] ?? null,
           needsKey: id !== 'ollama',
-          keyStored: Boolean(await this.storedApiKey(id)),
+          ...(await this.keyView(id)),
           keyFromEnv: envKey && env[envKey] ? envKey : null,
           suggestedModel: SUGGESTED_MODELS[id],
         };
       }),
     );
+  }
+
+  /** Where the provider's key is kept, in words the screen can show (the key itself never leaves). */
+  private async keyView(
+    id: ProviderId,
+  ): Promise<Pick<ProviderView, 'keyStored' | 'keySource' | 'keyEnvRef'>> {
+    if (id === 'ollama') return { keyStored: false, keySource: null, keyEnvRef: null };
+    const inKeychain = await this.deps.secrets.get(apiKeyAccount(id)).catch(() => null);
+    if (inKeychain) return { keyStored: true, keySource: 'keychain', keyEnvRef: null };
+    const entry = await this.keyEntry(id);
+    if (!entry) return { keyStored: false, keySource: null, keyEnvRef: null };
+    return 'key' in entry
+      ? { keyStored: true, keySource: 'file', keyEnvRef: null }
+      : { keyStored: true, keySource: 'envRef', keyEnvRef: entry.envRef };
+  }
+
+  /** The plain-text key file, for Settings > Models to name it (absent on hosts without one). */
+  keyFilePath(): string | null {
+    return this.deps.keyFile?.file ?? null;
   }
 
   /** Whether a keychain is there to hold keys (Settings > Models says so when not). */

@@ -90,6 +90,14 @@ describe('the chat over the router', () => {
     for (const f of files.filter((n) => n.endsWith('.json')))
       expect(readFileText(join(home, f))).not.toContain('sk-from-keychain');
     expect(await caller.models.check({ provider: 'openai' })).toEqual({ ok: true, models: ['gpt-4o'] });
+    // The picker: the configured providers' own lists, each model with what it takes; Anthropic has no
+    // key and no URL here, so it is not offered.
+    const listed = await caller.models.list();
+    expect(listed.map((p) => p.provider).sort()).toEqual(['ollama', 'openai']);
+    expect(listed.find((p) => p.provider === 'openai')).toEqual({
+      provider: 'openai',
+      models: [{ spec: 'openai:gpt-4o', model: 'gpt-4o', tools: true, vision: true }],
+    });
     await provider.close();
   });
 

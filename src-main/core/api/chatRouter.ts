@@ -7,6 +7,16 @@ import { publicProcedure, router } from './trpc';
 
 const Id = z.string().min(1).max(100);
 const ModelSpec = z.string().min(3).max(200);
+/** An attached image, base64 (about 15 MB of image at most). */
+const Image = z.object({
+  type: z.literal('image'),
+  mimeType: z.string().regex(/^image\/[\w.+-]+$/, 'an image type such as image/png'),
+  data: z
+    .string()
+    .max(20_000_000)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64 data'),
+});
+const MAX_IMAGES = 10;
 
 export const chatRouter = router({
   conversations: publicProcedure.query(({ ctx }) => ctx.core.chat.list()),
@@ -29,17 +39,49 @@ export const chatRouter = router({
         model: ModelSpec.optional(),
         workspace: z.string().max(4096).nullable().optional(),
         toolSet: z.string().max(64).optional(),
+        replaceFrom: Id.optional(),
+        images: z.array(Image).max(MAX_IMAGES).optional(),
+        files: z
+          .array(z.object({ name: z.string().min(1).max(255), text: z.string().max(1_000_000) }))
+          .max(MAX_IMAGES)
+          .optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
       ctx.core.chat.send({
         text: input.text,
         ...(input.toolSet ? { toolSet: input.toolSet } : {}),
+        ...(input.replaceFrom ? { replaceFrom: input.replaceFrom } : {}),
+        ...(input.images?.length ? { images: input.images } : {}),
+        ...(input.files?.length ? { files: input.files } : {}),
         ...(input.conversationId ? { conversationId: input.conversationId } : {}),
         ...(input.model ? { model: input.model } : {}),
         ...(input.workspace !== undefined ? { workspace: input.workspace } : {}),
       }),
     ),
+
+  /** The person's last message sent again, in place of itself and its answer. */
+  regenerate: publicProcedure
+    .input(
+      z.object({ conversationId: Id, model: ModelSpec.optional(), toolSet: z.string().max(64).optional() }),
+    )
+    .mutation(({ ctx, input }) =>
+      ctx.core.chat.regenerate({
+        conversationId: input.conversationId,
+        ...(input.model ? { model: input.model } : {}),
+        ...(input.toolSet ? { toolSet: input.toolSet } : {}),
+      }),
+    ),
+
+  /** The conversation as a file: Markdown to read, JSON to import again. */
+  export: publicProcedure
+    .input(z.object({ id: Id, format: z.enum(['markdown', 'json']) }))
+    .query(({ ctx, input }) => ctx.core.chat.exportConversation(input.id, input.format)),
+
+  /** A JSON export as a new conversation. */
+  import: publicProcedure
+    .input(z.object({ content: z.string().max(7_000_000) }))
+    .mutation(({ ctx, input }) => ctx.core.chat.importConversation(input.content)),
 
   cancel: publicProcedure
     .input(z.object({ conversationId: Id }))

@@ -74,9 +74,16 @@ export const serversRouter = router({
         text: z.string().max(2_000_000),
         fileName: z.string().default('pasted text'),
         names: z.array(z.string()).min(1).max(200),
+        /** Values of the file's VS Code inputs, kept in the keychain. */
+        inputValues: z.record(z.string().max(200), z.string().max(8192)).optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
-      ctx.core.servers.import({ text: input.text, fileName: input.fileName, names: input.names }),
+      ctx.core.servers.import({
+        text: input.text,
+        fileName: input.fileName,
+        names: input.names,
+        ...(input.inputValues ? { inputValues: input.inputValues } : {}),
+      }),
     ),
 });

@@ -24,13 +24,25 @@ export const settingsRouter = router({
       return { saved: true };
     }),
 
-  /** Stores (or with an empty value, removes) a provider's API key in the keychain. */
+  /**
+   * Stores (or with an empty value, removes) a provider's API key: in the keychain, or by the person's
+   * choice as an `${env:NAME}` reference or in the plain-text key file readable only by them.
+   */
   setApiKey: publicProcedure
-    .input(z.object({ provider: ProviderIdSchema, apiKey: z.string().max(4096) }))
-    .mutation(({ ctx, input }) => ctx.core.providers.setApiKey(input.provider, input.apiKey)),
+    .input(
+      z.object({
+        provider: ProviderIdSchema,
+        apiKey: z.string().max(4096),
+        storage: z.enum(['keychain', 'file', 'envRef']).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.core.providers.setApiKey(input.provider, input.apiKey, input.storage)),
 
   /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
   status: publicProcedure.query(({ ctx }) => ctx.core.chat.modelStatus()),
+
+  /** The chat's model picker: each configured provider's models, with whether they take tools and images. */
+  list: publicProcedure.query(({ ctx }) => ctx.core.providers.catalog()),
 
   /** Reaches the provider with the saved settings and lists its models. */
   check: publicProcedure

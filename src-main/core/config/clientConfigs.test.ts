@@ -25,6 +25,8 @@ describe('client config locations', () => {
       ['windsurf', '/Users/ana/.codeium/windsurf/mcp_config.json'],
       ['zed', '/Users/ana/.config/zed/settings.json'],
       ['goose', '/Users/ana/.config/goose/config.yaml'],
+      ['continue', '/Users/ana/.continue/config.yaml'],
+      ['continue', '/Users/ana/.continue/config.json'],
       ['lm-studio', '/Users/ana/.lmstudio/mcp.json'],
     ]);
   });
@@ -47,6 +49,9 @@ describe('client config locations', () => {
       'C:\\Users\\ana\\AppData\\Roaming\\Code\\User\\mcp.json',
     );
     expect(byDefault.find((l) => l.client === 'cursor')!.path).toBe('C:\\Users\\ana\\.cursor\\mcp.json');
+    expect(byDefault.find((l) => l.client === 'continue')!.path).toBe(
+      'C:\\Users\\ana\\.continue\\config.yaml',
+    );
   });
 
   it('Linux: $XDG_CONFIG_HOME when set, else ~/.config', () => {

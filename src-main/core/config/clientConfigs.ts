@@ -1,12 +1,20 @@
 // Where other MCP clients keep their server configs, per platform, as each documents it — Claude Desktop,
-// Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, LM Studio — and which of those files exist on this
-// machine. Detection only: reading a file's servers is importFormats.ts's job (and the formats it does not
-// read yet, such as Goose's YAML, are still found and named).
+// Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, Continue, LM Studio — and which of those files exist
+// on this machine. Detection only: reading a file's servers is importFormats.ts's job (a file it cannot
+// read is still found and named, with why). Cherry Studio has no file to find: its servers are exported.
 import { stat } from 'node:fs/promises';
 import { posix, win32 } from 'node:path';
 
 export type ClientId =
-  'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'windsurf' | 'zed' | 'goose' | 'lm-studio';
+  | 'claude-desktop'
+  | 'claude-code'
+  | 'cursor'
+  | 'vscode'
+  | 'windsurf'
+  | 'zed'
+  | 'goose'
+  | 'continue'
+  | 'lm-studio';
 
 export interface ClientLocation {
   client: ClientId;
@@ -29,6 +37,7 @@ export const CLIENT_LABELS: Record<ClientId, string> = {
   windsurf: 'Windsurf',
   zed: 'Zed',
   goose: 'Goose',
+  continue: 'Continue',
   'lm-studio': 'LM Studio',
 };
 
@@ -67,6 +76,10 @@ export function clientConfigLocations(e: ClientEnvironment): ClientLocation[] {
     at('windsurf', home, '.codeium', 'windsurf', 'mcp_config.json'),
     at('zed', zed, 'settings.json'),
     at('goose', goose, 'config.yaml'),
+    // Continue keeps its config in ~/.continue on every platform (%USERPROFILE%\.continue on Windows);
+    // config.json is the older format, still read.
+    at('continue', home, '.continue', 'config.yaml'),
+    at('continue', home, '.continue', 'config.json'),
     at('lm-studio', home, '.lmstudio', 'mcp.json'),
   ];
 }

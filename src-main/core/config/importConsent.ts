@@ -75,6 +75,11 @@ export function withoutNeverImported(raw: Record<string, unknown>): {
 export function importGrants(config: ServerConfig): ImportGrant[] {
   const grants: ImportGrant[] = [];
   if (config.cwd) grants.push({ field: 'cwd', text: `working directory: ${config.cwd}` });
+  if (config.workspaceFolder)
+    grants.push({
+      field: 'workspaceFolder',
+      text: `\${workspaceFolder} at start: ${config.workspaceFolder}`,
+    });
   const env = Object.keys(config.env);
   if (env.length) grants.push({ field: 'env', text: `environment variables: ${env.join(', ')}` });
   const headers = Object.keys(config.headers);

@@ -220,9 +220,12 @@ describe('parseImport', () => {
     expect(claude.dropped.gh![0]!.text).toMatch(/GITHUB_TOKEN from the keychain/);
   });
 
-  it('an unknown format says which keys were expected', () => {
+  it('an unknown format names every format Mooring reads', () => {
     expect(() => parseImport('{ "tools": [] }', { fileName: 'x.json' })).toThrow(
-      /x\.json:1:1: not a known MCP configuration: expected "mcpServers"/,
+      /x\.json:1:1: not a known MCP configuration: Mooring reads "mcpServers" \(Claude Desktop, Cursor, Windsurf, LM Studio, Cherry Studio, \.mcp\.json\), Claude Code's ~\/\.claude\.json, .*"extensions" \(Goose config\.yaml\)/,
+    );
+    expect(() => parseImport('just: words\n', { fileName: 'x.yaml' })).toThrow(
+      /not a known MCP configuration/,
     );
   });
 

@@ -1,8 +1,7 @@
-// Import of the MCP configurations people already have: Claude Desktop and Cursor (`mcpServers`), VS Code
-// (`.vscode/mcp.json`, or `mcp` in settings.json, with `inputs`), Zed (`context_servers` in its
-// settings.json), and our own `mcp_servers.json`. The format is detected; JSON with comments is accepted.
-// Every bad entry is named
-// with its file position, and nothing is written unless every entry is valid.
+// Import of the MCP configurations people already have: every client's format (clientFormats.ts says which
+// and where its entries are), JSON with comments or YAML (importSource.ts). The format is detected. Every
+// bad entry is named with its file position, and nothing is written unless every entry is valid.
+import { basename, dirname, resolve } from 'node:path';
 import {
   SERVER_NAME_PATTERN,
   ServerConfigSchema,
@@ -13,17 +12,23 @@ import type { ImportDropped } from '@shared/importConsent';
 import { MooringError } from '../errors';
 import { withoutNeverImported } from './importConsent';
 import {
+  detectFormat,
+  FORMATS_READ,
+  normaliseEntry,
+  type ImportFormat,
+  type RawEntry,
+} from './clientFormats';
+import {
   ConfigInvalidError,
   describeZodIssue,
   formatPath,
-  offsetOf,
-  parseJsonText,
   type ConfigIssue,
   type JsonPath,
 } from './jsonDiagnostics';
+import { readImportSource } from './importSource';
 import type { ServersStore } from './serversStore';
 
-export type ImportFormat = 'claude' | 'vscode' | 'zed' | 'mooring';
+export type { ImportFormat };
 
 /** A VS Code input (`${input:ID}`) the UI must ask for before the server can start. */
 export interface ImportInput {
@@ -47,14 +52,6 @@ export interface ImportResult {
   warnings: string[];
   /** Per server: the settings an import never carries that its entry had (importConsent.ts). */
   dropped: Record<string, ImportDropped[]>;
-}
-
-interface RawEntry {
-  /** Where the entry is in the file. */
-  source: JsonPath;
-  /** Its name in the file (the key, or the `name` field). */
-  name: unknown;
-  value: unknown;
 }
 
 const importHint = (file: string) =>
@@ -91,7 +88,7 @@ const TYPE_NAMES: Record<string, TransportKind> = {
 };
 
 // Keys each foreign format may carry that Mooring imports (after mapping), per entry.
-const CARRIED = ['command', 'args', 'env', 'url', 'headers', 'cwd'] as const;
+const CARRIED = ['command', 'args', 'env', 'url', 'headers', 'cwd', 'timeoutSeconds'] as const;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -106,46 +103,23 @@ export interface ParseImportOptions {
 
 export function parseImport(text: string, opts: ParseImportOptions): ImportResult {
   const hint = importHint(opts.fileName);
-  const parsed = parseJsonText(text, { fileName: opts.fileName, allowComments: true, hint });
+  const source = readImportSource(text, { fileName: opts.fileName, hint });
   const issues: ConfigIssue[] = [];
   const issueAt = (path: JsonPath, message: string, display: JsonPath = path) =>
     issues.push({
       file: opts.fileName,
-      ...parsed.lines.position(offsetOf(parsed.root, path)),
+      ...source.position(path),
       path: formatPath(display),
       message,
     });
-  const doc = parsed.value;
-  if (!isObject(doc)) {
-    issueAt(
-      [],
-      'expected a JSON object with "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code, Mooring)',
-    );
+  const doc = source.value;
+  const detected = isObject(doc) ? detectFormat(doc) : null;
+  if (!isObject(doc) || !detected) {
+    issueAt([], `not a known MCP configuration: ${FORMATS_READ}`);
     throw new ConfigInvalidError(issues, hint);
   }
-
-  const detected = detect(doc);
-  if (!detected) {
-    issueAt(
-      [],
-      'not a known MCP configuration: expected "mcpServers" (Claude Desktop, Cursor), "servers" (VS Code, Mooring) or "context_servers" (Zed)',
-    );
-    throw new ConfigInvalidError(issues, hint);
-  }
-  const { format, base } = detected;
-  const container = valueAt(doc, base);
-  const entries: RawEntry[] = Array.isArray(container)
-    ? container.map((value, i) => ({
-        source: [...base, i],
-        name: isObject(value) ? value.name : undefined,
-        value,
-      }))
-    : Object.entries(container as Record<string, unknown>).map(([key, value]) => ({
-        source: [...base, key],
-        name: key,
-        value,
-      }));
-
+  const { format, entries } = detected;
+  const folder = vscodeFolderOf(opts.fileName);
   const renamed = assignNames(entries);
   const warnings: string[] = [];
   const servers: ServerConfig[] = [];
@@ -161,16 +135,24 @@ export function parseImport(text: string, opts: ParseImportOptions): ImportResul
       warnings.push(`${formatPath(display)}: provided by a Zed extension (no command), not imported`);
       continue;
     }
+    const warn = (w: string) => warnings.push(`${formatPath(display)}: ${w}`);
+    const normal = format === 'mooring' ? undefined : normaliseEntry(format, entry.value);
+    if (normal?.skip) {
+      warn(normal.skip);
+      continue;
+    }
+    normal?.notes.forEach(warn);
     const converted =
-      format === 'mooring'
+      format === 'mooring' || !normal
         ? {
             input: { ...entry.value, name: entry.name },
             fieldMap: {} as Record<string, JsonPath>,
             errors: [],
           }
-        : convertForeign(entry.value, entry.name, format, (w) =>
-            warnings.push(`${formatPath(display)}: ${w}`),
-          );
+        : convertForeign(normal.raw, entry.name, format, warn, normal.map);
+    if (entry.projectFolder && converted.input.cwd === undefined) converted.input.cwd = entry.projectFolder;
+    if (format === 'vscode' && folder && usesFolder(converted.input))
+      converted.input.workspaceFolder = folder;
     for (const e of converted.errors)
       issueAt([...entry.source, ...e.path], e.message, [...display, ...e.path]);
     const safe = opts.keepNeverImported
@@ -188,25 +170,35 @@ export function parseImport(text: string, opts: ParseImportOptions): ImportResul
   }
   if (format === 'mooring')
     for (const key of Object.keys(doc)) if (key !== 'servers') warnings.push(`"${key}" is not imported`);
+  const projects = [...new Set(entries.map((e) => e.projectFolder).filter(Boolean))];
+  if (projects.length)
+    warnings.push(
+      `the servers of Claude Code projects run in their project's folder (${projects.join(', ')})`,
+    );
   if (issues.length > 0)
     throw new ConfigInvalidError(
       issues.sort((a, b) => a.line - b.line || a.column - b.column),
       hint,
     );
 
-  const inputs = format === 'vscode' ? collectInputs(doc, base, servers, warnings) : [];
+  const inputs =
+    format === 'vscode' ? collectInputs(doc, detected.inputsAt ?? ['inputs'], servers, warnings) : [];
   return { format, servers, renamed, inputs, warnings, dropped };
 }
 
-function detect(doc: Record<string, unknown>): { format: ImportFormat; base: JsonPath } | null {
-  if (isObject(doc.mcpServers)) return { format: 'claude', base: ['mcpServers'] };
-  if (isObject(doc.context_servers)) return { format: 'zed', base: ['context_servers'] };
-  if (Array.isArray(doc.servers)) return { format: 'mooring', base: ['servers'] };
-  if (isObject(doc.servers)) return { format: 'vscode', base: ['servers'] };
-  // VS Code user settings.json keeps the same shape under "mcp".
-  if (isObject(doc.mcp) && isObject(doc.mcp.servers)) return { format: 'vscode', base: ['mcp', 'servers'] };
-  return null;
+/** `<folder>/.vscode/mcp.json` → `<folder>`: what VS Code's `${workspaceFolder}` meant for that file. */
+function vscodeFolderOf(fileName: string): string | undefined {
+  const full = resolve(fileName);
+  return basename(dirname(full)) === '.vscode' && basename(full) === 'mcp.json'
+    ? dirname(dirname(full))
+    : undefined;
 }
+
+const FOLDER_VARIABLE = /\$\{workspaceFolder(Basename)?\}/;
+const usesFolder = (input: Record<string, unknown>) =>
+  [input.command, input.cwd, input.url, ...(Array.isArray(input.args) ? input.args : [])]
+    .concat(isObject(input.env) ? Object.values(input.env) : [])
+    .some((v) => typeof v === 'string' && FOLDER_VARIABLE.test(v));
 
 function valueAt(doc: unknown, path: JsonPath): unknown {
   return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], doc);
@@ -266,19 +258,20 @@ function flattenZed(raw: Record<string, unknown>): {
 function convertForeign(
   original: Record<string, unknown>,
   name: unknown,
-  format: 'claude' | 'vscode' | 'zed',
+  format: Exclude<ImportFormat, 'mooring'>,
   warn: (w: string) => void,
+  renamedFrom: Record<string, JsonPath> = {},
 ): Converted {
   const zed = format === 'zed' ? flattenZed(original) : { raw: original, map: {} };
   const raw = zed.raw;
   const input: Record<string, unknown> = { name };
-  const fieldMap: Record<string, JsonPath> = { ...zed.map };
+  const fieldMap: Record<string, JsonPath> = { ...renamedFrom, ...zed.map };
   const errors: Converted['errors'] = [];
   for (const key of CARRIED) if (raw[key] !== undefined) input[key] = raw[key];
 
   const typeKey = raw.type !== undefined ? 'type' : raw.transport !== undefined ? 'transport' : undefined;
   if (typeKey) {
-    fieldMap.transport = [typeKey];
+    fieldMap.transport ??= [typeKey];
     const t = raw[typeKey];
     const kind = typeof t === 'string' ? TYPE_NAMES[t] : undefined;
     if (kind) input.transport = kind;
@@ -293,7 +286,7 @@ function convertForeign(
   } else input.transport = guessTransport(raw);
 
   if (raw.disabled !== undefined) {
-    fieldMap.enabled = ['disabled'];
+    fieldMap.enabled ??= ['disabled'];
     if (typeof raw.disabled === 'boolean') input.enabled = !raw.disabled;
     else errors.push({ path: ['disabled'], message: 'must be true or false' });
   }
@@ -331,11 +324,10 @@ function referencedInputs(server: ServerConfig): Set<string> {
 
 function collectInputs(
   doc: Record<string, unknown>,
-  base: JsonPath,
+  inputsPath: JsonPath,
   servers: ServerConfig[],
   warnings: string[],
 ): ImportInput[] {
-  const inputsPath = [...base.slice(0, -1), 'inputs'];
   const raw = valueAt(doc, inputsPath);
   const inputs = new Map<string, ImportInput>();
   if (Array.isArray(raw))

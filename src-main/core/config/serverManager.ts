@@ -10,6 +10,8 @@ import {
   deleteServerSecrets,
   envAccount,
   headerAccount,
+  inputAccount,
+  inputReferences,
   KEYCHAIN_REF,
   maskConfig,
   resolveServerConfig,
@@ -56,10 +58,17 @@ export class ServerManager {
     if (!a.ok) throw secretUnavailable(a.reason);
   }
 
-  /** Adds a server, its secret values to the keychain and "<keychain>" to the file. */
-  async add(input: ServerConfigInput, opts: SplitOptions = {}): Promise<ServerConfig> {
-    const { config, secrets } = splitSecrets(input, opts);
-    const server = parseServerInput(config);
+  /**
+   * Adds a server, its secret values to the keychain and "<keychain>" to the file. `inputValues` are the
+   * values of its `${input:ID}` references (an install's secret arguments), kept in the keychain too.
+   */
+  async add(
+    input: ServerConfigInput,
+    opts: SplitOptions & { inputValues?: Readonly<Record<string, string>> } = {},
+  ): Promise<ServerConfig> {
+    const split = splitSecrets(input, opts);
+    const server = parseServerInput(split.config);
+    const secrets = [...split.secrets, ...inputSecrets(server, opts.inputValues)];
     await this.ensureKeychain(secrets);
     const writes = new SecretWrites(this.secrets);
     try {
@@ -132,13 +141,22 @@ export class ServerManager {
    */
   async import(
     text: string,
-    opts: { fileName: string; replaceExisting?: boolean; only?: readonly string[] } & SplitOptions,
+    opts: {
+      fileName: string;
+      replaceExisting?: boolean;
+      only?: readonly string[];
+      /** Values of the file's VS Code inputs (`${input:ID}`), kept in the keychain for each server using them. */
+      inputValues?: Readonly<Record<string, string>>;
+    } & SplitOptions,
   ): Promise<ImportResult & MergeResult> {
     const parsed = parseImport(text, opts);
     const chosen = opts.only ? pick(parsed.servers, opts.only, opts.fileName) : parsed.servers;
     const split = chosen.map((s) => splitSecrets(s, opts));
     const servers = split.map((s) => parseServerInput(s.config));
-    const secrets = split.flatMap((s) => s.secrets);
+    const secrets = [
+      ...split.flatMap((s) => s.secrets),
+      ...servers.flatMap((s) => inputSecrets(s, opts.inputValues)),
+    ];
     await this.ensureKeychain(secrets);
     const before = await this.store.list();
     const writes = new SecretWrites(this.secrets);
@@ -168,6 +186,17 @@ export class ServerManager {
   async listMasked(opts: { urlHostOnly?: boolean } = {}): Promise<ServerConfig[]> {
     return (await this.store.list()).map((s) => maskConfig(s, opts));
   }
+}
+
+/** The keychain entries of the `${input:ID}` values a server refers to (ids it does not use are ignored). */
+function inputSecrets(
+  server: ServerConfig,
+  values: Readonly<Record<string, string>> | undefined,
+): SecretEntry[] {
+  if (!values) return [];
+  return inputReferences(server)
+    .filter((id) => values[id] !== undefined)
+    .map((id) => ({ account: inputAccount(server.name, id), value: values[id]! }));
 }
 
 /** The servers named in `names`, in the file's order; a name the file does not have is `not_found`. */
@@ -201,5 +230,9 @@ function keptSecrets(
       !given.has(headerAccount(next.name, h))
     )
       out.push({ from: headerAccount(old.name, h), account: headerAccount(next.name, h) });
+  const oldInputs = new Set(inputReferences(old));
+  for (const id of inputReferences(next))
+    if (oldInputs.has(id) && !given.has(inputAccount(next.name, id)))
+      out.push({ from: inputAccount(old.name, id), account: inputAccount(next.name, id) });
   return out;
 }

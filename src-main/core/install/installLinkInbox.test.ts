@@ -37,4 +37,16 @@ describe('InstallLinkInbox', () => {
     expect(names[0]).toBe('s5');
     expect(names.at(-1)).toBe(`s${MAX_PENDING_INSTALL_LINKS + 4}`);
   });
+
+  it('keeps each link for its install plan, never on the wire; a dismissed or evicted one is gone', () => {
+    const inbox = new InstallLinkInbox();
+    const first = inbox.offer(link('first'));
+    expect(inbox.linkOf(first.id)).toBe(link('first'));
+    expect(JSON.stringify(inbox.pending())).not.toContain('mooring://');
+    inbox.dismiss(first.id);
+    expect(() => inbox.linkOf(first.id)).toThrow(/no longer pending/);
+    const oldest = inbox.offer(link('old'));
+    for (let i = 0; i < MAX_PENDING_INSTALL_LINKS; i++) inbox.offer(link(`n${i}`));
+    expect(() => inbox.linkOf(oldest.id)).toThrow(/no longer pending/);
+  });
 });

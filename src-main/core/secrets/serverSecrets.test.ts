@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from './secretStore';
 import {
   deleteServerSecrets,
+  inputAccount,
   isReference,
   KEYCHAIN_REF,
   looksSecret,
@@ -14,6 +15,7 @@ import {
   maskUrl,
   moveServerSecrets,
   resolveServerConfig,
+  secretAccounts,
   secretValuesOf,
   splitSecrets,
 } from './serverSecrets';
@@ -164,8 +166,21 @@ describe('resolveServerConfig', () => {
     const c = server({ name: 'p', command: 'npx', env: { API_KEY: '${input:key}' } });
     await expect(resolveServerConfig(c, new MemorySecretStore(), {})).rejects.toMatchObject({
       code: 'secret_unavailable',
-      message: expect.stringMatching(/env API_KEY still refers to the VS Code input \$\{input:key\}/),
+      message: expect.stringMatching(
+        /env API_KEY refers to the input \$\{input:key\}, whose value is not in the keychain/,
+      ),
     });
+  });
+
+  it('a value given at install or import (${input:ID}) is filled in from the keychain, in args, env and URL', async () => {
+    const store = new MemorySecretStore();
+    await store.set(inputAccount('p', 'key'), 'k-1');
+    await store.set(inputAccount('p', 'tenant'), 'acme');
+    const c = server({ name: 'p', command: 'npx', args: ['--key=${input:key}'], env: { K: '${input:key}' } });
+    expect(await resolveServerConfig(c, store, {})).toMatchObject({ args: ['--key=k-1'], env: { K: 'k-1' } });
+    const r = server({ name: 'p', transport: 'http', url: 'https://x.example.com/${input:tenant}/mcp' });
+    expect((await resolveServerConfig(r, store, {})).url).toBe('https://x.example.com/acme/mcp');
+    expect(secretAccounts(c)).toContain(inputAccount('p', 'key'));
   });
 });
 

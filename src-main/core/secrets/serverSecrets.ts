@@ -13,6 +13,32 @@ export const MASK = '••••••';
 
 export const envAccount = (server: string, key: string) => `server/${server}/env/${key}`;
 export const headerAccount = (server: string, header: string) => `server/${server}/header/${header}`;
+/**
+ * A value given when the server was installed or imported and referred to as `${input:ID}` in its args, URL
+ * or elsewhere (a registry entry's secret argument, a bundle's sensitive setting, a VS Code input).
+ */
+export const inputAccount = (server: string, id: string) => `server/${server}/input/${id}`;
+
+type AccountFields = Pick<ServerConfig, 'name' | 'secretEnv' | 'secretHeaders'> &
+  Partial<Pick<ServerConfig, 'command' | 'args' | 'env' | 'headers' | 'url' | 'cwd'>>;
+
+/** The ids of the `${input:ID}` references in a config's strings. */
+export function inputReferences(
+  config: Omit<AccountFields, 'name' | 'secretEnv' | 'secretHeaders'>,
+): string[] {
+  const values = [
+    config.command,
+    config.url,
+    config.cwd,
+    ...(config.args ?? []),
+    ...Object.values(config.env ?? {}),
+    ...Object.values(config.headers ?? {}),
+  ];
+  const ids = new Set<string>();
+  for (const v of values)
+    if (typeof v === 'string') for (const m of v.matchAll(/\$\{input:([^}]+)\}/g)) ids.add(m[1]!);
+  return [...ids];
+}
 
 const SECRET_NAME = /token|key|secret|password|passwd|authorization/i;
 /** Names whose values are treated as secret even when not marked: `*TOKEN*`, `*KEY*`, `*SECRET*`, `*PASSWORD*`, `Authorization`. */
@@ -86,15 +112,23 @@ export function splitSecrets(input: ServerConfigInput, opts: { detect?: boolean 
 }
 
 /** Every keychain account a config refers to. */
-export function secretAccounts(config: Pick<ServerConfig, 'name' | 'secretEnv' | 'secretHeaders'>): string[] {
+export function secretAccounts(config: AccountFields): string[] {
   return [
     ...config.secretEnv.map((k) => envAccount(config.name, k)),
     ...config.secretHeaders.map((h) => headerAccount(config.name, h)),
+    ...inputReferences(config).map((id) => inputAccount(config.name, id)),
   ];
 }
 
-function substituteEnv(value: string, where: string, server: string, env: NodeJS.ProcessEnv): string {
-  const out = value.replace(ENV_REF, (_m, name: string) => {
+function substituteEnv(
+  value: string,
+  where: string,
+  server: string,
+  env: NodeJS.ProcessEnv,
+  inputs: ReadonlyMap<string, string> = new Map(),
+): string {
+  const withInputs = value.replace(/\$\{input:([^}]+)\}/g, (ref, id: string) => inputs.get(id) ?? ref);
+  const out = withInputs.replace(ENV_REF, (_m, name: string) => {
     const v = env[name];
     if (v === undefined)
       throw new MooringError(
@@ -108,8 +142,8 @@ function substituteEnv(value: string, where: string, server: string, env: NodeJS
   if (input)
     throw new MooringError(
       'secret_unavailable',
-      `Server "${server}": ${where} still refers to the VS Code input \${input:${input[1]}}, which Mooring cannot ask for at start.`,
-      `Edit the server and enter the value (it will be kept in the keychain), or use \${env:NAME}.`,
+      `Server "${server}": ${where} refers to the input \${input:${input[1]}}, whose value is not in the keychain.`,
+      `Install or import the server again and give the value (it is kept in the keychain), or edit the server and use \${env:NAME}.`,
     );
   return out;
 }
@@ -149,12 +183,18 @@ export async function resolveServerConfig(
     return value;
   };
 
+  // Values given at install or import (`${input:ID}`), kept in the keychain under this server's name.
+  const inputs = new Map<string, string>();
+  for (const id of inputReferences(config)) {
+    const value = await store.get(inputAccount(name, id)).catch(() => null);
+    if (value !== null) inputs.set(id, value);
+  }
   const resolveMap = async (values: Record<string, string>, secret: string[], kind: 'env' | 'header') => {
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(values))
       out[k] = secret.includes(k)
         ? await fetch(kind, k, kind === 'env' ? envAccount(name, k) : headerAccount(name, k))
-        : substituteEnv(v, `${kind} ${k}`, name, env);
+        : substituteEnv(v, `${kind} ${k}`, name, env, inputs);
     return out;
   };
 
@@ -162,8 +202,8 @@ export async function resolveServerConfig(
     ...config,
     env: await resolveMap(config.env, config.secretEnv, 'env'),
     headers: await resolveMap(config.headers, config.secretHeaders, 'header'),
-    args: config.args.map((a, i) => substituteEnv(a, `argument ${i + 1}`, name, env)),
-    ...(config.url !== undefined ? { url: substituteEnv(config.url, 'url', name, env) } : {}),
+    args: config.args.map((a, i) => substituteEnv(a, `argument ${i + 1}`, name, env, inputs)),
+    ...(config.url !== undefined ? { url: substituteEnv(config.url, 'url', name, env, inputs) } : {}),
   };
 }
 
@@ -291,10 +331,7 @@ export function maskConfig<T extends ServerConfig>(config: T, opts: { urlHostOnl
 }
 
 /** Deletes every keychain entry of a server. Returns the accounts that could not be deleted. */
-export async function deleteServerSecrets(
-  store: SecretStore,
-  config: Pick<ServerConfig, 'name' | 'secretEnv' | 'secretHeaders'>,
-): Promise<string[]> {
+export async function deleteServerSecrets(store: SecretStore, config: AccountFields): Promise<string[]> {
   const failed: string[] = [];
   for (const account of secretAccounts(config)) await store.delete(account).catch(() => failed.push(account));
   return failed;
@@ -303,7 +340,7 @@ export async function deleteServerSecrets(
 /** Copies a server's keychain entries to the accounts of `newName`, then deletes the old ones. */
 export async function moveServerSecrets(
   store: SecretStore,
-  config: Pick<ServerConfig, 'name' | 'secretEnv' | 'secretHeaders'>,
+  config: AccountFields,
   newName: string,
 ): Promise<void> {
   if (newName === config.name) return;

@@ -31,6 +31,8 @@ export interface ConfiguredServersDeps {
   testSession: PoolActorOptions;
   /** Forgets a server's sign-in (its tokens in the keychain) when the server is removed. */
   forgetSignIn: (name: string) => Promise<void>;
+  /** Deletes what an install put on disk for a server (a bundle's folder) when the server is removed. */
+  removeInstalledFiles?: (name: string) => Promise<void>;
   /** Servers for this process only (MOORING_MCP_SERVER_* quick config); never written. */
   extraServers: ServerConfig[];
   /** The project folder of this process (CLI --workspace): its approved servers join or override. */
@@ -47,6 +49,8 @@ export interface AddOptions {
    * connect. False only on the user's explicit request (`mooring mcp add --all-tools`).
    */
   safeDefaults?: boolean;
+  /** Values of its `${input:ID}` references (an install's secret arguments), kept in the keychain. */
+  inputValues?: Readonly<Record<string, string>>;
 }
 
 export interface ImportRequest {
@@ -56,6 +60,8 @@ export interface ImportRequest {
   names?: string[];
   /** Replace servers of the same name instead of refusing the import. */
   replaceExisting?: boolean;
+  /** Values for the file's VS Code inputs (`${input:ID}`), kept in the keychain. */
+  inputValues?: Record<string, string>;
   /** The default safe set (default true); false only on the user's request (`mcp import --all-tools`). */
   safeDefaults?: boolean;
 }
@@ -274,7 +280,10 @@ export class ConfiguredServers {
     input: ServerConfigInput,
     opts: AddOptions = {},
   ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
-    const saved = await this.deps.manager.add(input);
+    const saved = await this.deps.manager.add(
+      input,
+      opts.inputValues ? { inputValues: opts.inputValues } : {},
+    );
     if (opts.safeDefaults !== false) {
       await this.safeSet.expect([saved.name]);
     }
@@ -290,10 +299,11 @@ export class ConfiguredServers {
     return saved;
   }
 
-  /** Removes the server, its keychain secrets and its sign-in. */
+  /** Removes the server, its keychain secrets, its sign-in and what its install unpacked. */
   async remove(name: string): Promise<void> {
     await this.deps.forgetSignIn(name).catch(() => undefined);
     await this.deps.manager.remove(name);
+    await this.deps.removeInstalledFiles?.(name);
     await this.follow();
   }
 
@@ -375,6 +385,7 @@ export class ConfiguredServers {
       fileName: request.fileName,
       ...(request.names ? { only: request.names } : {}),
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
+      ...(request.inputValues ? { inputValues: request.inputValues } : {}),
     });
     const names = [...merged.added, ...merged.replaced];
     if (request.safeDefaults === false) {

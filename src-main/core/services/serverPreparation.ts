@@ -13,7 +13,7 @@ import type { SecretRedactor } from '../safety/redact';
 import { ssrfPolicyOf } from '../safety/ssrfGuard';
 import type { SecretStore } from '../secrets/secretStore';
 import { resolveServerConfig, secretValuesOf } from '../secrets/serverSecrets';
-import { canonicalWorkspace, resolveWorkspaceInputs } from '../workspace';
+import { canonicalWorkspace, resolveWorkspaceInputs, substituteStartVariables } from '../workspace';
 
 export interface ServerPreparationDeps {
   secrets: SecretStore;
@@ -41,10 +41,17 @@ export class ServerPreparation {
     checkCommandAllowed(config);
     const folder =
       workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);
+    // A folder's pool holds only that folder's servers: their inputs are the folder's. The process-wide
+    // folder (`--workspace`) also runs the global servers, whose own inputs resolve in resolveServerConfig.
     const withInputs = folder
-      ? await resolveWorkspaceInputs(config, { workspace: folder, secrets: this.deps.secrets })
+      ? await resolveWorkspaceInputs(config, {
+          workspace: folder,
+          secrets: this.deps.secrets,
+          keepMissing: workspace === undefined,
+        })
       : config;
-    const resolved = await resolveServerConfig(withInputs, this.deps.secrets, this.deps.env());
+    const withFolder = substituteStartVariables(withInputs, folder);
+    const resolved = await resolveServerConfig(withFolder, this.deps.secrets, this.deps.env());
     // Known before the server starts, so its first stderr line is already masked.
     this.deps.redactor?.add(secretValuesOf(config, resolved));
     if (config.transport === 'stdio') {

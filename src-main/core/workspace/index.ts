@@ -16,7 +16,13 @@ export {
   workspacePin,
   type WorkspaceApproval,
 } from './workspaceApprovals';
-export { inputAccount, referencedInputs, resolveWorkspaceInputs, type AskInput } from './workspaceInputs';
+export {
+  inputAccount,
+  referencedInputs,
+  resolveWorkspaceInputs,
+  substituteStartVariables,
+  type AskInput,
+} from './workspaceInputs';
 export {
   describeWorkspaceErrors,
   effectiveServers,

@@ -49,6 +49,34 @@ export function referencedInputs(config: ServerConfig): string[] {
 export const WORKSPACE_VARIABLES = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHome']);
 
 export function substituteWorkspaceVariables(config: ServerConfig, workspace: string): ServerConfig {
+  return substituteVariables(config, workspace);
+}
+
+const FOLDER_VARIABLE = /\$\{(workspaceFolder|workspaceFolderBasename)\}/;
+
+/**
+ * VS Code's variables at a server's start (an imported VS Code server keeps them in its file): the folder is
+ * the project folder it runs for, else the one its file came from (`workspaceFolder` in its config). With
+ * neither, a server that needs the folder is refused with what to do; `${userHome}` always resolves.
+ */
+export function substituteStartVariables(config: ServerConfig, folder: string | undefined): ServerConfig {
+  const where = folder ?? config.workspaceFolder;
+  if (where) return substituteVariables(config, where);
+  let needsFolder = false;
+  const out = mapConfigStrings(config, (v) => {
+    if (FOLDER_VARIABLE.test(v)) needsFolder = true;
+    return v.replace(/\$\{userHome\}/g, homedir());
+  });
+  if (needsFolder)
+    throw new MooringError(
+      'usage',
+      `Server "${config.name}" uses VS Code's \${workspaceFolder}, and it is not running for a project folder.`,
+      'Run it for a folder (mooring … --workspace DIR), or edit the server and set "workspaceFolder" to the folder it should use.',
+    );
+  return out;
+}
+
+function substituteVariables(config: ServerConfig, workspace: string): ServerConfig {
   const vars: Record<string, string> = {
     workspaceFolder: workspace,
     workspaceFolderBasename: basename(workspace),
@@ -98,11 +126,20 @@ export async function askMissingInputs(opts: {
  */
 export async function resolveWorkspaceInputs(
   config: ServerConfig,
-  opts: { workspace: string; secrets: SecretStore },
+  opts: {
+    workspace: string;
+    secrets: SecretStore;
+    /**
+     * Leave an input this folder has no value for as it is (the process-wide folder of `--workspace`, where
+     * a global server's own inputs are resolved after this, by secrets/serverSecrets.ts).
+     */
+    keepMissing?: boolean;
+  },
 ): Promise<ServerConfig> {
   const values = new Map<string, string>();
   for (const id of referencedInputs(config)) {
     const value = await opts.secrets.get(inputAccount(opts.workspace, id));
+    if (value === null && opts.keepMissing) continue;
     if (value === null)
       throw new MooringError(
         'secret_unavailable',
@@ -112,5 +149,5 @@ export async function resolveWorkspaceInputs(
     values.set(id, value);
   }
   if (values.size === 0) return config;
-  return mapConfigStrings(config, (v) => v.replace(INPUT_REF, (_m, id: string) => values.get(id)!));
+  return mapConfigStrings(config, (v) => v.replace(INPUT_REF, (ref, id: string) => values.get(id) ?? ref));
 }

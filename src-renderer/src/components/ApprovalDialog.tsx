@@ -2,9 +2,12 @@
 // in an editable JSON editor checked against the tool's schema, the diff when the tool changed since it was
 // allowed, and the four answers, each saying how long it lasts: Allow once, Allow for this conversation
 // (only for a call from a conversation), Always allow, Deny.
+// Focus: each request opens on Deny (a person typing their next message who presses Enter as the dialog
+// appears refuses the call rather than allowing it); Escape denies; after the last answer, focus goes
+// back where it was before the dialog opened (or to the message box when that element is gone).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ApprovalOutcome, ApprovalRequest } from '@shared/approval';
 import { useTRPC } from '../api/trpc';
 import { checkArgs } from '../lib/argsValidation';
@@ -23,7 +26,14 @@ function useAsker(request: ApprovalRequest): string | undefined {
   return title ? `the conversation “${title}”` : 'a conversation';
 }
 
-function ApprovalBody({ request }: { request: ApprovalRequest }) {
+function ApprovalBody({
+  request,
+  denyButton,
+}: {
+  request: ApprovalRequest;
+  denyButton: RefObject<HTMLButtonElement | null>;
+}) {
+  useEffect(() => denyButton.current?.focus(), [denyButton]);
   const trpc = useTRPC();
   const qc = useQueryClient();
   const asker = useAsker(request);
@@ -137,8 +147,10 @@ function ApprovalBody({ request }: { request: ApprovalRequest }) {
           Every call, everywhere, until the tool changes or you revoke it in Permissions.
         </span>
         <button
+          ref={denyButton}
           type="button"
           className="choice danger"
+          data-testid="approval-deny"
           onClick={() => send('deny')}
           disabled={answer.isPending}
           aria-describedby={`${request.id}-deny`}
@@ -157,19 +169,44 @@ export function ApprovalDialog() {
   const trpc = useTRPC();
   const pending = useQuery(trpc.approvals.pending.queryOptions());
   const request = pending.data?.[0];
+  const denyButton = useRef<HTMLButtonElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  // The last element focused outside the dialog: where focus returns after the answer.
+  const returnTo = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const onFocus = (e: FocusEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (el && !content.current?.contains(el)) returnTo.current = el;
+    };
+    document.addEventListener('focusin', onFocus);
+    return () => document.removeEventListener('focusin', onFocus);
+  }, []);
+  const restoreFocus = (e: Event) => {
+    e.preventDefault();
+    const back = returnTo.current;
+    const usable = back?.isConnected && !(back as HTMLButtonElement).disabled;
+    (usable ? back : (document.getElementById('chat-composer') ?? document.querySelector('main')))?.focus();
+  };
   return (
     <Dialog.Root open={!!request}>
       <Dialog.Portal>
         <Dialog.Overlay className="overlay" />
         <Dialog.Content
+          ref={content}
           className="modal wide"
           data-testid="approval-dialog"
           aria-describedby={undefined}
-          // An approval is answered, never dismissed by a stray click or Escape.
-          onEscapeKeyDown={(e) => e.preventDefault()}
+          // The body focuses Deny itself (also when the next request replaces this one).
+          onOpenAutoFocus={(e) => e.preventDefault()}
+          onCloseAutoFocus={restoreFocus}
+          // Escape is an answer (Deny), never a dismissal that leaves the call waiting; a stray click is nothing.
+          onEscapeKeyDown={(e) => {
+            e.preventDefault();
+            denyButton.current?.click();
+          }}
           onPointerDownOutside={(e) => e.preventDefault()}
         >
-          {request && <ApprovalBody key={request.id} request={request} />}
+          {request && <ApprovalBody key={request.id} request={request} denyButton={denyButton} />}
           {pending.data && pending.data.length > 1 && (
             <p className="muted small">{pending.data.length - 1} more waiting</p>
           )}

@@ -2,6 +2,7 @@
 // resource links and embedded resources; nothing the host does not know silently vanishes.
 import type { WirePart, WireToolResult } from '@shared/wire';
 import { Gallery, type ImageData } from './Gallery';
+import { looksLikeMarkdown, Markdown } from './Markdown';
 
 export function ResultView({ result, label }: { result: WireToolResult; label: string }) {
   const images: ImageData[] = result.parts.filter(
@@ -13,7 +14,9 @@ export function ResultView({ result, label }: { result: WireToolResult; label: s
       {result.parts.map((p, i) => {
         switch (p.kind) {
           case 'text':
-            return (
+            return looksLikeMarkdown(p.text) ? (
+              <Markdown key={i} text={p.text} testId="result-markdown" />
+            ) : (
               <pre key={i} className="result-text">
                 {p.text}
               </pre>

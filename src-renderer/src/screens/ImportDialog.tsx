@@ -19,6 +19,8 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
   const [text, setText] = useState(seed?.text ?? '');
   const [fileName, setFileName] = useState(seed?.fileName ?? 'pasted text');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
+  // VS Code inputs (`${input:ID}`): asked here, kept in the keychain, filled in when the server starts.
+  const [inputValues, setInputValues] = useState<Record<string, string>>({});
   const preview = useMutation(
     trpc.servers.previewImport.mutationOptions({
       onSuccess: (p) => setChosen(new Set(p.servers.filter((s) => !s.exists).map((s) => s.config.name))),
@@ -56,7 +58,7 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
       description={
         seed
           ? `From ${shown(seed.fileName)}.`
-          : 'From Claude Desktop, Cursor, VS Code (mcp.json or settings.json) or Zed (settings.json).'
+          : 'From Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, Continue, LM Studio or Cherry Studio.'
       }
       wide
       testId="import-dialog"
@@ -67,7 +69,7 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
             Choose the file
             <input
               type="file"
-              accept=".json,.jsonc,application/json"
+              accept=".json,.jsonc,.yaml,.yml,application/json"
               onChange={async (e) => {
                 const f = e.target.files?.[0];
                 if (!f) return;
@@ -115,6 +117,18 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
             <p key={r.to} className="muted">
               “{shown(r.from)}” is imported as “{r.to}”.
             </p>
+          ))}
+          {preview.data.inputs.map((i) => (
+            <label key={i.id} className="stack" data-testid={`import-input-${i.id}`}>
+              {shown(i.description ?? i.id)} (for {shown(i.usedBy.join(', '))}; kept in the keychain)
+              <input
+                aria-label={`Input ${i.id}`}
+                type={i.password ? 'password' : 'text'}
+                autoComplete="off"
+                value={inputValues[i.id] ?? ''}
+                onChange={(e) => setInputValues((v) => ({ ...v, [i.id]: e.target.value }))}
+              />
+            </label>
           ))}
           <ul className="plain">
             {preview.data.servers.map((s) => (
@@ -193,6 +207,7 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
                   names: preview.data.servers
                     .filter((s) => chosen.has(s.config.name))
                     .map((s) => s.config.name),
+                  inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
                 })
               }
             >

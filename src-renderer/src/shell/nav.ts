@@ -8,6 +8,7 @@ import {
   FolderGit2,
   Layers,
   MessagesSquare,
+  PackagePlus,
   ScrollText,
   Server,
   Share2,
@@ -36,6 +37,7 @@ export const NAV: NavGroup[] = [
     label: 'MCP',
     entries: [
       { route: 'servers', label: 'Servers', icon: Server },
+      { route: 'browse', label: 'Browse servers', icon: PackagePlus },
       { route: 'tools', label: 'Tools', icon: Wrench },
       { route: 'toolsets', label: 'Tool sets', icon: Layers },
       { route: 'permissions', label: 'Permissions', icon: ShieldCheck },

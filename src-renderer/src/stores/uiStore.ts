@@ -5,6 +5,7 @@ import { create } from 'zustand';
 export const ROUTES = [
   'chat',
   'servers',
+  'browse',
   'tools',
   'toolsets',
   'schedules',

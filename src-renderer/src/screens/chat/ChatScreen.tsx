@@ -4,17 +4,23 @@
 // conversation; the composer with prompts as slash commands. When no model is reachable, the chat says
 // so and points to Settings > Models.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorOf } from '../../api/errors';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useUi } from '../../stores/uiStore';
+import { ChatAnnouncer } from './ChatAnnouncer';
 import { useChat, withDeltas } from './chatStore';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
+import { ConversationMenu } from './ConversationMenu';
 import { MessageList } from './MessageList';
+import { describeModel, ModelPicker, useModelChoice } from './ModelPicker';
+import { ShortcutsDialog, useChatShortcuts, type ShortcutAction } from './shortcuts';
 import './chat.css';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
+import { Keyboard } from 'lucide-react';
+import { IconButton } from '../../ui';
 
 export function ChatScreen() {
   const selected = useChat((s) => s.selected);
@@ -34,6 +40,8 @@ function Conversation({ id }: { id: string | null }) {
   const running = useChat((s) => (id ? s.running[id] === true : false));
   const turnError = useChat((s) => (id ? s.errors[id] : undefined));
   const setRunning = useChat((s) => s.setRunning);
+  const forget = useChat((s) => s.forget);
+  const focusComposer = useChat((s) => s.focusComposer);
   const covered = useChat((s) => s.covered);
   const deltas = useChat((s) => (id ? s.deltas[id] : undefined));
   // The snapshot; the messages announced since continue it (no re-reading on a timer). A reconnecting
@@ -56,6 +64,7 @@ function Conversation({ id }: { id: string | null }) {
   const toolSets = useQuery(trpc.toolSets.list.queryOptions());
   const [toolSet, setToolSet] = useState('');
   const shownModel = model ?? loaded.data?.model ?? defaultModel.data?.model ?? '';
+  const chosen = useModelChoice(shownModel);
   const shownFolder = folder ?? loaded.data?.summary.workspace ?? '';
 
   useEffect(() => {
@@ -80,6 +89,73 @@ function Conversation({ id }: { id: string | null }) {
       onSuccess: () => id && void qc.invalidateQueries({ queryKey: trpc.chat.load.queryKey({ id }) }),
     }),
   );
+  const regenerate = useMutation(
+    trpc.chat.regenerate.mutationOptions({
+      onSuccess: (r) => setRunning(r.conversationId, true, r.turnSeq, 'answer'),
+    }),
+  );
+  /** Shows the conversation as it will go on (up to `messageId`) before the branch starts. */
+  const branchAt = (messageId: string) => {
+    if (!id || !shown) return;
+    const keep = shown.messages.findIndex((m) => m.id === messageId);
+    if (keep < 0) return;
+    forget(id);
+    qc.setQueryData(trpc.chat.load.queryKey({ id }), (old) =>
+      old ? { ...old, messages: shown.messages.slice(0, keep) } : old,
+    );
+  };
+  const lastAsked = shown?.messages.findLast((m) => m.role === 'user' && m.origin !== 'protocol');
+  const idle = !!id && !running && !send.isPending && !regenerate.isPending;
+  const actions = {
+    idle,
+    onEdit: (messageId: string, text: string) => {
+      branchAt(messageId);
+      send.mutate({
+        text,
+        conversationId: id!,
+        replaceFrom: messageId,
+        ...(model ? { model } : {}),
+        ...(toolSet ? { toolSet } : {}),
+      });
+    },
+    onRegenerate: () => {
+      if (!lastAsked) return;
+      branchAt(lastAsked.id);
+      regenerate.mutate({
+        conversationId: id!,
+        ...(model ? { model } : {}),
+        ...(toolSet ? { toolSet } : {}),
+      });
+    },
+  };
+  const [showShortcuts, setShowShortcuts] = useState(false);
+  const cancelMutate = cancel.mutate;
+  useChatShortcuts(
+    useCallback(
+      (action: ShortcutAction) => {
+        switch (action) {
+          case 'new':
+            select(null);
+            focusComposer();
+            return true;
+          case 'search':
+            document.getElementById('chat-search')?.focus();
+            return true;
+          case 'composer':
+            focusComposer();
+            return true;
+          case 'stop':
+            if (!id || !running) return false;
+            cancelMutate({ conversationId: id });
+            return true;
+          case 'help':
+            setShowShortcuts(true);
+            return true;
+        }
+      },
+      [id, running, select, focusComposer, cancelMutate],
+    ),
+  );
   const noModel = defaultModel.data && !defaultModel.data.check.ok ? defaultModel.data : null;
   const modelError = turnError && ['connect_failed', 'auth_required'].includes(turnError.code);
 
@@ -100,6 +176,17 @@ function Conversation({ id }: { id: string | null }) {
             onBlur={() => id && model && saveModel.mutate({ conversationId: id, model })}
           />
         </label>
+        <ModelPicker
+          onPick={(spec) => {
+            setModel(spec);
+            if (id) saveModel.mutate({ conversationId: id, model: spec });
+          }}
+        />
+        {chosen && (
+          <span className="muted small" data-testid="model-takes">
+            {describeModel(chosen)}
+          </span>
+        )}
         {(toolSets.data?.length ?? 0) > 0 && (
           <label className="inline">
             Tools
@@ -113,6 +200,12 @@ function Conversation({ id }: { id: string | null }) {
             </select>
           </label>
         )}
+        {id && shown && <ConversationMenu id={id} messages={shown.messages} />}
+        <IconButton
+          label="Keyboard shortcuts"
+          icon={<Keyboard size={16} />}
+          onClick={() => setShowShortcuts(true)}
+        />
         <label className="inline">
           Project folder
           <input
@@ -139,7 +232,10 @@ function Conversation({ id }: { id: string | null }) {
         </div>
       ) : null}
       {id && shown ? (
-        <MessageList conversationId={id} messages={shown.messages} />
+        <>
+          <MessageList conversationId={id} messages={shown.messages} actions={actions} />
+          <ChatAnnouncer messages={shown.messages} running={running} />
+        </>
       ) : id ? (
         <div className="chat-messages">{loaded.error ? <ErrorNote error={loaded.error} /> : null}</div>
       ) : (
@@ -161,9 +257,12 @@ function Conversation({ id }: { id: string | null }) {
         running={running}
         sending={send.isPending}
         onCancel={() => id && cancel.mutate({ conversationId: id })}
-        onSend={(text) =>
+        model={{ spec: shownModel, ...(chosen ? { vision: chosen.vision } : {}) }}
+        onSend={(text, { images, files }) =>
           send.mutate({
             text,
+            ...(images.length ? { images } : {}),
+            ...(files.length ? { files } : {}),
             ...(id ? { conversationId: id } : {}),
             ...(model ? { model } : {}),
             ...(toolSet ? { toolSet } : {}),
@@ -172,6 +271,8 @@ function Conversation({ id }: { id: string | null }) {
         }
       />
       {errorOf(cancel.error) && <ErrorNote error={cancel.error} />}
+      <ErrorNote error={regenerate.error} testId="regenerate-error" />
+      <ShortcutsDialog open={showShortcuts} onOpenChange={setShowShortcuts} />
     </div>
   );
 }

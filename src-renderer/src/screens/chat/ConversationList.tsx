@@ -1,16 +1,18 @@
-// The conversations (issue 6: rename, delete, search titles), newest first; the open one is marked.
+// The conversations (rename, delete, search titles), newest first; the open one is marked.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { FileUp } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Modal } from '../../components/Modal';
+import { Button } from '../../ui';
 import { useChat } from './chatStore';
 
 export function ConversationList() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [query, setQuery] = useState('');
-  const { selected, select } = useChat();
+  const { selected, select, focusComposer } = useChat();
   const list = useQuery(
     query.trim()
       ? trpc.chat.search.queryOptions({ query: query.trim() })
@@ -43,13 +45,27 @@ export function ConversationList() {
 
   return (
     <aside className="chat-list" aria-label="Conversations">
-      <button type="button" className="primary wide-button" onClick={() => select(null)}>
+      <button
+        type="button"
+        className="primary wide-button"
+        onClick={() => {
+          select(null);
+          focusComposer();
+        }}
+      >
         New conversation
       </button>
+      <ImportButton
+        onImported={(cid) => {
+          refresh();
+          select(cid);
+        }}
+      />
       <input
         type="search"
         className="search"
         placeholder="Search titles"
+        id="chat-search"
         aria-label="Search conversations"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
@@ -153,5 +169,32 @@ export function ConversationList() {
         )}
       </Modal>
     </aside>
+  );
+}
+
+/** Import of a JSON export: a new conversation with every message; a file that does not fit says why. */
+function ImportButton({ onImported }: { onImported: (id: string) => void }) {
+  const trpc = useTRPC();
+  const input = useRef<HTMLInputElement>(null);
+  const run = useMutation(trpc.chat.import.mutationOptions({ onSuccess: (c) => onImported(c.id) }));
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        hidden
+        data-testid="import-input"
+        onChange={async (e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) run.mutate({ content: await file.text() });
+        }}
+      />
+      <Button size="sm" variant="ghost" icon={<FileUp size={14} />} onClick={() => input.current?.click()}>
+        Import conversation
+      </Button>
+      <ErrorNote error={run.error} testId="import-error" />
+    </>
   );
 }

@@ -2,12 +2,15 @@
 // rendered): each of the person's messages, then one answer per turn with the model's text and its tool
 // steps in the order they happened (shared/chatTurns.ts) and the model named once, at its foot. The
 // list follows the answer as it streams in unless the user scrolled up.
+import { useState } from 'react';
 import { Virtuoso } from 'react-virtuoso';
 import type { ChatMessage, UserChatMessage } from '@shared/chat';
 import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
 import { Gallery } from '../../components/Gallery';
+import { Markdown } from '../../components/Markdown';
 import { ChatToolCard } from './ChatToolCard';
 import { useChat } from './chatStore';
+import { EditMessage, TurnActions, UserActions, type MessageActionHandlers } from './MessageActions';
 
 /** A turn as shown: its saved steps, then the text still streaming. */
 type ShownItem = ConversationItem | (AssistantTurn & { draft?: string });
@@ -15,9 +18,11 @@ type ShownItem = ConversationItem | (AssistantTurn & { draft?: string });
 export function MessageList({
   conversationId,
   messages,
+  actions,
 }: {
   conversationId: string;
   messages: ChatMessage[];
+  actions?: MessageActionHandlers;
 }) {
   const draft = useChat((s) => s.drafts[conversationId]);
   const running = useChat((s) => s.running[conversationId] === true);
@@ -37,12 +42,17 @@ export function MessageList({
       followOutput={(atBottom) => (running || atBottom ? 'auto' : false)}
       initialTopMostItemIndex={Math.max(0, items.length - 1)}
       computeItemKey={(_, item) => (item.kind === 'user' ? item.message.id : item.id)}
-      itemContent={(_, item) => (
+      itemContent={(i, item) => (
         <div className="chat-row">
           {item.kind === 'user' ? (
-            <UserView message={item.message} />
+            <UserView message={item.message} actions={actions} />
           ) : (
-            <TurnView conversationId={conversationId} turn={item} />
+            <TurnView
+              conversationId={conversationId}
+              turn={item}
+              last={i === items.length - 1}
+              actions={actions}
+            />
           )}
         </div>
       )}
@@ -50,21 +60,42 @@ export function MessageList({
   );
 }
 
-function UserView({ message: m }: { message: UserChatMessage }) {
+function UserView({ message: m, actions }: { message: UserChatMessage; actions?: MessageActionHandlers }) {
+  const [editing, setEditing] = useState(false);
   const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
   const images = m.content.flatMap((p) =>
     p.type === 'image' ? [{ base64: p.data, mimeType: p.mimeType, size: p.data.length }] : [],
   );
+  if (editing && actions)
+    return (
+      <EditMessage
+        text={text}
+        onCancel={() => setEditing(false)}
+        onSend={(edited) => {
+          setEditing(false);
+          actions.onEdit(m.id, edited);
+        }}
+      />
+    );
   return (
-    <div className="msg user" data-testid="msg-user">
-      <div className="msg-text">{text}</div>
-      {images.length > 0 && <Gallery images={images} label="your message" />}
+    <div className="msg-user-row">
+      <div className="msg user" data-testid="msg-user">
+        <div className="msg-text">{text}</div>
+        {images.length > 0 && <Gallery images={images} label="your message" />}
+      </div>
+      <UserActions text={text} idle={actions?.idle === true} onEdit={() => setEditing(true)} />
     </div>
   );
 }
 
-function TurnView(props: { conversationId: string; turn: AssistantTurn & { draft?: string } }) {
+function TurnView(props: {
+  conversationId: string;
+  turn: AssistantTurn & { draft?: string };
+  last: boolean;
+  actions?: MessageActionHandlers;
+}) {
   const { turn } = props;
+  const text = turn.steps.flatMap((s) => (s.kind === 'text' && s.message.text ? [s.message.text] : []));
   return (
     <div
       className="msg assistant"
@@ -74,8 +105,13 @@ function TurnView(props: { conversationId: string; turn: AssistantTurn & { draft
       {turn.steps.map((s) => (
         <StepView key={stepKey(s)} conversationId={props.conversationId} step={s} />
       ))}
-      {turn.draft !== undefined && <div className="msg-text">{turn.draft}</div>}
-      {turn.model && <p className="muted small msg-meta">{turn.model}</p>}
+      {turn.draft !== undefined && <Markdown text={turn.draft} testId="msg-markdown" />}
+      <div className="msg-foot">
+        {turn.draft === undefined && (
+          <TurnActions text={text.join('\n\n')} last={props.last} handlers={props.actions} />
+        )}
+        {turn.model && <p className="muted small msg-meta">{turn.model}</p>}
+      </div>
     </div>
   );
 }
@@ -87,7 +123,7 @@ function StepView({ conversationId, step }: { conversationId: string; step: Turn
     case 'text':
       return (
         <>
-          {step.message.text && <div className="msg-text">{step.message.text}</div>}
+          {step.message.text && <Markdown text={step.message.text} testId="msg-markdown" />}
           {step.message.cancelled && <p className="muted small">(cancelled while answering)</p>}
         </>
       );

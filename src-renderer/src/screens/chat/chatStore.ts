@@ -32,6 +32,11 @@ export interface ChatLiveState {
   apply(e: ChatEvent): void;
   /** A snapshot of `length` messages arrived: deltas it holds are dropped. */
   covered(id: string, length: number): void;
+  /** The conversation branches (edit-and-resend, regenerate): what was announced before is forgotten. */
+  forget(id: string): void;
+  /** Set by New conversation and the shortcut; the composer takes focus and clears it. */
+  composerFocus: boolean;
+  focusComposer(on?: boolean): void;
 }
 
 export const useChat = create<ChatLiveState>((set) => ({
@@ -41,7 +46,11 @@ export const useChat = create<ChatLiveState>((set) => ({
   running: {},
   turnSeq: {},
   errors: {},
+  composerFocus: false,
   select: (selected) => set({ selected }),
+  focusComposer: (on = true) => set({ composerFocus: on }),
+  forget: (id) =>
+    set((s) => ({ deltas: { ...s.deltas, [id]: undefined }, drafts: { ...s.drafts, [id]: undefined } })),
   setRunning: (id, running, seq, from = 'event') =>
     set((s) => {
       // An answer read the state as of its seq, so it holds when no newer event came; an event

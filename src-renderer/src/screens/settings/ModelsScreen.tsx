@@ -1,10 +1,12 @@
-// Settings > Models (issue 6, Providers): the default model, each provider's base URL (settings.json),
-// its API key (the keychain only; the field never shows a stored key), and Check, which lists the
-// provider's models or says what is wrong and what to do.
+// Settings > Models: the default model, each provider's base URL (settings.json), its API key (the
+// keychain; without one, an ${env:NAME} reference or a plain-text file, by choice; never shown back),
+// and Check, which lists the provider's models or says what is wrong and what to do.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DEFAULT_MODEL_SPEC, DEFAULT_PROVIDER_URLS } from '@shared/providers';
 import type { ProviderView } from '@shared/wire';
+
+type KeyStorage = 'keychain' | 'file' | 'envRef';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { PageHeader } from '../../ui';
@@ -52,13 +54,20 @@ function ModelsForm({ data }: { data: ModelsView }) {
       <PageHeader
         id="models-title"
         title="Models"
-        description="The model the chat uses by default, and how Mooring reaches each provider. Keys go to the OS keychain, never to a file."
+        description="The model the chat uses by default, and how Mooring reaches each provider. Keys go to the OS keychain; without one, where you choose."
       />
       {!data.keychain.ok && (
         <div className="banner warn" data-testid="no-keychain">
-          The keychain is not available ({data.keychain.reason}), so API keys cannot be stored here. Set{' '}
-          <code>OPENAI_API_KEY</code> or <code>ANTHROPIC_API_KEY</code> in the environment before starting
-          Mooring instead.
+          The keychain is not available ({data.keychain.reason}). For each provider, choose where its key
+          goes: an environment variable reference (<code>{'${env:NAME}'}</code>, only the name is saved), or a
+          plain-text file readable only by you
+          {data.keyFile ? (
+            <>
+              {' '}
+              (<code>{data.keyFile}</code>)
+            </>
+          ) : null}
+          . Nothing is written in plain text unless you pick that.
         </div>
       )}
       <form
@@ -94,6 +103,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
             url={urls[p.id] ?? ''}
             onUrl={(v) => setUrls({ ...urls, [p.id]: v })}
             keychainOk={data.keychain.ok}
+            keyFile={data.keyFile}
             onChanged={refresh}
           />
         ))}
@@ -119,11 +129,13 @@ function ProviderRow(props: {
   url: string;
   onUrl: (v: string) => void;
   keychainOk: boolean;
+  keyFile: string | null;
   onChanged: () => void;
 }) {
   const { provider: p } = props;
   const trpc = useTRPC();
   const [key, setKey] = useState('');
+  const [storage, setStorage] = useState<KeyStorage>(props.keychainOk ? 'keychain' : 'envRef');
   const check = useMutation(trpc.models.check.mutationOptions());
   const setApiKey = useMutation(
     trpc.models.setApiKey.mutationOptions({
@@ -150,30 +162,55 @@ function ProviderRow(props: {
         <div className="stack">
           <span>
             API key{' '}
-            <span className="muted small">
-              {p.keyStored
+            <span className="muted small" data-testid={`key-source-${p.id}`}>
+              {p.keySource === 'keychain'
                 ? '— stored in the keychain'
-                : p.keyFromEnv
-                  ? `— from ${p.keyFromEnv} in the environment`
-                  : '— none yet'}
+                : p.keySource === 'file'
+                  ? '— in the plain-text key file (readable only by you)'
+                  : p.keySource === 'envRef'
+                    ? `— from \${env:${p.keyEnvRef}}`
+                    : p.keyFromEnv
+                      ? `— from ${p.keyFromEnv} in the environment`
+                      : '— none yet'}
             </span>
           </span>
+          <label className="inline key-storage">
+            Keep it
+            <select
+              aria-label={`Where to keep the ${p.id} key`}
+              value={storage}
+              onChange={(e) => setStorage(e.target.value as KeyStorage)}
+            >
+              {props.keychainOk && <option value="keychain">in the OS keychain</option>}
+              <option value="envRef">as an environment variable reference</option>
+              {props.keyFile && <option value="file">in a plain-text file readable only by you</option>}
+            </select>
+          </label>
           <span className="inline">
             <input
-              type="password"
+              type={storage === 'envRef' ? 'text' : 'password'}
               autoComplete="off"
               aria-label={`${p.id} API key`}
               value={key}
               onChange={(e) => setKey(e.target.value)}
-              placeholder={p.keyStored ? '•••••••• (type to replace)' : 'paste the key'}
-              disabled={!props.keychainOk}
+              placeholder={
+                storage === 'envRef'
+                  ? '${env:OPENAI_API_KEY} or a variable name'
+                  : p.keyStored
+                    ? '•••••••• (type to replace)'
+                    : 'paste the key'
+              }
             />
             <button
               type="button"
-              disabled={!props.keychainOk || !key.trim() || setApiKey.isPending}
-              onClick={() => setApiKey.mutate({ provider: p.id, apiKey: key })}
+              disabled={!key.trim() || setApiKey.isPending}
+              onClick={() => setApiKey.mutate({ provider: p.id, apiKey: key, storage })}
             >
-              Store in keychain
+              {storage === 'keychain'
+                ? 'Store in keychain'
+                : storage === 'file'
+                  ? 'Store in file'
+                  : 'Use reference'}
             </button>
             {p.keyStored && (
               <button
@@ -185,6 +222,11 @@ function ProviderRow(props: {
               </button>
             )}
           </span>
+          {storage === 'file' && props.keyFile && (
+            <p className="muted small">
+              The key is written as plain text to <code>{props.keyFile}</code>, which only your user can read.
+            </p>
+          )}
           <ErrorNote error={setApiKey.error} />
         </div>
       )}

@@ -1,0 +1,78 @@
+// @vitest-environment happy-dom
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TooltipProvider } from '../ui';
+import { looksLikeMarkdown, Markdown } from './Markdown';
+
+afterEach(cleanup);
+
+const md = (text: string) =>
+  render(
+    <TooltipProvider>
+      <Markdown text={text} testId="md" />
+    </TooltipProvider>,
+  ).getByTestId('md');
+
+describe('Markdown', () => {
+  it('renders a table, a task list, a list and a highlighted code block with a copy button', () => {
+    const el = md(
+      [
+        '| name | size |',
+        '| --- | ---: |',
+        '| alpha.txt | 10 |',
+        '',
+        '- [x] done',
+        '- [ ] to do',
+        '',
+        '1. **first**',
+        '2. second',
+        '',
+        '```ts',
+        'const answer: number = 42; // the answer',
+        '```',
+      ].join('\n'),
+    );
+    expect(el.querySelector('table td')?.textContent).toBe('alpha.txt');
+    const boxes = el.querySelectorAll<HTMLInputElement>('input[type="checkbox"]');
+    expect([...boxes].map((b) => b.checked)).toEqual([true, false]);
+    expect(el.querySelector('ol li strong')?.textContent).toBe('first');
+    expect(el.querySelector('pre code .hljs-keyword')?.textContent).toBe('const');
+    expect(el.querySelector('pre code .hljs-comment')?.textContent).toBe('// the answer');
+    expect(el.querySelector('button[aria-label="Copy code"]')).not.toBeNull();
+  });
+
+  it('renders math with KaTeX, inline and as a block', () => {
+    const el = md('Euler: $e^{i\\pi} + 1 = 0$\n\n$$\n\\int_0^1 x\\,dx\n$$');
+    expect(el.querySelectorAll('.katex').length).toBe(2);
+    expect(el.querySelector('.katex-display')).not.toBeNull();
+  });
+
+  it('shows raw HTML from a model or a tool as text, never as elements', () => {
+    const el = md('Hi <script>window.pwned = 1</script> and <img src=x onerror="window.pwned = 2">');
+    expect(el.querySelector('script')).toBeNull();
+    expect(el.querySelector('img')).toBeNull();
+    expect(el.textContent).toContain('<script>');
+    expect(el.textContent).toContain('<img src=x onerror=');
+  });
+
+  it('drops javascript: links and shows Markdown images as links instead of loading them', () => {
+    const el = md('[click](javascript:alert(1)) and ![a chart](https://example.invalid/track.png)');
+    expect(el.querySelector('a[href^="javascript"]')).toBeNull();
+    expect(el.querySelector('img')).toBeNull();
+    const link = el.querySelector<HTMLAnchorElement>('a.md-image-link');
+    expect(link?.getAttribute('href')).toBe('https://example.invalid/track.png');
+    expect(link?.textContent).toBe('a chart');
+    expect(link?.rel).toContain('noopener');
+  });
+});
+
+describe('looksLikeMarkdown', () => {
+  it('tells Markdown from a listing, a log or JSON (which keep their lines as sent)', () => {
+    expect(looksLikeMarkdown('# Report\nAll good')).toBe(true);
+    expect(looksLikeMarkdown('Files:\n- a\n- b')).toBe(true);
+    expect(looksLikeMarkdown('| a | b |\n|---|---|\n| 1 | 2 |')).toBe(true);
+    expect(looksLikeMarkdown('[FILE] alpha.txt\n[FILE] beta.md')).toBe(false);
+    expect(looksLikeMarkdown('{"a": 1}')).toBe(false);
+    expect(looksLikeMarkdown('Echo: hello')).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessage } from '@shared/chat';
+import { TooltipProvider } from '../../ui';
+import { announcementOf, ChatAnnouncer } from './ChatAnnouncer';
+import { EditMessage, TurnActions, UserActions } from './MessageActions';
+
+afterEach(cleanup);
+
+const tool = (status: 'done' | 'failed'): ChatMessage => ({
+  id: `t-${status}`,
+  at: 1,
+  role: 'tool',
+  toolCallId: 'c',
+  name: 'mcp__fs__list_directory',
+  status,
+  text: '',
+  target: { server: 'fs', tool: 'list_directory', friendlyName: 'List directory' },
+});
+const answer = (text: string): ChatMessage => ({ id: 'a', at: 2, role: 'assistant', text, toolCalls: [] });
+
+describe('the live region', () => {
+  it('says each tool step by its friendly name, and the answer when the turn ends', () => {
+    expect(announcementOf([tool('done')])).toBe('Tool List directory: done.');
+    expect(announcementOf([], [tool('failed'), answer('Two files.')])).toBe('Answer: Two files.');
+    expect(announcementOf([answer('not yet')])).toBeNull();
+  });
+
+  it('announces what arrives while open, not what was loaded', () => {
+    const loaded = [answer('old answer')];
+    const { rerender } = render(<ChatAnnouncer messages={loaded} running={false} />);
+    const region = screen.getByRole('status');
+    expect(region.textContent).toBe('');
+    rerender(<ChatAnnouncer messages={[...loaded, tool('done')]} running={true} />);
+    expect(region.textContent).toBe('Tool List directory: done.');
+    rerender(<ChatAnnouncer messages={[...loaded, tool('done'), answer('Done now.')]} running={false} />);
+    expect(region.textContent).toBe('Answer: Done now.');
+  });
+});
+
+describe('message actions', () => {
+  it('edit: the editor holds the text, Enter sends the edit, Escape gives up', () => {
+    const onSend = vi.fn();
+    const onCancel = vi.fn();
+    render(<EditMessage text="Name a colour" onSend={onSend} onCancel={onCancel} />);
+    const area = screen.getByLabelText('Edited text');
+    expect(document.activeElement).toBe(area);
+    fireEvent.change(area, { target: { value: 'Name a fruit' } });
+    fireEvent.keyDown(area, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith('Name a fruit');
+    fireEvent.keyDown(area, { key: 'Escape' });
+    expect(onCancel).toHaveBeenCalled();
+  });
+
+  it('offers edit and regenerate only while nothing answers, and regenerate only on the last turn', () => {
+    const handlers = { idle: true, onEdit: vi.fn(), onRegenerate: vi.fn() };
+    const { rerender } = render(
+      <TooltipProvider>
+        <UserActions text="q" idle={true} onEdit={() => undefined} />
+        <TurnActions text="a" last={true} handlers={handlers} />
+      </TooltipProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Edit and ask again' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Regenerate answer' }));
+    expect(handlers.onRegenerate).toHaveBeenCalled();
+    rerender(
+      <TooltipProvider>
+        <UserActions text="q" idle={false} onEdit={() => undefined} />
+        <TurnActions text="a" last={false} handlers={handlers} />
+      </TooltipProvider>,
+    );
+    expect(screen.queryByRole('button', { name: 'Edit and ask again' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Regenerate answer' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Copy answer' })).toBeTruthy();
+  });
+});
