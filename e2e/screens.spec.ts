@@ -82,6 +82,14 @@ test.afterAll(async () => {
 test('first launch: the empty state teaches, and a detected Claude Desktop config is imported with the safe set', async () => {
   await expect(page.getByTestId('empty-servers')).toContainText('An MCP server is a small program');
   await expect(page.getByTestId('empty-servers')).toContainText('mooring mcp add');
+  // The command is read whole, and its copy button sits beside it, not over its end.
+  const cli = page.getByTestId('empty-servers').locator('.code-block');
+  const [text, copy] = await Promise.all([
+    cli.locator('pre').boundingBox(),
+    cli.getByRole('button', { name: 'Copy command' }).boundingBox(),
+  ]);
+  expect(copy!.x).toBeGreaterThanOrEqual(text!.x + text!.width);
+  expect(await cli.locator('pre').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const claude = page.getByTestId('detected-claude-desktop');
   await expect(claude).toContainText('Claude Desktop');
   await expect(claude).toContainText(join(userHome, '.config', 'Claude', 'claude_desktop_config.json'));
@@ -256,6 +264,8 @@ test('the form: Trust shows the exact command line; working folder, policy and m
   await form.getByLabel('Approval policy').selectOption('always-ask');
   await form.getByLabel('Message size limit (MB)').fill('16');
   await expect(form.getByTestId('trust-command-line')).toHaveCount(0);
+  // The Form/JSON tabs: no scrollbar of their own.
+  expect(await form.getByRole('tablist').evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
   // A small window: the test result shows, and Save stays in view.
   await page.setViewportSize({ width: 900, height: 700 });
   await form.getByRole('button', { name: 'Test' }).click();

@@ -76,8 +76,12 @@ test('add a server through the form: a wrong command fails with a hint, the fix 
   await shot(page, '02-form-test-failed');
 
   await form.getByLabel('Command', { exact: true }).fill('node');
+  // At 1280×800 the answer is below the form's fields: it is brought into view.
+  await page.setViewportSize({ width: 1280, height: 800 });
   await form.getByRole('button', { name: 'Test' }).click();
   await expect(result).toContainText(/Connected in \d+ ms/);
+  await expect(result).toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 860 });
   await expect(result).toContainText('echo');
   await shot(page, '03-form-test-ok');
 
@@ -101,6 +105,20 @@ test('add server-filesystem through the raw JSON view', async () => {
   await shot(page, '04-servers-ready');
 });
 
+test('the Playground starts from the arguments a tool needs, and runs it', async () => {
+  await openScreen(page, 'Playground');
+  await page.getByLabel('Tool', { exact: true }).selectOption({ label: 'everything / echo' });
+  const args = page.getByLabel('Arguments', { exact: true });
+  await expect(args).toHaveValue('{\n  "message": ""\n}');
+  await page.getByRole('button', { name: 'Run' }).click();
+  // Left empty, it is still a string: the server echoes it. Left out, the check names it.
+  await expect(page.getByLabel('Tool calls')).toContainText('Echo:');
+  await args.fill('{}');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByText('message is required (string)')).toBeVisible();
+  await openScreen(page, 'Servers');
+});
+
 test('import from a pasted Claude Desktop file shows the full command line for consent', async () => {
   await page.getByRole('button', { name: 'Import…' }).click();
   const dialog = page.getByTestId('import-dialog');
@@ -110,7 +128,12 @@ test('import from a pasted Claude Desktop file shows the full command line for c
     },
   };
   await dialog.getByLabel('Configuration to import').fill(JSON.stringify(claude));
+  // A short window: the consent scrolls, and its action row stays in view.
+  await page.setViewportSize({ width: 1280, height: 600 });
   await dialog.getByRole('button', { name: 'Preview' }).click();
+  await expect(dialog).toContainText('This is an "mcpServers" config (Claude Desktop');
+  await expect(dialog.getByRole('button', { name: /I trust these commands: add 1/ })).toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 860 });
   await expect(dialog.getByTestId('import-command-line')).toContainText(`node ${MEMORY}`);
   await expect(dialog.getByTestId('import-command-line')).toContainText('MEMORY_FILE_PATH=');
   await expect(dialog.getByTestId('import-grants')).toHaveText('environment variables: MEMORY_FILE_PATH');

@@ -31,7 +31,8 @@ export function electronRuntimeStatus(root, env = process.env) {
   if (!pkg) return { present: false, reason: 'the electron package is not installed (run npm ci)' };
   const version = JSON.parse(pkg).version;
   const exe = read(join(pkgDir, 'path.txt'));
-  if (!exe) return { present: false, reason: 'the Electron runtime was never downloaded' };
+  // "not installed", not "never downloaded": bootstrap may have tried, and failed (it said why then).
+  if (!exe) return { present: false, reason: 'the Electron runtime is not installed' };
   const dist = env.ELECTRON_OVERRIDE_DIST_PATH || join(pkgDir, 'dist');
   const installed = read(join(dist, 'version'))?.replace(/^v/, '');
   if (!env.ELECTRON_OVERRIDE_DIST_PATH && installed !== version) {

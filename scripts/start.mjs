@@ -19,6 +19,8 @@ try {
 const runtime = electronRuntimeStatus(root);
 const choice = chooseStartMode({ runtime });
 console.log(`Starting ${describeStartMode(choice)}.`);
+if (!runtime.present && process.env.MOORING_START_MODE !== 'browser')
+  console.log('(For the desktop app, `bash scripts/bootstrap.sh` tries the Electron download again.)');
 const [cmd, args] =
   choice.mode === 'electron' && runtime.present
     ? [runtime.path, [root, ...process.argv.slice(2)]]

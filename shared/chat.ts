@@ -1,6 +1,7 @@
 // The chat's messages and events (ARCHITECTURE.md, `agent/`): what the conversation store keeps, what a
 // turn streams, and what the UI and the CLI (`mooring chat --json`) render. A tool call's lifecycle is
 // not here: it travels as the one tool-call event (shared/toolCall.ts). Plain data, no Node.
+import type { AppOrigin } from './appViews';
 import type { ErrorData } from './errors';
 
 export interface TextPart {
@@ -34,8 +35,12 @@ interface MessageBase {
 export interface UserChatMessage extends MessageBase {
   role: 'user';
   content: ContentPart[];
-  /** 'protocol': written by the loop (e.g. the text protocol's corrective message), not by the person. */
-  origin?: 'person' | 'protocol';
+  /**
+   * 'protocol': written by the loop (e.g. the text protocol's corrective message), not by the person.
+   * 'app': sent by an MCP App view (`ui/message`), named in `app`: shown and sent to the model as the app's.
+   */
+  origin?: 'person' | 'protocol' | 'app';
+  app?: AppOrigin;
 }
 
 export interface AssistantChatMessage extends MessageBase {

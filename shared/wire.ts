@@ -208,4 +208,6 @@ export type UiEvent =
   /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
   | { type: 'installLink'; offer: InstallLinkOffer }
   /** A schedule changed, a run started or ended, or another process took the schedules over. */
-  | { type: 'schedule'; event: ScheduleEvent };
+  | { type: 'schedule'; event: ScheduleEvent }
+  /** An MCP App view's resource changed on its server (`resources/updated`): open views load it again. */
+  | { type: 'appViewUpdated'; server: string; uri: string };

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
-import { CONTENT_SECURITY_POLICY } from '../../src-main/core/web/contentSecurity';
+import { securityHeadersFraming } from '../../src-main/core/web/contentSecurity';
 import { descendants, EVERYTHING, FILESYSTEM, ROOT } from '../harness';
 import { addServerFromJson, runTool } from '../uiFlows';
 import { electronSuitePlan } from './electronSuite';
@@ -92,7 +92,11 @@ test('app:// responses carry the Content Security Policy header', async () => {
     const r = await fetch('app://mooring/index.html');
     return { status: r.status, csp: r.headers.get('content-security-policy') };
   });
-  expect(headers).toEqual({ status: 200, csp: CONTENT_SECURITY_POLICY });
+  // The app's policy, framing only MCP App views' own scheme.
+  expect(headers).toEqual({
+    status: 200,
+    csp: securityHeadersFraming('mooring-view:')['content-security-policy'],
+  });
 });
 
 test('a server added through the form is tested, saved and goes ready', async () => {

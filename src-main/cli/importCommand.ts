@@ -16,7 +16,7 @@ import { print, printJson, say, tty } from './terminalText';
 
 /** The consent text: one block per server. */
 export function describeImport(file: string, preview: ImportPreview): string {
-  let out = tty`${file}: ${preview.format} format, ${preview.servers.length} server(s):\n`;
+  let out = tty`${file}: ${preview.formatName}, ${preview.servers.length} server(s):\n`;
   for (const s of preview.servers) {
     out += tty`  ${s.config.name}${s.exists ? ' (already configured)' : ''}: ${s.commandLine}\n`;
     for (const g of s.grants) out += tty`      ${g.text}\n`;

@@ -18,8 +18,7 @@ import { reportError, EXIT } from './output';
 const program = new Command('mooring')
   .description('Mooring: a desktop MCP host, from the command line')
   .version('0.1.0')
-  .exitOverride()
-  .showHelpAfterError('(run with --help for usage)');
+  .exitOverride();
 
 /**
  * Quick config from the environment (ARCHITECTURE.md, "The core, by room": workspace, env quick config):
@@ -69,6 +68,17 @@ registerServeCommand(program, withCore);
 registerWebCommand(program);
 registerToolsetCommands(program, withCore);
 registerScheduleCommands(program, withCore);
+usageHints(program);
+
+/**
+ * After a usage error (a missing argument, an unknown command or option), the help to run is the one of
+ * the command that was mistyped: `mooring mcp add --help` shows the add's arguments, `mooring --help` not.
+ */
+function usageHints(cmd: Command, parents: string[] = []): void {
+  const path = [...parents, cmd.name()];
+  cmd.showHelpAfterError(`(see: ${path.join(' ')} --help)`);
+  for (const sub of cmd.commands) usageHints(sub, path);
+}
 
 try {
   await program.parseAsync(process.argv);

@@ -61,7 +61,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   const port = parsePort(opts.port);
   // In browser mode the tab itself opens a URL-elicitation link after the user's consent in the dialog;
   // giving the core an opener is what declares the capability to servers.
-  const core = await MooringCore.open({ openExternal: async () => undefined });
+  const core = await MooringCore.open({ openExternal: async () => undefined, offerAppViews: true });
   const web = await startWebServer({
     core,
     port,
@@ -79,7 +79,16 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
       `Mooring is running in browser mode. Open this link (it works once):\n  ${web.url}\n`,
     );
   if (opts.open && !opts.json) openInBrowser(web.url);
-  void core.start({ watch: true });
+  // A config that cannot be read must not end browser mode: the UI shows the same error with its hint,
+  // and the file is watched, so fixing it starts the servers.
+  core.start({ watch: true }).catch((err: unknown) => {
+    const e = toErrorData(err);
+    say(
+      tty`mooring web: the servers did not start: ${multiline(e.message)}\n` +
+        (e.hint ? tty`${e.hint}\n` : '') +
+        'Mooring keeps running and reads the file again when it changes.\n',
+    );
+  });
   // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them.
   await core.schedules.own('mooring web').catch((err: unknown) => {
     say(tty`mooring web: schedules will not run here: ${toErrorData(err).message}\n`);

@@ -15,6 +15,7 @@ import { ConversationStore } from './agent/conversationStore';
 import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
 import { parseModelSpec } from './agent/providers/resolveProvider';
+import { AppViews } from './apps/appViews';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
 import { ToolService } from './calls/toolService';
@@ -76,6 +77,8 @@ export interface MooringCoreOptions {
   complete?: SamplingComplete;
   /** Opens an https URL in the user's browser (URL-mode elicitation); without it that mode is not offered. */
   openExternal?: (url: string) => Promise<void>;
+  /** The host renders MCP App views (the desktop app, browser mode): servers are told they may send them. */
+  offerAppViews?: boolean;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
    * override the global ones, and it is offered to servers as the MCP root.
@@ -120,6 +123,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly sharing: McpSharing;
   /** The servers' prompts, as the composer's slash commands. */
   readonly prompts: PromptsService;
+  /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
+  readonly apps: AppViews;
   /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
   readonly installLinks = new InstallLinkInbox();
   /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
@@ -172,6 +177,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
       complete: (req, ctx) => (this.samplingComplete ?? this.defaultSampling())(req, ctx),
+      ...(opts.offerAppViews ? { offerViews: true } : {}),
       ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
       logLevel: () => this.settings.current().logLevel,
       log: (l) => {
@@ -272,6 +278,16 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this);
     this.prompts = new PromptsService(this.pool);
+    this.apps = new AppViews({
+      tools: this.tools,
+      pool: this.pool,
+      resources: this.features.resources,
+      interactions: this.interactions,
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      sendMessage: async (m) => {
+        await this.chat.send({ conversationId: m.conversationId, text: m.text, app: m.app });
+      },
+    });
 
     this.pool.on('status', (s) => {
       if (s.state === 'ready') {
@@ -301,6 +317,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** The chat: conversations and their turns (built on first use; it answers sampling from then on). */
   get chat(): ChatService {
     this.chatService ??= new ChatService({
+      appContext: (cid) => this.apps.contextFor(cid),
       conversations: this.conversations,
       prefs: new ChatPreferencesFile(this.opened.paths.home),
       providers: this.providers,
@@ -367,8 +384,13 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       await this.features.roots.setFolder('workspace', await canonicalWorkspace(this.opts.workspace));
       await this.features.roots.activate('workspace');
     }
-    await this.servers.sync();
-    if (opts.watch) await this.servers.watch();
+    // Watch even when the first sync fails (an mcp_servers.json with a typo): the person fixes the file
+    // while Mooring runs, and the fixed file starts the servers without a restart.
+    try {
+      await this.servers.sync();
+    } finally {
+      if (opts.watch) await this.servers.watch();
+    }
   }
 
   /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */

@@ -26,7 +26,7 @@ import { MooringCore } from '../core/mooringCore';
 import { FallbackSecretStore } from '../core/secrets/fallbackSecretStore';
 import { KeytarSecretStore } from '../core/secrets/secretStore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
-import { SECURITY_HEADERS } from '../core/web/contentSecurity';
+import { SECURITY_HEADERS, securityHeadersFraming } from '../core/web/contentSecurity';
 import { appMenuTemplate } from './appMenu';
 import { startAttentionNotifier } from './attentionNotifier';
 import { installLinksFromArgv, LINK_SCHEME } from './deepLinks';
@@ -34,6 +34,7 @@ import { DesktopTray } from './desktopTray';
 import { MCP_SERVER_FLAG, runMcpServer } from './mcpServerMode';
 import { SafeStorageSecretStore } from './safeStorageSecretStore';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAllowedExternalLink, isTrustedSender } from './senderCheck';
+import { serveViewPage, VIEW_SCHEME, viewSandboxHost } from './viewScheme';
 import { SHELL_STATE_NAME, SHELL_STATE_OPTIONS, ShellStateStore, type ShellState } from './shellState';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -43,6 +44,7 @@ const PRELOAD = join(here, '../preload/index.cjs');
 const RESOURCES = join(here, '../../resources');
 const WINDOW_ICON = join(RESOURCES, 'icons', '512x512.png');
 const SPEC_URL = 'https://modelcontextprotocol.io/specification';
+const FRAMING_CSP = securityHeadersFraming(`${VIEW_SCHEME}:`)['content-security-policy']!;
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -60,6 +62,8 @@ const mcpServerMode = process.argv.includes(MCP_SERVER_FLAG);
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  // MCP App views' sandbox pages (viewScheme.ts): an origin per view, nothing more.
+  { scheme: VIEW_SCHEME, privileges: { standard: true, secure: true } },
 ]);
 
 // A second launch hands its arguments (a mooring:// link) to the first and exits; `--mcp-server` runs beside
@@ -87,7 +91,12 @@ async function serveRenderer(request: Request): Promise<Response> {
   try {
     const body = await readFile(file);
     return new Response(body, {
-      headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...SECURITY_HEADERS },
+      headers: {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        ...SECURITY_HEADERS,
+        // The app may frame MCP App views' sandbox pages, on their own scheme, and nothing else.
+        'content-security-policy': FRAMING_CSP,
+      },
     });
   } catch {
     return new Response('Not found', { status: 404 });
@@ -299,8 +308,16 @@ app.whenReady().then(async () => {
   // electron-store answers a synchronous IPC query for its paths, meant for its renderer API, which this app
   // does not use: no channel but the router's stays open to the page.
   ipcMain.removeAllListeners('electron-store-get-data');
-  core = await MooringCore.open({ home, openExternal: openExternalLink, secretStore: secretStore() });
+  core = await MooringCore.open({
+    home,
+    openExternal: openExternalLink,
+    secretStore: secretStore(),
+    offerAppViews: true,
+  });
   api = createApiContext(core);
+  const apps = core.apps;
+  protocol.handle(VIEW_SCHEME, (request) => serveViewPage(apps, request.url));
+  apps.setSandbox(viewSandboxHost, APP_ORIGIN);
   // `mooring serve` processes relay their approvals here, so this window's dialog answers them.
   relay = await core.listenForRelayedApprovals().catch((err: Error) => {
     console.warn(`approval relay not started: ${err.message}`);
@@ -320,7 +337,8 @@ app.whenReady().then(async () => {
   createWindow();
   setTray(shellState.trayEnabled());
   for (const link of earlyLinks.splice(0)) receiveLink(link);
-  void core.start({ watch: true });
+  // An unreadable mcp_servers.json: the window shows the error, and the file is watched (MooringCore.start).
+  core.start({ watch: true }).catch((err: Error) => console.warn(`servers not started: ${err.message}`));
   // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): the app, unless another has them.
   void core.schedules.own('the desktop app').catch((err: Error) => {
     console.warn(`schedules will not run here: ${err.message}`);

@@ -164,6 +164,19 @@ describe('mooring mcp (CLI)', () => {
     expect(unknown.stderr).toMatch(/mooring mcp list/);
   });
 
+  it('a usage error points at the help of the command that was mistyped', async () => {
+    const missing = await mooring(['mcp', 'add']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing required argument 'name'");
+    expect(missing.stderr).toContain('(see: mooring mcp add --help)');
+    const typo = await mooring(['mcp', 'lst']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(Did you mean list?)');
+    expect(typo.stderr).toContain('(see: mooring mcp --help)');
+    const top = await mooring(['mcpp']);
+    expect(top.stderr).toContain('(see: mooring --help)');
+  });
+
   it('refuses an untrusted command (exit 3) with a hint, and runs it once trusted', async () => {
     const script = join(fsRoot, 'server.sh');
     writeFileSync(script, `#!/bin/sh\nexec node ${EVERYTHING} stdio\n`, { mode: 0o755 });

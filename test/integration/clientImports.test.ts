@@ -303,7 +303,7 @@ describe('mooring mcp import', () => {
     const file = put('.config/goose/config.yaml', GOOSE);
     const refused = await runMooring(cliHome, ['mcp', 'import', file]);
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('goose format, 2 server(s)');
+    expect(refused.stderr).toContain("Goose's config, 2 server(s)");
     const r = await runMooring(cliHome, ['mcp', 'import', file, '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const list = await runMooring(cliHome, ['mcp', 'list', '--json']);

@@ -44,7 +44,7 @@ describe('electronSuitePlan', () => {
     expect(plan).toEqual({
       run: false,
       reason:
-        'Electron end-to-end suite skipped: the Electron runtime was never downloaded (bash scripts/bootstrap.sh tries its download)',
+        'Electron end-to-end suite skipped: the Electron runtime is not installed (bash scripts/bootstrap.sh tries its download)',
     });
   });
 

@@ -82,9 +82,12 @@ describe('npm start (scripts/start.mjs)', () => {
     const { stdout } = await run(process.execPath, [join(root, 'scripts/start.mjs'), '--no-open'], {
       env: display,
     });
-    const [first, second] = stdout.trim().split('\n');
-    expect(first).toBe('Starting browser mode, because the Electron runtime was never downloaded.');
-    expect(second).toBe('stub mooring web --no-open');
+    const [first, second, third] = stdout.trim().split('\n');
+    expect(first).toBe('Starting browser mode, because the Electron runtime is not installed.');
+    expect(second).toBe(
+      '(For the desktop app, `bash scripts/bootstrap.sh` tries the Electron download again.)',
+    );
+    expect(third).toBe('stub mooring web --no-open');
   });
 
   it.skipIf(process.platform !== 'linux')(

@@ -1,6 +1,7 @@
 // The chat service (ARCHITECTURE.md, `agent/`): conversations and their turns for every host. The UI's
 // turns start here and run in the background, each ChatEvent on the `chat` event tagged by conversation;
 // `mooring chat` runs one turn in the foreground through `prepareTurn`. The core owns one service.
+import type { AppOrigin } from '@shared/appViews';
 import { EventEmitter } from 'node:events';
 import { messageWithFiles, type AttachedTextFile } from '@shared/attachedFiles';
 import type { ChatEvent, ChatMessage, ContentPart, ConversationSummary, ImagePart } from '@shared/chat';
@@ -32,6 +33,11 @@ export interface ChatServiceEvents {
 }
 
 export interface ChatServiceDeps {
+  /**
+   * What MCP App views in the conversation told the model (`ui/update-model-context`), labelled as the
+   * apps', given with each turn's system prompt (apps/appViews.ts `contextFor`).
+   */
+  appContext?: (conversationId: string) => string | undefined;
   conversations: ConversationStore;
   prefs: ChatPreferencesFile;
   providers: ProviderAccess;
@@ -55,6 +61,8 @@ export interface SendInput {
   workspace?: string | null;
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
+  /** Sent by an MCP App view (`ui/message`): labelled as the app's in the conversation and to the model. */
+  app?: AppOrigin;
   /**
    * Edit-and-resend: the conversation goes on from just before this message of the person's (it and the
    * messages after it leave the conversation), with `text` in its place.
@@ -316,6 +324,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const ac = new AbortController();
     this.turns.set(cid, ac);
     const conversationId = cid;
+    const appContext = this.deps.appContext?.(cid);
     const started = ++this.turnSeq;
     this.emit('turn', { conversationId, running: true, seq: started });
     void runChatTurn({
@@ -325,9 +334,11 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       runtime,
       conversationId,
       message: contentOf(input),
+      ...(input.app ? { app: input.app } : {}),
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
       limits: this.limitsFor(provider.id, model),
+      ...(appContext ? { system: appContext } : {}),
       onEvent: (e) => this.emit('chat', e),
     })
       .catch((err: unknown) => {

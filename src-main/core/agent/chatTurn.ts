@@ -2,6 +2,7 @@
 // person's message, run the tool loop with every step appended as it completes, and return the final
 // answer. This is what `mooring chat`, the UI and `start_session` call. Each appended message is
 // announced (`message-complete`) after it is on disk, with its position in the conversation.
+import type { AppOrigin } from '@shared/appViews';
 import { randomUUID } from 'node:crypto';
 import type {
   AssistantChatMessage,
@@ -37,6 +38,8 @@ export interface ChatTurnOptions {
   system?: string;
   /** For a new conversation: its project folder (the MCP root, later). */
   workspace?: string | null;
+  /** The message comes from an MCP App view (`ui/message`), not from the person. */
+  app?: AppOrigin;
 }
 
 export interface ChatTurnResult {
@@ -73,7 +76,13 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
     await store.append(cid, message);
     opts.onEvent?.({ type: 'message-complete', conversationId: cid, index: index++, message });
   };
-  const user: UserChatMessage = { id: randomUUID(), at: Date.now(), role: 'user', origin: 'person', content };
+  const user: UserChatMessage = {
+    id: randomUUID(),
+    at: Date.now(),
+    role: 'user',
+    content,
+    ...(opts.app ? { origin: 'app' as const, app: opts.app } : { origin: 'person' as const }),
+  };
   await append(user);
 
   try {

@@ -111,7 +111,22 @@ export function messagesForModel(
       case 'note':
         break;
       case 'user':
-        out.push({ role: 'user', content: userContent(m.content, caps.vision, limits.images) });
+        out.push({
+          role: 'user',
+          content: userContent(
+            m.origin === 'app' && m.app
+              ? [
+                  {
+                    type: 'text',
+                    text: `[Sent by the ${m.app.server} app's ${m.app.tool} view, not typed by the user]`,
+                  },
+                  ...m.content,
+                ]
+              : m.content,
+            caps.vision,
+            limits.images,
+          ),
+        });
         break;
       case 'assistant':
         if (caps.tools) out.push({ role: 'assistant', text: m.text, toolCalls: m.toolCalls });

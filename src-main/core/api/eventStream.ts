@@ -67,6 +67,9 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(core.approvals, 'resolved', onResolved);
   listen(core.installLinks, 'offer', onInstallLink);
   listen(core.schedules, 'event', onSchedule);
+  listen(core.apps, 'updated', (u: { server: string; uri: string }) =>
+    push({ type: 'appViewUpdated', ...u }),
+  );
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {

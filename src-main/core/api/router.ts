@@ -2,6 +2,7 @@
 // process (over IPC, src-main/electron) and browser mode (HTTP + SSE, ./web). The renderer imports
 // only the `AppRouter` type.
 import { approvalsRouter } from './approvalsRouter';
+import { appsRouter } from './appsRouter';
 import { chatRouter } from './chatRouter';
 import { clientsRouter } from './clientsRouter';
 import { uiEvents } from './eventStream';
@@ -35,6 +36,8 @@ export const appRouter = router({
   interactions: interactionsRouter,
   /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */
   install: installRouter,
+  /** MCP Apps: interactive views of tool results, sandboxed. */
+  apps: appsRouter,
   /** Settings > Models (the root `settings` query is the whole settings.json). */
   models: settingsRouter,
 

@@ -36,6 +36,8 @@ export interface CallContext {
    * "allow for this conversation" answers.
    */
   conversationId?: string;
+  /** MCP Apps: a view asks (labelled in `client`); only such a call may reach a tool for views only. */
+  fromApp?: boolean;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
   /** Who approved up front, for the audit line (default `<client> (--yes)`): a schedule's allowed tools. */

@@ -4,6 +4,7 @@
 // playground, the CLI and `mooring serve`; the UI, the logs and the metrics read the stream.
 import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '@shared/config';
+import { MooringError } from '../errors';
 import type { ToolOffReason } from '@shared/wire';
 import { callKey, foldCallEvent, isTerminalPhase } from '@shared/toolCall';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from '../catalog/catalog';
@@ -162,6 +163,16 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
     } catch (err) {
       return Promise.reject(err);
     }
+    // MCP Apps: a tool for its server's views only is never the model's or a client's to call, whatever
+    // name reaches here (apps/appViews.ts calls it with `fromApp`).
+    if (plan.entry.appOnly && !ctx.fromApp)
+      return Promise.reject(
+        new MooringError(
+          'not_found',
+          `"${plan.entry.modelName}" is for the ${plan.entry.server} app's views only.`,
+          'Open the tool result that shows the view, and use it there.',
+        ),
+      );
     return runToolCall(this.runner, plan, args, ctx);
   }
 

@@ -14,6 +14,7 @@ import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
 import { processToolSchema, schemaExclusion, type ProcessedSchema } from './schemaPipeline';
 import type { JsonSchema } from './schemaWalk';
 import { tokenCostByServer, toolTokenCost } from './tokenCost';
+import { isAppOnly } from './toolVisibility';
 
 /** One server's contribution: its name, its tool filters (a ServerConfig fits), its live tools. */
 export interface CatalogServerInput {
@@ -49,6 +50,11 @@ export interface CatalogEntry {
   idempotent: boolean;
   openWorld: boolean;
   enabled: boolean;
+  /**
+   * MCP Apps: the tool is for its server's views only (`_meta.ui.visibility` without "model"). The model
+   * never gets it (`active`, `tryResolve`); a view calls it by its entry (apps/appViews.ts).
+   */
+  appOnly: boolean;
   /** Why the tool is off (filters, tool set, server disabled, or a schema no model accepts). */
   excludedReason: string | undefined;
   /** What the user can do about it, in one sentence (set with `excludedReason`). */
@@ -102,6 +108,7 @@ class Entry implements CatalogEntry {
   idempotent: boolean;
   openWorld: boolean;
   enabled = true;
+  appOnly: boolean;
   excludedReason: string | undefined = undefined;
   excludedHint: string | undefined = undefined;
   handle: ToolHandle;
@@ -129,6 +136,7 @@ class Entry implements CatalogEntry {
     this.title = def.title ?? a?.title;
     this.description = def.description ?? '';
     this.outputSchema = def.outputSchema;
+    this.appOnly = isAppOnly(def);
     this.annotations = a;
     this.readOnly = readOnly;
     this.destructive = !readOnly && a?.destructiveHint !== false;
@@ -237,9 +245,9 @@ export class ToolCatalog {
     return new ToolCatalog(inputs, options, this);
   }
 
-  /** Tools the model may call now: enabled, and still listed by their server. */
+  /** Tools the model may call now: enabled, still listed by their server, and not for views only. */
   active(): CatalogEntry[] {
-    return this.entries.filter((e) => e.enabled && !e.handle.removed);
+    return this.entries.filter((e) => e.enabled && !e.handle.removed && !e.appOnly);
   }
 
   excluded(): { modelName: string; reason: string; hint: string }[] {
@@ -264,9 +272,13 @@ export class ToolCatalog {
     return resolveToolName(
       name,
       this.byName,
-      (e) => e.enabled && !e.handle.removed,
+      (e) => e.enabled && !e.handle.removed && !e.appOnly,
       (e) =>
-        e.handle.removed ? `server "${e.server}" no longer lists it` : (e.excludedReason ?? 'it is disabled'),
+        e.handle.removed
+          ? `server "${e.server}" no longer lists it`
+          : e.appOnly
+            ? 'it is for its server’s app views only'
+            : (e.excludedReason ?? 'it is disabled'),
     );
   }
 

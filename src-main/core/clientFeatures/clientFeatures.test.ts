@@ -20,8 +20,15 @@ describe('createClientFeatures', () => {
       createClientFeatures({
         complete: async () => ({ model: 'm', role: 'assistant', content: { type: 'text', text: '' } }),
         openExternal: async () => undefined,
+        offerViews: true,
       }).capabilities,
-    ).toEqual({ elicitation: { form: {}, url: {} }, roots: { listChanged: true }, sampling: {} });
+    ).toEqual({
+      elicitation: { form: {}, url: {} },
+      roots: { listChanged: true },
+      sampling: {},
+      // MCP Apps (extension io.modelcontextprotocol/ui), offered by a host that renders views.
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    });
     expect(acceptElicitationsWithDefaults().capabilities).toEqual({ elicitation: { form: {} } });
   });
 });

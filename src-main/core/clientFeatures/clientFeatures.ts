@@ -3,6 +3,7 @@
 // (sampling, elicitation, roots, resource notifications; SessionActor's `configureClient`, so they survive
 // reconnects), the broker the UI answers through, and what to do when a session becomes ready.
 import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { UI_EXTENSION_ID, UI_MIME_TYPE } from '@shared/appViews';
 import type { LogLine } from '@shared/session';
 import type { LogLevel } from '@shared/settings';
 import { MooringError } from '../errors';
@@ -29,6 +30,8 @@ export interface ClientFeaturesDeps {
   interactionTimeoutMs?: number;
   /** Roots are offered unless `false` (a host without conversations has no project folder). */
   offerRoots?: boolean;
+  /** MCP Apps views are offered only by a host that renders them (the desktop app, browser mode). */
+  offerViews?: boolean;
 }
 
 export interface ClientFeatures {
@@ -77,6 +80,9 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     elicitation: deps.openExternal ? { form: {}, url: {} } : { form: {} },
     ...(deps.offerRoots === false ? {} : { roots: { listChanged: true } }),
     ...(deps.complete ? { sampling: {} } : {}),
+    // MCP Apps (extension io.modelcontextprotocol/ui, spec 2026-01-26, "Client<>Server Capability
+    // Negotiation"): servers may give their tools interactive views, which a host with a UI renders sandboxed.
+    ...(deps.offerViews ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } } } : {}),
   };
 
   const configureClient = (client: Client, server: string) => {

@@ -14,6 +14,17 @@ import type { JsonPath } from './jsonDiagnostics';
 
 export type ImportFormat = 'claude' | 'claude-code' | 'vscode' | 'zed' | 'goose' | 'continue' | 'mooring';
 
+/** What a file of each format is, in the words of the person importing it ("This is …"). */
+export const FORMAT_NAMES: Record<ImportFormat, string> = {
+  claude: 'an "mcpServers" config (Claude Desktop, Cursor, Windsurf, LM Studio, Cherry Studio or .mcp.json)',
+  'claude-code': "Claude Code's ~/.claude.json",
+  vscode: 'a VS Code MCP config',
+  zed: "Zed's settings",
+  goose: "Goose's config",
+  continue: 'a Continue config',
+  mooring: "Mooring's own mcp_servers.json",
+};
+
 /** The formats Mooring reads, for the error an unknown document gets. */
 export const FORMATS_READ =
   'Mooring reads "mcpServers" (Claude Desktop, Cursor, Windsurf, LM Studio, Cherry Studio, .mcp.json), ' +

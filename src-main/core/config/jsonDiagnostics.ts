@@ -125,7 +125,9 @@ export function parseJsonText(text: string, opts: ParseOptions): ParsedJson {
     path,
     message,
   });
-  const issues: ConfigIssue[] = errors.map((e) => at(e.offset, '', parseErrorMessage(e.error)));
+  // Only the first syntax error: the parser goes on after it and reports what follows from it (a stray
+  // "," gives four lines at two places), which sends the reader to look for mistakes that are not there.
+  const issues: ConfigIssue[] = errors.slice(0, 1).map((e) => at(e.offset, '', parseErrorMessage(e.error)));
   if (!root && issues.length === 0) issues.push(at(0, '', 'the file is empty; expected a JSON object'));
   if (root) issues.push(...duplicateKeys(root).map((d) => at(d.offset, formatPath(d.path), d.message)));
   if (issues.length > 0 || !root) throw new ConfigInvalidError(issues, opts.hint);

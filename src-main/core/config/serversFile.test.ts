@@ -78,6 +78,14 @@ describe('loading mcp_servers.json', () => {
     expect(e.issues[0]).toMatchObject({ line: 3, column: lines[2]!.indexOf('"command"') + 1 });
   });
 
+  it('bad JSON reports its first mistake only, not what the parser stumbled over after it', async () => {
+    const lines = ['{', '  "servers": [', '    { "name": "a", "command": "node",, }', '  ]', '}'];
+    const e = await loadError(lines);
+    expect(e.issues).toHaveLength(1);
+    // The second comma, where a property name should be.
+    expect(e.message).toBe(`${at(lines, ', }')}: expected a property name in double quotes`);
+  });
+
   it('bad JSON (trailing comma) is not accepted in our own file', async () => {
     const lines = ['{', '  "servers": [', '    { "name": "a", "command": "node", }', '  ]', '}'];
     const e = await loadError(lines);

@@ -7,6 +7,7 @@ import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
 import type { ImportDropped, ImportGrant } from '@shared/importConsent';
+import { FORMAT_NAMES } from '../config/clientFormats';
 import { importGrants } from '../config/importConsent';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
@@ -78,6 +79,8 @@ export interface ImportPreviewServer {
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
+  /** What the file is, for a person: "Goose's config" (clientFormats.ts). */
+  formatName: string;
   servers: ImportPreviewServer[];
 }
 
@@ -356,6 +359,7 @@ export class ConfiguredServers {
     const existing = new Set((await this.configs()).map((s) => s.name));
     return {
       format: parsed.format,
+      formatName: FORMAT_NAMES[parsed.format],
       renamed: parsed.renamed,
       warnings: parsed.warnings,
       inputs: parsed.inputs,

@@ -17,6 +17,17 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The headers with MCP App views allowed: the one origin (or scheme) their sandbox pages come from may be
+ * framed (ARCHITECTURE.md, "MCP Apps"); nothing else may.
+ */
+export function securityHeadersFraming(sandboxSource: string): Record<string, string> {
+  return {
+    ...SECURITY_HEADERS,
+    'content-security-policy': `${CONTENT_SECURITY_POLICY}; frame-src ${sandboxSource}`,
+  };
+}
+
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',

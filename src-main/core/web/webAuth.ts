@@ -1,6 +1,6 @@
-// Browser mode's gate (issue 5): a one-time token that becomes an HttpOnly, SameSite=Strict cookie,
-// plus Host and Origin checks on every request, so neither another local user's browser tab nor a web
-// page using DNS rebinding can reach the router.
+// Browser mode's gate (ARCHITECTURE.md, "Processes and entry points" and the web/ room): a one-time token
+// that becomes an HttpOnly, SameSite=Strict cookie, plus Host and Origin checks on every request, so neither
+// another local user's browser tab nor a web page using DNS rebinding can reach the router.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -9,6 +9,14 @@ export type GateVerdict =
   /** The one-time token was presented: set this cookie and redirect to `location`. */
   | { kind: 'login'; setCookie: string; location: string }
   | { kind: 'deny'; status: 401 | 403; reason: string };
+
+/**
+ * What a person who is turned away does next. The session cookie lasts as long as the browser, and the
+ * link opens one session: another browser, or the same one after a restart, needs a new link, and only a
+ * new `mooring web` prints one.
+ */
+const NEW_LINK =
+  'stop Mooring in the terminal that runs it (Ctrl-C) and start it again (`npm start` or `mooring web`): it prints a new link';
 
 const newSecret = () => randomBytes(32).toString('base64url');
 
@@ -65,7 +73,11 @@ export class WebGate {
     const presented = url.searchParams.get('token');
     if (presented !== null) {
       if (!this.token || !sameSecret(presented, this.token))
-        return { kind: 'deny', status: 401, reason: 'this link was already used or is not valid' };
+        return {
+          kind: 'deny',
+          status: 401,
+          reason: `this link was already used (it opens one browser session) or is not valid. To open Mooring here, ${NEW_LINK}`,
+        };
       this.token = null;
       const session = newSecret();
       this.sessions.add(session);
@@ -78,6 +90,10 @@ export class WebGate {
     }
     const session = cookieValue(req.headers.cookie, this.cookieName);
     if (session && [...this.sessions].some((s) => sameSecret(s, session))) return { kind: 'allow' };
-    return { kind: 'deny', status: 401, reason: 'not signed in: open the link Mooring printed' };
+    return {
+      kind: 'deny',
+      status: 401,
+      reason: `not signed in. Open the link Mooring printed when it started (it works once); if that link was used already, ${NEW_LINK}`,
+    };
   }
 }

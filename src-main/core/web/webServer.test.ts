@@ -89,6 +89,16 @@ describe('browser mode', () => {
     expect((await get(web.port, '/', { cookie: `mooring_${web.port}=guess` })).status).toBe(401);
   });
 
+  it('tells a person it turns away how to get in: the printed link, else a restart for a new one', async () => {
+    // A browser restarted (the cookie is gone) or another browser: the page is all they see.
+    const bare = await get(web.port, '/');
+    expect(bare.body).toMatch(/^Unauthorized: not signed in\. Open the link Mooring printed/);
+    expect(bare.body).toContain('start it again (`npm start` or `mooring web`): it prints a new link');
+    const wrong = await get(web.port, '/?token=not-the-token');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatch(/already used .* or is not valid\. To open Mooring here, stop Mooring/);
+  });
+
   it('refuses a wrong Host (DNS rebinding) or a foreign Origin (403), even with the token', async () => {
     expect((await get(web.port, `/?token=${token}`, { host: `evil.example:${web.port}` })).status).toBe(403);
     expect((await get(web.port, `/?token=${token}`, { origin: 'http://evil.example' })).status).toBe(403);

@@ -9,7 +9,8 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { MooringError } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { appRouter, createApiContext } from '../api/router';
-import { SECURITY_HEADERS } from './contentSecurity';
+import { securityHeadersFraming } from './contentSecurity';
+import { startSandboxServer } from './sandboxServer';
 import { checkRequestBody, MAX_BODY_BYTES, refuseBody } from './requestLimits';
 import { serveStatic } from './staticFiles';
 import { WebGate } from './webAuth';
@@ -57,8 +58,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     createContext: () => ({ core: ctx.core, history: ctx.history }),
   });
 
+  // MCP App views are framed from a second origin (sandboxServer.ts); the app's CSP allows that one.
+  const sandbox = await startSandboxServer(opts.core.apps);
+  const headers = securityHeadersFraming(sandbox.origin);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     const verdict = gate.check(req);
     if (verdict.kind === 'deny') {
       // A refused request's body is never read: the connection closes after the answer.
@@ -104,7 +108,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   const server = createServer(handle);
   await new Promise<void>((ok, fail) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      void sandbox.close();
       fail(
         err.code === 'EADDRINUSE'
           ? new MooringError(
@@ -113,12 +118,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
               'Choose another with --port, or leave it out for a free one.',
             )
           : err,
-      ),
-    );
+      );
+    });
     server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
   });
   const port = (server.address() as AddressInfo).port;
   gate.setPort(port);
+  opts.core.apps.setSandbox(
+    { originOf: () => sandbox.origin, pageUrl: (viewId) => `${sandbox.origin}/view/${viewId}` },
+    `http://127.0.0.1:${port}`,
+  );
   const url = gate.loginUrl();
 
   return {
@@ -128,6 +137,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     close: () =>
       new Promise<void>((done) => {
         ctx.dispose();
+        void sandbox.close();
         server.close(() => done());
         // SSE streams stay open until told: end them so close() returns.
         server.closeAllConnections();

@@ -65,6 +65,10 @@ export function useLiveEvents(): { connected: boolean } {
           list?.filter((r) => r.id !== e.id),
         );
         break;
+      case 'appViewUpdated':
+        // An MCP App view's resource changed on its server: open views read it again.
+        void qc.invalidateQueries({ queryKey: trpc.apps.open.pathKey() });
+        break;
       case 'installLink':
         // The install consent screen reads the list; the event says it changed.
         void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() });

@@ -10,6 +10,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ApprovalOutcome, ApprovalRequest } from '@shared/approval';
 import { useTRPC } from '../api/trpc';
+import { appOfClient } from '@shared/appViews';
 import { checkArgs } from '../lib/argsValidation';
 import { AnnotationBadges } from './AnnotationBadges';
 import { ErrorNote } from './ErrorNote';
@@ -21,9 +22,12 @@ function useAsker(request: ApprovalRequest): string | undefined {
     ...trpc.chat.conversations.queryOptions(),
     enabled: request.conversationId !== undefined,
   });
-  if (request.conversationId === undefined) return request.client;
+  const app = appOfClient(request.client);
+  const byApp = app ? `the ${app.server} app (its ${app.tool} view)` : undefined;
+  if (request.conversationId === undefined) return byApp ?? request.client;
   const title = conversations.data?.find((c) => c.id === request.conversationId)?.title;
-  return title ? `the conversation “${title}”` : 'a conversation';
+  const conversation = title ? `the conversation “${title}”` : 'a conversation';
+  return byApp ? `${byApp} in ${conversation}` : conversation;
 }
 
 function ApprovalBody({

@@ -1,5 +1,5 @@
-// Edited arguments are checked against the tool's input schema before they are sent (issue 5,
-// approval dialog). zod converts the JSON Schema; a schema it cannot read only skips the check.
+// Arguments a person edits (the approval dialog, the Playground) are checked against the tool's input
+// schema before they are sent. zod converts the JSON Schema; a schema it cannot read only skips the check.
 import { z } from 'zod';
 
 export type ArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
@@ -24,8 +24,52 @@ export function checkArgs(text: string, schema: unknown): ArgsCheck {
     if (result && !result.success) {
       const issue = result.error.issues[0]!;
       const where = issue.path.length ? issue.path.join('.') : 'arguments';
-      return { ok: false, error: `${where}: ${issue.message}` };
+      // zod says "Invalid input: expected string, received undefined" for a property left out.
+      const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+      return {
+        ok: false,
+        error: missing ? `${where} is required (${issue.expected})` : `${where}: ${issue.message}`,
+      };
     }
   }
   return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** A value of a JSON Schema's type for a person to fill in: its default, its first enum value, or empty. */
+function sampleOf(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object') return '';
+  const s = schema as { type?: unknown; default?: unknown; enum?: unknown[]; const?: unknown };
+  if (s.default !== undefined) return s.default;
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  switch (type) {
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return '';
+  }
+}
+
+/**
+ * The arguments a tool needs, as JSON to fill in: each required property of its input schema with a value
+ * of its type (its default or first enum value where the schema gives one). `{}` for a tool that needs
+ * none. What the Playground starts from, so a person sees what to fill in rather than an empty object.
+ */
+export function argsTemplate(schema: unknown): string {
+  const s = (schema && typeof schema === 'object' ? schema : {}) as {
+    properties?: Record<string, unknown>;
+    required?: unknown;
+  };
+  const required = Array.isArray(s.required) ? s.required.filter((r) => typeof r === 'string') : [];
+  if (!required.length) return '{}';
+  const value = Object.fromEntries(required.map((name) => [name, sampleOf(s.properties?.[name])]));
+  return JSON.stringify(value, null, 2);
 }

@@ -105,8 +105,8 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
       {preview.data && (
         <div className="import-preview">
           <p className="muted">
-            Detected a {preview.data.format} file. Check each command: it runs with your rights. Destructive
-            tools start off.
+            This is {preview.data.formatName}. Check each command: it runs with your rights. Destructive tools
+            start off.
           </p>
           {preview.data.warnings.map((w) => (
             <p key={w} className="warn-text">
@@ -190,30 +190,33 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
               ))}
             </ul>
           )}
-          <div className="actions">
-            <span className="spacer" />
-            <button type="button" onClick={onClose}>
-              {doImport.data ? 'Close' : 'Cancel'}
-            </button>
-            <button
-              type="button"
-              className="primary"
-              disabled={chosen.size === 0 || doImport.isPending || !!doImport.data}
-              onClick={() =>
-                // The text that was previewed, not the box's current content: consent covers what was shown.
-                doImport.mutate({
-                  text: preview.variables?.text ?? text,
-                  fileName: preview.variables?.fileName ?? fileName,
-                  names: preview.data.servers
-                    .filter((s) => chosen.has(s.config.name))
-                    .map((s) => s.config.name),
-                  inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
-                })
-              }
-            >
-              I trust these commands: add {chosen.size}
-            </button>
-          </div>
+        </div>
+      )}
+      {/* The Modal's last child: its sticky action row, in view however long the list above is. */}
+      {preview.data && (
+        <div className="actions">
+          <span className="spacer" />
+          <button type="button" onClick={onClose}>
+            {doImport.data ? 'Close' : 'Cancel'}
+          </button>
+          <button
+            type="button"
+            className="primary"
+            disabled={chosen.size === 0 || doImport.isPending || !!doImport.data}
+            onClick={() =>
+              // The text that was previewed, not the box's current content: consent covers what was shown.
+              doImport.mutate({
+                text: preview.variables?.text ?? text,
+                fileName: preview.variables?.fileName ?? fileName,
+                names: preview.data.servers
+                  .filter((s) => chosen.has(s.config.name))
+                  .map((s) => s.config.name),
+                inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
+              })
+            }
+          >
+            I trust these commands: add {chosen.size}
+          </button>
         </div>
       )}
     </Modal>

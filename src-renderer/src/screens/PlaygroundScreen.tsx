@@ -7,8 +7,9 @@ import { useMemo, useState } from 'react';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
+import { PlaygroundAppView } from '../components/apps/AppView';
 import { ToolCallCard, viewOfEvent } from '../components/ToolCallCard';
-import { checkArgs } from '../lib/argsValidation';
+import { argsTemplate, checkArgs } from '../lib/argsValidation';
 import { useCalls } from '../stores/callStore';
 import { useUi } from '../stores/uiStore';
 import { Button, Card, EmptyState, Field, PageHeader } from '../ui';
@@ -68,7 +69,17 @@ export function PlaygroundScreen() {
         <Card>
           <div className="playground">
             <Field label="Tool">
-              <select aria-label="Tool" value={name} onChange={(e) => setName(e.target.value)}>
+              <select
+                aria-label="Tool"
+                value={name}
+                onChange={(e) => {
+                  // Start from what the tool needs: its required arguments, to fill in.
+                  const next = enabled.find((t) => t.modelName === e.target.value);
+                  setName(e.target.value);
+                  setArgs(argsTemplate(next?.inputSchema));
+                  setArgError(null);
+                }}
+              >
                 <option value="">Choose a tool…</option>
                 {enabled.map((t) => (
                   <option key={t.modelName} value={t.modelName}>
@@ -103,7 +114,10 @@ export function PlaygroundScreen() {
       )}
       <div className="cards" aria-label="Tool calls">
         {order.map((key) => (
-          <ToolCallCard key={key} view={viewOfEvent(calls[key]!)} />
+          <div key={key}>
+            <ToolCallCard view={viewOfEvent(calls[key]!)} />
+            <PlaygroundAppView event={calls[key]!} />
+          </div>
         ))}
       </div>
       <CliHint commands={[`mooring mcp call SERVER TOOL '{…}'`]} />

@@ -3,7 +3,7 @@
 // `{"mcpServers": {…}}` snippet of a README, VS Code's `servers`, Zed's `context_servers` — and hands it to
 // the import consent, so every server in it is shown with its command line before it is added.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { describeCommandLine } from '@shared/commandLine';
 import {
   DEFAULT_MAX_MESSAGE_MB,
@@ -101,6 +101,13 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
     else add.mutate(input);
   };
   const commandLine = describeCommandLine(inputFrom(draft));
+  // What Test or Save answered is at the end of the body, below the fold in a 800-pixel window: bring it
+  // into view, or pressing Test looks like it did nothing.
+  const outcome = useRef<HTMLDivElement>(null);
+  const answered = test.data ?? test.error ?? save.error;
+  useEffect(() => {
+    if (answered) outcome.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [answered]);
 
   return (
     <Dialog
@@ -190,9 +197,11 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
           </TabPanel>
         </Tabs>
       </form>
-      <ErrorNote error={save.error} testId="save-error" />
-      {test.data && <TestResult result={test.data} />}
-      <ErrorNote error={test.error} testId="test-error" />
+      <div ref={outcome}>
+        <ErrorNote error={save.error} testId="save-error" />
+        {test.data && <TestResult result={test.data} />}
+        <ErrorNote error={test.error} testId="test-error" />
+      </div>
     </Dialog>
   );
 }

@@ -25,7 +25,8 @@ export function EmptyState(props: {
       {props.cli && (
         <div className="empty-cli">
           <span className="empty-cli-label">From a terminal</span>
-          <CodeBlock code={props.cli} label="Command" />
+          {/* Wrapped: a command to learn from is read whole, not scrolled. */}
+          <CodeBlock code={props.cli} label="Command" wrap />
         </div>
       )}
     </div>

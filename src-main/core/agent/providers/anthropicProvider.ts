@@ -113,6 +113,7 @@ export class AnthropicProvider implements ChatProvider {
       model,
       signal,
       authHint: 'Check the API key in Settings > Models, or ANTHROPIC_API_KEY',
+      connectHint: 'Check the network connection, or the Base URL in Settings > Models',
     });
   }
 

@@ -120,6 +120,8 @@ export class OpenAIProvider implements ChatProvider {
       model,
       signal,
       authHint: 'Check the API key in Settings > Models, or OPENAI_API_KEY',
+      connectHint:
+        'Start the server at that address (LM Studio, llama.cpp, vLLM…), or correct the Base URL in Settings > Models (or MOORING_OPENAI_BASE_URL)',
     });
   }
 

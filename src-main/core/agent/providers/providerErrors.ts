@@ -1,5 +1,5 @@
-// Every provider failure becomes a MooringError with a hint (STYLE.md: bad input gets a clear error
-// saying what to do). Duck-typed on `status` and class names so the three SDKs share one mapping.
+// Every provider failure becomes a MooringError with a hint that says what to do (a person reads it in the
+// chat and on the Models screen). Duck-typed on `status` and class names so the three SDKs share one mapping.
 import { MooringError } from '../../errors';
 
 const SETTINGS_HINT = 'Start the model server, or choose another provider in Settings > Models';
@@ -10,18 +10,30 @@ export function isAbortLike(err: unknown, signal?: AbortSignal): boolean {
   return name === 'AbortError' || name === 'APIUserAbortError';
 }
 
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EHOSTUNREACH', 'ETIMEDOUT']);
+const CONNECT_CLASSES = new Set(['APIConnectionError', 'APIConnectionTimeoutError']);
+
+/**
+ * The request never reached a model server. The SDKs say so differently: Anthropic's error has the class
+ * name as its `name`, OpenAI's keeps `name` "Error" (only its class says APIConnectionError), and each wraps
+ * fetch's "fetch failed" TypeError, whose own cause carries the socket's code. So the class and the whole
+ * cause chain are looked at, not only the outer error.
+ */
 function connectionRefused(err: unknown): boolean {
-  const e = err as { name?: string; message?: string; cause?: { code?: string } } | null;
-  if (!e) return false;
-  if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError') return true;
-  const code = e.cause?.code;
-  return (
-    e.message === 'fetch failed' ||
-    code === 'ECONNREFUSED' ||
-    code === 'ENOTFOUND' ||
-    code === 'ECONNRESET' ||
-    code === 'EHOSTUNREACH'
-  );
+  for (let e = err as ErrorLike | undefined, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (typeof e !== 'object') return false;
+    if (CONNECT_CLASSES.has(e.name ?? '') || CONNECT_CLASSES.has(e.constructor?.name ?? '')) return true;
+    if (e.message === 'fetch failed' || CONNECT_CODES.has(e.code ?? '')) return true;
+  }
+  return false;
+}
+
+interface ErrorLike {
+  name?: string;
+  message?: string;
+  code?: string;
+  cause?: ErrorLike;
+  constructor?: { name?: string };
 }
 
 export interface ProviderErrorContext {

@@ -77,6 +77,37 @@ describe('resolveProvider', () => {
     });
   });
 
+  // What the Models screen's Check and a chat turn show when nothing listens at the configured address:
+  // each SDK's own connection error, mapped to the same answer with what to do.
+  it.each([
+    [
+      'openai:gpt-4o',
+      'MOORING_OPENAI_BASE_URL',
+      '/v1',
+      'The OpenAI-compatible endpoint',
+      /correct the Base URL/,
+    ],
+    [
+      'anthropic:claude-x',
+      'MOORING_ANTHROPIC_BASE_URL',
+      '',
+      'Anthropic',
+      /the Base URL in Settings > Models/,
+    ],
+  ])('says %s is not reachable, and what to do', async (spec, variable, path, label, hint) => {
+    const url = `http://127.0.0.1:${await closedPort()}${path}`;
+    const { provider } = resolveProvider(
+      spec,
+      {},
+      { [variable]: url, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' },
+    );
+    await expect(provider.listModels!()).rejects.toMatchObject({
+      code: 'connect_failed',
+      message: `${label} is not reachable at ${url}`,
+      hint: expect.stringMatching(hint),
+    });
+  });
+
   it('lists models through each SDK', async () => {
     const servers = await Promise.all([
       startOllamaServer([]),

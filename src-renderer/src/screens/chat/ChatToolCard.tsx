@@ -8,6 +8,7 @@ import { callKey, isTerminalPhase } from '@shared/toolCall';
 import { parseModelName } from '@shared/toolNames';
 import type { WirePart, WireToolCallEvent } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
+import { AppViewSlot } from '../../components/apps/AppView';
 import { ToolCallCard, viewOfEvent, type CallView } from '../../components/ToolCallCard';
 import { useCalls } from '../../stores/callStore';
 import { useChat } from './chatStore';
@@ -74,6 +75,19 @@ export function ChatToolCard(props: {
   return (
     <div className="chat-tool" data-testid="chat-tool" data-state={view.phase} data-tool={view.tool}>
       <ToolCallCard view={view} />
+      {step?.status === 'done' && (
+        <AppViewSlot
+          server={view.server}
+          tool={view.tool}
+          conversationId={conversationId}
+          input={view.arguments ?? {}}
+          result={{
+            text: step.text,
+            ...(step.structured !== undefined ? { structured: step.structured } : {}),
+          }}
+          callKey={call.id}
+        />
+      )}
       {active && (
         <button
           type="button"

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Virtuoso } from 'react-virtuoso';
 import type { ChatMessage, UserChatMessage } from '@shared/chat';
 import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
+import { AppMessageLabel } from '../../components/apps/AppMessageLabel';
 import { Gallery } from '../../components/Gallery';
 import { Markdown } from '../../components/Markdown';
 import { ChatToolCard } from './ChatToolCard';
@@ -79,7 +80,11 @@ function UserView({ message: m, actions }: { message: UserChatMessage; actions?:
     );
   return (
     <div className="msg-user-row">
-      <div className="msg user" data-testid="msg-user">
+      <div
+        className={m.origin === 'app' ? 'msg user from-app' : 'msg user'}
+        data-testid={m.origin === 'app' ? 'msg-app' : 'msg-user'}
+      >
+        {m.origin === 'app' && m.app && <AppMessageLabel app={m.app} />}
         <div className="msg-text">{text}</div>
         {images.length > 0 && <Gallery images={images} label="your message" />}
       </div>

@@ -1,0 +1,256 @@
+// An MCP App view of a tool result (extension io.modelcontextprotocol/ui, spec 2026-01-26; ARCHITECTURE.md,
+// "MCP Apps"): the sandbox page (another origin) framed here, the view inside it, and the extension's
+// host side (`AppBridge` from @modelcontextprotocol/ext-apps) talking to it through a guarded transport.
+// Whatever the view asks goes to the core's one apps service; the view can be inline, fullscreen or
+// picture-in-picture, and the person can always close it: the text result stays on the card.
+import { useQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { AppBridge, type McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Maximize2, Minimize2, PictureInPicture2, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { appOfClient, type WireAppView } from '@shared/appViews';
+import type { WireToolCallEvent } from '@shared/wire';
+import { useTRPC, useTRPCClient } from '../../api/trpc';
+import { Button, Callout, IconButton, cx } from '../../ui';
+import { SandboxTransport } from './sandboxTransport';
+import { ViewMessageGuard } from './viewMessageGuard';
+import './apps.css';
+
+export interface AppViewProps {
+  server: string;
+  tool: string;
+  conversationId?: string;
+  /** The call's arguments (sent to the view as its tool input). */
+  input: Record<string, unknown>;
+  /** The tool's result as the model read it, once there is one: its text and structured content. */
+  result?: { text: string; structured?: unknown };
+  /** A key for this call, so each call's card has its own view. */
+  callKey: string;
+}
+
+const MIN_HEIGHT = 60;
+const MAX_INLINE_HEIGHT = 720;
+
+/** The view of a tool result, when its tool has one; nothing otherwise. */
+export function AppViewSlot(props: AppViewProps) {
+  const trpc = useTRPC();
+  const [closed, setClosed] = useState(false);
+  const open = useQuery({
+    ...trpc.apps.open.queryOptions({
+      server: props.server,
+      tool: props.tool,
+      ...(props.conversationId ? { conversationId: props.conversationId } : {}),
+    }),
+    staleTime: Infinity,
+    retry: false,
+  });
+  if (closed || !open.data) {
+    if (open.error && !closed)
+      return (
+        <Callout tone="warning" testId="app-view-error" title="The app view could not be shown">
+          {open.error.message} The text result is below.
+        </Callout>
+      );
+    return closed ? (
+      <Button size="sm" variant="ghost" onClick={() => setClosed(false)} data-testid="app-view-reopen">
+        Show the app view
+      </Button>
+    ) : null;
+  }
+  return <AppFrame key={open.data.viewId} view={open.data} {...props} onClose={() => setClosed(true)} />;
+}
+
+function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void }) {
+  const { view } = props;
+  const client = useTRPCClient();
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [height, setHeight] = useState(160);
+  const [mode, setMode] = useState<McpUiDisplayMode>('inline');
+  const [refused, setRefused] = useState(0);
+  const [note, setNote] = useState<string>();
+  const latest = useRef(props);
+  latest.current = props;
+  const grant = useMutation(
+    trpc.apps.setPermissions.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.apps.open.pathKey() }),
+    }),
+  );
+
+  useEffect(() => {
+    const win = frame.current?.contentWindow;
+    if (!win) return;
+    const guard = new ViewMessageGuard();
+    const transport = new SandboxTransport(win, view.sandboxOrigin, guard, () => setRefused((n) => n + 1));
+    const bridge = new AppBridge(
+      null,
+      { name: 'Mooring', version: '0.1.0' },
+      {
+        openLinks: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        message: { text: {} },
+        updateModelContext: { text: {} },
+      },
+      {
+        hostContext: {
+          displayMode: 'inline',
+          availableDisplayModes: ['inline', 'fullscreen', 'pip'],
+          platform: 'web',
+          toolInfo: { tool: { name: view.tool, inputSchema: { type: 'object' } } },
+        },
+      },
+    );
+    const textOf = (content: { type: string; text?: string }[] | undefined) =>
+      (content ?? [])
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text ?? '')
+        .join('\n');
+    bridge.onsandboxready = () => {
+      void bridge.sendSandboxResourceReady({ html: view.html });
+    };
+    bridge.oninitialized = () => {
+      void bridge.sendToolInput({ arguments: latest.current.input });
+      const r = latest.current.result;
+      if (r)
+        void bridge.sendToolResult({
+          content: [{ type: 'text', text: r.text }],
+          ...(r.structured !== undefined
+            ? { structuredContent: r.structured as Record<string, unknown> }
+            : {}),
+        });
+    };
+    bridge.oncalltool = async (params) =>
+      (await client.apps.callTool.mutate({
+        viewId: view.viewId,
+        name: params.name,
+        arguments: (params.arguments ?? {}) as Record<string, unknown>,
+      })) as CallToolResult;
+    bridge.onreadresource = async (params) =>
+      client.apps.readResource.mutate({ viewId: view.viewId, uri: params.uri });
+    bridge.onlistresources = async () => ({ resources: [] });
+    bridge.onmessage = async (params) => {
+      const text = textOf(params.content as { type: string; text?: string }[]);
+      if (!text.trim()) return { isError: true };
+      await client.apps.message.mutate({ viewId: view.viewId, text });
+      return {};
+    };
+    bridge.onupdatemodelcontext = async (params) => {
+      const text = textOf(params.content as { type: string; text?: string }[] | undefined);
+      await client.apps.updateContext.mutate({ viewId: view.viewId, text });
+      setNote(`The app gave the model context: ${text.slice(0, 120)}`);
+      return {};
+    };
+    bridge.onopenlink = async (params) => {
+      const r = await client.apps.openLink.mutate({ viewId: view.viewId, url: params.url });
+      return r.opened ? {} : { isError: true };
+    };
+    bridge.onrequestdisplaymode = async (params) => {
+      setMode(params.mode);
+      return { mode: params.mode };
+    };
+    bridge.onsizechange = (params) => {
+      if (typeof params.height === 'number' && Number.isFinite(params.height))
+        setHeight(Math.max(MIN_HEIGHT, Math.min(MAX_INLINE_HEIGHT, Math.ceil(params.height))));
+    };
+    bridge.onrequestteardown = () => latest.current && props.onClose();
+    void bridge.connect(transport);
+    return () => {
+      void bridge.close();
+    };
+    // One bridge per view: a new view (a new id) mounts a new frame.
+  }, [view.viewId]);
+
+  const missing = view.permissions.requested.filter((p) => !view.permissions.granted.includes(p));
+  return (
+    <div
+      className={cx('app-view', `app-view-${mode}`)}
+      data-testid="app-view"
+      data-mode={mode}
+      data-server={view.server}
+    >
+      <div className="app-view-bar">
+        <span className="app-view-title" title={view.uri}>
+          App view from <strong>{view.server}</strong>
+        </span>
+        {refused > 0 && (
+          <span className="app-view-refused" data-testid="app-view-refused">
+            {refused} messages refused
+          </span>
+        )}
+        <IconButton
+          label={mode === 'fullscreen' ? 'Exit fullscreen' : 'Fullscreen'}
+          onClick={() => setMode(mode === 'fullscreen' ? 'inline' : 'fullscreen')}
+          icon={mode === 'fullscreen' ? <Minimize2 size={16} /> : <Maximize2 size={16} />}
+        />
+        <IconButton
+          label={mode === 'pip' ? 'Back into the card' : 'Picture in picture'}
+          onClick={() => setMode(mode === 'pip' ? 'inline' : 'pip')}
+          icon={<PictureInPicture2 size={16} />}
+        />
+        <IconButton
+          label="Close the app view"
+          onClick={props.onClose}
+          data-testid="app-view-close"
+          icon={<X size={16} />}
+        />
+      </div>
+      {missing.length > 0 && (
+        <Callout
+          tone="info"
+          testId="app-view-permissions"
+          title={`This app asks for: ${missing.join(', ')}`}
+          actions={
+            <Button
+              size="sm"
+              onClick={() => grant.mutate({ server: view.server, permissions: view.permissions.requested })}
+            >
+              Allow for {view.server}
+            </Button>
+          }
+        >
+          It gets none of them unless you allow it, for this server.
+        </Callout>
+      )}
+      {view.dropped.length > 0 && (
+        <div className="app-view-note" data-testid="app-view-dropped">
+          Blocked {view.dropped.length} declared domain{view.dropped.length > 1 ? 's' : ''}:{' '}
+          {view.dropped.map((d) => `${d.origin} (${d.why})`).join('; ')}
+        </div>
+      )}
+      {note && <div className="app-view-note">{note}</div>}
+      <iframe
+        ref={frame}
+        className="app-view-frame"
+        title={`App view from ${view.server}`}
+        src={view.proxyUrl}
+        sandbox="allow-scripts allow-same-origin allow-forms"
+        allow={view.allow}
+        referrerPolicy="no-referrer"
+        style={mode === 'inline' ? { height } : undefined}
+        data-testid="app-view-frame"
+      />
+    </div>
+  );
+}
+
+/**
+ * The Playground's call (not a conversation's, nor one a view made): its view, once it is done, from the
+ * call's own result.
+ */
+export function PlaygroundAppView(props: { event: WireToolCallEvent }) {
+  const e = props.event;
+  if (e.phase !== 'done' || !e.result || e.conversationId || appOfClient(e.client)) return null;
+  const text = e.result.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
+  return (
+    <AppViewSlot
+      server={e.server}
+      tool={e.tool}
+      input={(e.editedArguments ?? e.arguments ?? {}) as Record<string, unknown>}
+      result={{ text, ...(e.result.structured !== undefined ? { structured: e.result.structured } : {}) }}
+      callKey={e.id}
+    />
+  );
+}
