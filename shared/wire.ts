@@ -52,6 +52,8 @@ export interface WireTool {
   /** Why a tool is off, as a kind the UI words plainly (never the config's jargon). */
   off?: ToolOffReason;
   tokenCost: number;
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /**
@@ -73,6 +75,8 @@ export interface ServerRow {
   tokenCost: number;
   /** The command line as it would run (secrets masked), for the list and for consent. */
   commandLine: string;
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /** An MCP client's config found on this machine, with the servers it holds. */
@@ -142,6 +146,8 @@ export interface SlashCommandView {
   title?: string;
   description?: string;
   arguments: { name: string; description?: string; required: boolean }[];
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /** Whether a conversation's turn is running (the chat's spinner and Cancel). */

@@ -21,6 +21,7 @@ import { OAuthManager } from './auth/oauthManager';
 import { ToolService } from './calls/toolService';
 import {
   createClientFeatures,
+  createRelaySource,
   PromptsService,
   type ClientFeatures,
   type SamplingComplete,
@@ -40,6 +41,8 @@ import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
 import { AuditLog } from './safety/auditLog';
+import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
+import { IconResolver, type Icon } from './safety/icons';
 import { SecretRedactor } from './safety/redact';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
@@ -47,6 +50,7 @@ import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalR
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import { ScheduleService } from './schedules/scheduleService';
 import { declineUnattendedInteractions, UNATTENDED_CLIENT_PREFIX } from './schedules/unattendedInteractions';
+import type { RelaySource } from './serve/servedCore';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
 import { PermissionsService } from './services/permissions';
@@ -135,6 +139,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
    * object").
    */
   readonly redactor = new SecretRedactor();
+  /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/featuresRelay.ts). */
+  readonly relay: RelaySource;
+  /** Server, tool and prompt icons made safe to show (safety/icons.ts). */
+  private readonly icons = new IconResolver();
+  /** The fetch for a stdio server's https icons: the SSRF guard, public addresses only. */
+  private iconFetch?: GuardedFetch;
 
   private readonly pool: SessionPool;
   /** "Allow for this conversation" answers: in memory, per conversation. */
@@ -239,6 +249,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => this.workspaces.scan(dir),
       log: (l) => this.emit('log', l),
+      serverIcon: (name) => this.iconOf(name, this.pool.get(name)?.serverIcons()),
     });
     this.auth = new AuthService({
       oauth: this.oauth,
@@ -278,6 +289,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this);
     this.prompts = new PromptsService(this.pool);
+    this.relay = createRelaySource({
+      sessions: () => this.pool.list(),
+      onLogLine: (fn) => {
+        this.on('log', fn);
+        return () => void this.off('log', fn);
+      },
+      resources: this.features.resources,
+    });
     this.apps = new AppViews({
       tools: this.tools,
       pool: this.pool,
@@ -297,6 +316,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       this.emit('status', s);
     });
     this.pool.on('tools', (t) => this.emit('tools', t));
+    // An https icon arrived: the UI lists servers and tools again on a status event.
+    this.icons.on('resolved', () => this.pool.statuses().forEach((s) => this.emit('status', s)));
     this.pool.on('log', (l) => this.emit('log', l));
     this.approvals.on('requested', (r) => this.emit('approval', r));
     this.interactions.on('requested', (r) => this.emit('interaction', r));
@@ -423,6 +444,23 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
   }
 
+  /**
+   * A server's, tool's or prompt's icon as a checked data: URI (safety/icons.ts), or undefined. An https icon
+   * is fetched with the server's own SSRF policy (from its host only) or, for a stdio server, a public-only
+   * one; it shows once it arrives.
+   */
+  iconOf(server: string, icons: readonly Icon[] | undefined): string | undefined {
+    if (!icons?.length) return undefined;
+    const config = this.pool.get(server)?.config;
+    if (config && config.transport !== 'stdio')
+      return this.icons.dataUri(icons, {
+        serverUrl: config.url!,
+        fetch: this.preparation.fetchFor(config) as unknown as typeof fetch,
+      });
+    this.iconFetch ??= createGuardedFetch();
+    return this.icons.dataUri(icons, { fetch: this.iconFetch });
+  }
+
   /** A second signal while closing: kill every server's process group now. */
   killAllNow(): void {
     this.pool.killAllNow();
@@ -437,6 +475,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.servers.close();
     await Promise.all([this.pool.closeAll(), this.workspaces.close()]);
     await this.preparation.close();
+    await this.iconFetch?.close().catch(() => undefined);
     await this.audit.close().catch(() => undefined);
     await this.opened.quarantine.flush();
     await this.settings.close();
