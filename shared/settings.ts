@@ -60,6 +60,22 @@ export const SettingsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Tool results too large for the model (ARCHITECTURE.md, "Results too large for the model"): past the
+     * limit the model gets the first part, the size and a reference, and pages through the rest with
+     * `read_result`; the conversation keeps the whole result.
+     */
+    largeResults: z
+      .object({
+        /** Share of the model's context window one tool result may fill. */
+        share: z.number().min(0.01, 'must be at least 0.01').max(0.9, 'must be at most 0.9').default(0.2),
+        /** A fixed limit in characters instead of the share. */
+        maxChars: count(1000).optional(),
+        /** Context windows in tokens by `provider:model` (or model name), for models Mooring does not know. */
+        contextWindows: z.record(z.string(), count(1024)).default({}),
+      })
+      .strict()
+      .prefault({}),
     /** Loopback port of the OAuth redirect listener. */
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),

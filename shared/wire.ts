@@ -10,6 +10,7 @@ import type { InstallLinkOffer } from './install';
 import type { Interaction } from './interactions';
 import type { ProviderId } from './providers';
 import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
+import type { ScheduleEvent } from './schedules';
 import type { ToolCallEvent } from './toolCall';
 import type { EmbeddedResourcePart, MediaPart, ResourceLinkPart, TextPart, UnknownPart } from './toolResult';
 
@@ -216,5 +217,7 @@ export type UiEvent =
   | { type: 'resourceUpdated'; server: string; uri: string }
   /** A server's list of resources or prompts changed: the UI lists it again. */
   | { type: 'listChanged'; server: string; what: 'resources' | 'prompts' }
+  /** A schedule changed, a run started or ended, or another process took the schedules over. */
+  | { type: 'schedule'; event: ScheduleEvent }
   /** An MCP App view's resource changed on its server (`resources/updated`): open views load it again. */
   | { type: 'appViewUpdated'; server: string; uri: string };

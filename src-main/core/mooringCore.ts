@@ -14,6 +14,7 @@ import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
 import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
+import { parseModelSpec } from './agent/providers/resolveProvider';
 import { AppViews } from './apps/appViews';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
@@ -49,6 +50,8 @@ import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
+import { ScheduleService } from './schedules/scheduleService';
+import { declineUnattendedInteractions, UNATTENDED_CLIENT_PREFIX } from './schedules/unattendedInteractions';
 import type { RelaySource } from './serve/servedCore';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
@@ -167,6 +170,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   private readonly audit: AuditLog;
   private readonly oauth: OAuthManager;
   private chatService?: ChatService;
+  private scheduleService?: ScheduleService;
+  private stopDeclining?: () => void;
   private samplingComplete?: SamplingComplete;
 
   private constructor(
@@ -396,6 +401,48 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return this.chatService;
   }
 
+  /**
+   * Scheduled prompts (built on first use): the schedules, their runs, and — in the process that owns the
+   * lease (`schedules.own`) — the scheduler. A run is a chat turn under the unattended policy; what servers
+   * ask while only scheduled runs use them is declined.
+   */
+  get schedules(): ScheduleService {
+    if (this.scheduleService) return this.scheduleService;
+    this.scheduleService = new ScheduleService({
+      home: this.opened.paths.home,
+      runPrompt: async ({ schedule, signal, onConversation, onMessage }) => {
+        const result = await this.chat.runUnattended({
+          model: schedule.model,
+          ...(schedule.toolSet ? { toolSet: schedule.toolSet } : {}),
+          allow: schedule.allow,
+          workspace: schedule.workspace,
+          prompt: schedule.prompt,
+          title: `${schedule.name} · ${new Date().toLocaleString()}`,
+          who: `${UNATTENDED_CLIENT_PREFIX}"${schedule.name}"`,
+          signal,
+          onConversation,
+          onMessage,
+        });
+        return { conversationId: result.conversationId, text: result.message.text };
+      },
+      checkModel: (spec) => void parseModelSpec(spec),
+      checkToolSet: (name) => void this.settings.toolSet(name),
+      onError: (err) =>
+        this.emit('log', {
+          server: 'mooring',
+          at: Date.now(),
+          source: 'host',
+          level: 'error',
+          text: `schedules: ${err instanceof Error ? err.message : String(err)}`,
+        }),
+    });
+    this.stopDeclining = declineUnattendedInteractions({
+      broker: this.interactions,
+      calls: () => this.tools.snapshot(),
+    });
+    return this.scheduleService;
+  }
+
   /** The model that answers server-initiated sampling requests (after the user approves each). */
   setSamplingModel(complete: SamplingComplete | undefined): void {
     this.samplingComplete = complete ?? this.opts.complete;
@@ -491,6 +538,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   async close(): Promise<void> {
     // First: a conversation's task keeps running on the server, for the next start (not cancelled).
     await this.tasks.suspend();
+    this.stopDeclining?.();
+    await this.scheduleService?.close();
     this.chatService?.cancelAll();
     await this.sharing.stop().catch(() => undefined);
     this.features.dispose();

@@ -341,6 +341,10 @@ app.whenReady().then(async () => {
   core
     .start({ watch: true, resumeTasks: true })
     .catch((err: Error) => console.warn(`servers not started: ${err.message}`));
+  // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): the app, unless another has them.
+  void core.schedules.own('the desktop app').catch((err: Error) => {
+    console.warn(`schedules will not run here: ${err.message}`);
+  });
   app.on('activate', () => showWindow());
 });
 

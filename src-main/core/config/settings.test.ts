@@ -27,6 +27,7 @@ describe('settings defaults', () => {
         openai: {},
         anthropic: {},
       },
+      largeResults: { share: 0.2, contextWindows: {} },
       oauthRedirectPort: 33418,
       logLevel: 'info',
       toolSets: [],

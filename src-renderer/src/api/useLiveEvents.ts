@@ -9,6 +9,7 @@ import type { LogLine } from '@shared/session';
 import { applyChatUiEvent } from '../screens/chat/liveChat';
 import { useCalls } from '../stores/callStore';
 import { useResourceUpdates } from '../stores/resourceUpdates';
+import { toast } from '../ui';
 import type { ServerRow, UiEvent } from '@shared/wire';
 import { useTRPC } from './trpc';
 
@@ -86,6 +87,17 @@ export function useLiveEvents(): { connected: boolean } {
           void qc.invalidateQueries({ queryKey: trpc.resources.list.queryKey({ server: e.server }) });
           void qc.invalidateQueries({ queryKey: trpc.resources.templates.queryKey({ server: e.server }) });
         }
+        break;
+      case 'schedule':
+        // The Schedules screen reads its lists again; a run is also a conversation in the chat's list.
+        if (e.event.type === 'notify') {
+          // In the desktop app the shell shows an OS notification (electron/attentionNotifier.ts).
+          if (!('mooring' in window)) toast({ title: e.event.title, description: e.event.body });
+          break;
+        }
+        void qc.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
+        if (e.event.type === 'run')
+          void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
         break;
       default:
         // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.

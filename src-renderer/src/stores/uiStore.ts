@@ -9,6 +9,7 @@ export const ROUTES = [
   'tools',
   'resources',
   'toolsets',
+  'schedules',
   'permissions',
   'logs',
   'workspace',
