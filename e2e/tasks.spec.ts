@@ -99,4 +99,12 @@ test('a task still working when mooring web stops is followed again by the next 
     page.getByText('The harbour report arrived after the restart.', { exact: true }),
   ).toBeVisible();
   await shot(page, 'tasks-2-delivered-after-restart');
+  // Closing did not take the suspended call's "Mooring closed" as an answer and ask the model again: four
+  // requests in all, none of them ending on that result, the last one the delivered report's.
+  const sent = model.requests
+    .filter((r) => r.method === 'POST')
+    .map((r) => (r.body as { messages: unknown[] }).messages);
+  expect(sent.filter((m) => JSON.stringify(m.at(-1)).includes('Mooring closed while the task'))).toEqual([]);
+  expect(sent).toHaveLength(4);
+  expect(JSON.stringify(sent[3]!.at(-1))).toContain('Research Report: harbours');
 });

@@ -536,11 +536,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   }
 
   async close(): Promise<void> {
-    // First: a conversation's task keeps running on the server, for the next start (not cancelled).
-    await this.tasks.suspend();
+    // First: a conversation's task keeps running on the server, for the next start (not cancelled). Its
+    // followers stop now, and in the same tick every turn is cancelled: a turn must not take the call's
+    // "Mooring closed" as an answer and ask the model again while Mooring closes.
+    const suspended = this.tasks.suspend();
+    this.chatService?.cancelAll();
+    await suspended;
     this.stopDeclining?.();
     await this.scheduleService?.close();
-    this.chatService?.cancelAll();
     await this.sharing.stop().catch(() => undefined);
     this.features.dispose();
     this.servers.close();
