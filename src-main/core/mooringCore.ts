@@ -44,6 +44,7 @@ import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
+import type { SelfLaunch } from './serve/launchCommand';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
 import { PermissionsService } from './services/permissions';
@@ -76,6 +77,8 @@ export interface MooringCoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /** The host renders MCP App views (the desktop app, browser mode): servers are told they may send them. */
   offerAppViews?: boolean;
+  /** How a client starts this install on stdio (the packaged app: its binary and `--mcp-server`); default: Node and bin/mooring.mjs. */
+  selfLaunch?: SelfLaunch;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
    * override the global ones, and it is offered to servers as the MCP root.
@@ -271,7 +274,10 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.conversations = ConversationStore.forHome(paths.home);
     this.memory = MemoryStore.forHome(paths.home);
-    this.sharing = new McpSharing(this);
+    this.sharing = new McpSharing(this, {
+      ...(opts.selfLaunch ? { selfLaunch: opts.selfLaunch } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
+    });
     this.prompts = new PromptsService(this.pool);
     this.apps = new AppViews({
       tools: this.tools,
