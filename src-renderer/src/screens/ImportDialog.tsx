@@ -4,12 +4,12 @@
 // names, policy) and which settings of the file are never imported, and consent per server before anything
 // is written. The chosen servers are added all or nothing, each with the default safe set. Every text here
 // comes from the file: control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
-import { Modal } from '../components/Modal';
+import { Button, Dialog } from '../ui';
 import { useUi, type ImportSeed } from '../stores/uiStore';
 
 export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: ImportSeed | null }) {
@@ -21,6 +21,9 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   // VS Code inputs (`${input:ID}`): asked here, kept in the keychain, filled in when the server starts.
   const [inputValues, setInputValues] = useState<Record<string, string>>({});
+  // Where Claude Desktop keeps its servers on this platform: the file to choose below.
+  const locations = useQuery({ ...trpc.clients.locations.queryOptions(), enabled: !seed });
+  const claudeFile = locations.data?.find((l) => l.client === 'claude-desktop')?.path;
   const preview = useMutation(
     trpc.servers.previewImport.mutationOptions({
       onSuccess: (p) => setChosen(new Set(p.servers.filter((s) => !s.exists).map((s) => s.config.name))),
@@ -50,8 +53,44 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
       return n;
     });
 
+  const importChosen = () =>
+    // The text that was previewed, not the box's current content: consent covers what was shown.
+    doImport.mutate({
+      text: preview.variables?.text ?? text,
+      fileName: preview.variables?.fileName ?? fileName,
+      names: (preview.data?.servers ?? []).filter((s) => chosen.has(s.config.name)).map((s) => s.config.name),
+      inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
+    });
+  const footer = preview.data ? (
+    <>
+      <Button onClick={onClose}>{doImport.data ? 'Close' : 'Cancel'}</Button>
+      <Button
+        variant="primary"
+        disabled={chosen.size === 0 || !!doImport.data}
+        loading={doImport.isPending}
+        onClick={importChosen}
+      >
+        I trust these commands: add {chosen.size}
+      </Button>
+    </>
+  ) : (
+    !seed && (
+      <>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="primary"
+          disabled={!text.trim()}
+          loading={preview.isPending}
+          onClick={() => preview.mutate({ text, fileName })}
+        >
+          Preview
+        </Button>
+      </>
+    )
+  );
+
   return (
-    <Modal
+    <Dialog
       open
       onOpenChange={(o) => !o && onClose()}
       title="Import servers"
@@ -60,11 +99,19 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
           ? `From ${shown(seed.fileName)}.`
           : 'From Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, Continue, LM Studio or Cherry Studio.'
       }
-      wide
+      size="lg"
       testId="import-dialog"
+      footer={footer || undefined}
     >
       {!seed && (
         <>
+          {claudeFile && (
+            <p className="muted" data-testid="import-claude-path">
+              Claude Desktop keeps its servers in <code>{claudeFile}</code> (Settings › Developer › Edit
+              Config opens it). “From other apps” on the Servers screen lists the configs found on this
+              machine.
+            </p>
+          )}
           <label className="stack">
             Choose the file
             <input
@@ -90,15 +137,6 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
               placeholder='{"mcpServers": {"…": {"command": "npx", "args": ["…"]}}}'
             />
           </label>
-          <div className="actions">
-            <button
-              type="button"
-              disabled={!text.trim() || preview.isPending}
-              onClick={() => preview.mutate({ text, fileName })}
-            >
-              Preview
-            </button>
-          </div>
         </>
       )}
       <ErrorNote error={preview.error} />
@@ -192,33 +230,6 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
           )}
         </div>
       )}
-      {/* The Modal's last child: its sticky action row, in view however long the list above is. */}
-      {preview.data && (
-        <div className="actions">
-          <span className="spacer" />
-          <button type="button" onClick={onClose}>
-            {doImport.data ? 'Close' : 'Cancel'}
-          </button>
-          <button
-            type="button"
-            className="primary"
-            disabled={chosen.size === 0 || doImport.isPending || !!doImport.data}
-            onClick={() =>
-              // The text that was previewed, not the box's current content: consent covers what was shown.
-              doImport.mutate({
-                text: preview.variables?.text ?? text,
-                fileName: preview.variables?.fileName ?? fileName,
-                names: preview.data.servers
-                  .filter((s) => chosen.has(s.config.name))
-                  .map((s) => s.config.name),
-                inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
-              })
-            }
-          >
-            I trust these commands: add {chosen.size}
-          </button>
-        </div>
-      )}
-    </Modal>
+    </Dialog>
   );
 }
