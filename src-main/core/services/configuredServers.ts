@@ -82,6 +82,11 @@ export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' |
   /** What the file is, for a person: "Goose's config" (clientFormats.ts). */
   formatName: string;
   servers: ImportPreviewServer[];
+  /**
+   * Set when some servers have secrets to keep and no keychain is reachable: their names and fields, and
+   * the keychain's own reason (details for whoever asks; the consent names the servers and what to do).
+   */
+  missingKeychain?: { reason: string; servers: Record<string, string[]> };
 }
 
 export class ConfiguredServers {
@@ -357,7 +362,9 @@ export class ConfiguredServers {
   async previewImport(text: string, fileName: string): Promise<ImportPreview> {
     const parsed = parseImport(text, { fileName });
     const existing = new Set((await this.configs()).map((s) => s.name));
+    const missingKeychain = await this.deps.manager.missingKeychain(parsed.servers);
     return {
+      ...(missingKeychain ? { missingKeychain } : {}),
       format: parsed.format,
       formatName: FORMAT_NAMES[parsed.format],
       renamed: parsed.renamed,

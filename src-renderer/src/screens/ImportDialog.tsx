@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
-import { Button, Dialog } from '../ui';
+import { Button, Callout, Dialog } from '../ui';
 import { useUi, type ImportSeed } from '../stores/uiStore';
 
 export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: ImportSeed | null }) {
@@ -26,7 +26,15 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
   const claudeFile = locations.data?.find((l) => l.client === 'claude-desktop')?.path;
   const preview = useMutation(
     trpc.servers.previewImport.mutationOptions({
-      onSuccess: (p) => setChosen(new Set(p.servers.filter((s) => !s.exists).map((s) => s.config.name))),
+      // A server whose secrets have no keychain to go to starts unchecked: the others can still be imported.
+      onSuccess: (p) =>
+        setChosen(
+          new Set(
+            p.servers
+              .filter((s) => !s.exists && !p.missingKeychain?.servers[s.config.name])
+              .map((s) => s.config.name),
+          ),
+        ),
     }),
   );
   const doImport = useMutation(
@@ -45,13 +53,16 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
   useEffect(() => {
     if (seed) previewSeed({ text: seed.text, fileName: seed.fileName });
   }, [seed, previewSeed]);
-  const toggle = (name: string) =>
+  const resetImport = doImport.reset;
+  const toggle = (name: string) => {
+    resetImport(); // an error about the last choice no longer applies
     setChosen((s) => {
       const n = new Set(s);
       if (n.has(name)) n.delete(name);
       else n.add(name);
       return n;
     });
+  };
 
   const importChosen = () =>
     // The text that was previewed, not the box's current content: consent covers what was shown.
@@ -63,6 +74,10 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
     });
   const footer = preview.data ? (
     <>
+      {/* Where the person is looking when an import fails: next to the button they pressed. */}
+      <div className="dialog-footer-note">
+        <ErrorNote error={doImport.error} details testId="import-error" />
+      </div>
       <Button onClick={onClose}>{doImport.data ? 'Close' : 'Cancel'}</Button>
       <Button
         variant="primary"
@@ -156,6 +171,12 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
               “{shown(r.from)}” is imported as “{r.to}”.
             </p>
           ))}
+          {preview.data.missingKeychain && (
+            <NoKeychainNote
+              servers={Object.keys(preview.data.missingKeychain.servers)}
+              reason={preview.data.missingKeychain.reason}
+            />
+          )}
           {preview.data.inputs.map((i) => (
             <label key={i.id} className="stack" data-testid={`import-input-${i.id}`}>
               {shown(i.description ?? i.id)} (for {shown(i.usedBy.join(', '))}; kept in the keychain)
@@ -184,6 +205,12 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
                 <code className="command-line" data-testid="import-command-line">
                   {shown(s.commandLine)}
                 </code>
+                {preview.data.missingKeychain?.servers[s.config.name] && (
+                  <p className="warn-text" data-testid="import-needs-keychain">
+                    Needs the keychain for{' '}
+                    {shown(preview.data.missingKeychain.servers[s.config.name]!.join(', '))}
+                  </p>
+                )}
                 {s.grants.length > 0 && (
                   <ul className="plain" data-testid="import-grants">
                     {s.grants.map((g) => (
@@ -204,7 +231,6 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
               </li>
             ))}
           </ul>
-          <ErrorNote error={doImport.error} />
           {doImport.data && (
             <ul className="plain" data-testid="import-results">
               {doImport.data.added.map((name) => (
@@ -231,5 +257,28 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
         </div>
       )}
     </Dialog>
+  );
+}
+
+/** No keychain here: which servers cannot be imported as they are, and the two ways forward. */
+function NoKeychainNote({ servers, reason }: { servers: string[]; reason: string }) {
+  return (
+    <Callout
+      tone="warning"
+      role="note"
+      testId="import-no-keychain"
+      title={`No keychain is reachable, so ${servers.length === 1 ? 'this server' : 'these servers'} cannot keep ${servers.length === 1 ? 'its' : 'their'} secrets: ${servers.map((n) => shown(n)).join(', ')}`}
+    >
+      <p>
+        {servers.length === 1 ? 'It is' : 'They are'} unchecked; import the others as they are. To bring{' '}
+        {servers.length === 1 ? 'it' : 'them'} too, replace each secret value in the file with{' '}
+        <code>{'${env:NAME}'}</code> (e.g. <code>{'"GITHUB_TOKEN": "${env:GITHUB_TOKEN}"'}</code>) and export
+        NAME before starting Mooring, then preview again.
+      </p>
+      <details>
+        <summary>Details</summary>
+        <pre className="error-details">{shown(reason)}</pre>
+      </details>
+    </Callout>
   );
 }
