@@ -1,6 +1,6 @@
 // What a new user met on a walkthrough, end to end on a real `mooring web`: an import on a machine without
 // a keychain (no D-Bus session) names the server that needs one and says what to do, where the person looks.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -60,4 +60,37 @@ test('without a keychain, an import names the server with a secret, unchecks it,
   await expect(error).toHaveCount(0);
   await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
   await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
+});
+
+test('a servers file with a typo: the Servers screen names the file, line and column, and reloads once fixed', async ({
+  browser,
+}) => {
+  const badHome = mkdtempSync(join(tmpdir(), 'mooring-e2e-badfile-'));
+  const file = join(badHome, 'mcp_servers.json');
+  writeFileSync(file, '{\n  "servers": [\n    { "name": "memory", "command": "node", }\n  ]\n}\n');
+  const badWeb = await startMooringWeb(badHome);
+  const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await p.goto(badWeb.url);
+    await openScreen(p, 'Servers');
+    const problem = p.getByTestId('servers-file-invalid');
+    await expect(problem.getByTestId('servers-file-path')).toHaveText(file);
+    await expect(problem.getByTestId('servers-file-issues')).toHaveText(
+      'Line 3, column 44: expected a property name in double quotes',
+    );
+    await expect(problem).toContainText('loads it again by itself');
+    await expect(problem).not.toContainText('mooring mcp list');
+    // Fixed in an editor: the screen follows without a reload of the page, even with no server to start.
+    writeFileSync(file, '{ "servers": [] }\n');
+    await expect(p.getByTestId('empty-servers')).toBeVisible();
+    await expect(problem).toHaveCount(0);
+    writeFileSync(file, '{ "servers": [ oops ] }\n');
+    await expect(problem).toBeVisible();
+    writeFileSync(file, JSON.stringify({ servers: [{ name: 'memory', command: 'node', args: [MEMORY] }] }));
+    await expect(p.getByTestId('server-memory')).toBeVisible();
+    await expect(problem).toHaveCount(0);
+  } finally {
+    await p.close();
+    await badWeb.stop();
+  }
 });

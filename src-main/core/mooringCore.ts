@@ -58,6 +58,8 @@ export interface CoreEvents {
   status: [SessionStatus];
   tools: [ToolsChange];
   log: [LogLine];
+  /** mcp_servers.json changed on disk (an editor, another process): valid now or not. */
+  serversFile: [{ ok: boolean }];
   approval: [ApprovalRequest];
   /** A server asks the user something: sampling approval, a form, a URL to open. */
   interaction: [Interaction];
@@ -237,6 +239,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => this.workspaces.scan(dir),
       log: (l) => this.emit('log', l),
+      onFileChange: (ok) => this.emit('serversFile', { ok }),
     });
     this.auth = new AuthService({
       oauth: this.oauth,

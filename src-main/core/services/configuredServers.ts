@@ -40,6 +40,8 @@ export interface ConfiguredServersDeps {
   workspace?: string;
   scanWorkspace: (dir: string) => Promise<WorkspaceScan>;
   log: (line: LogLine) => void;
+  /** The watched file changed: a UI showing the list (or the file's error) reads it again. */
+  onFileChange?: (ok: boolean) => void;
 }
 
 export interface AddOptions {
@@ -229,6 +231,7 @@ export class ConfiguredServers {
   async watch(): Promise<void> {
     if (this.stopWatch) return;
     this.stopWatch = await this.deps.manager.store.watch((change) => {
+      this.deps.onFileChange?.(change.ok);
       if (change.ok) void this.sync();
       else
         this.deps.log({
