@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import { MEMORY, startMooringWeb, type RunningWeb } from './harness';
 import { openScreen } from './uiFlows';
 
@@ -60,6 +61,7 @@ test('without a keychain, an import names the server with a secret, unchecks it,
   await expect(error).toHaveCount(0);
   await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
   await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 });
 
 test('a servers file with a typo: the Servers screen names the file, line and column, and reloads once fixed', async ({
@@ -92,5 +94,23 @@ test('a servers file with a typo: the Servers screen names the file, line and co
   } finally {
     await p.close();
     await badWeb.stop();
+  }
+});
+
+test('Models: Check tries the unsaved URL in the form, and Save is in view without scrolling', async () => {
+  const model = await startOpenAIServer([]);
+  try {
+    await openScreen(page, 'Models');
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeInViewport();
+    const openai = page.getByTestId('provider-openai');
+    await openai.getByLabel('openai base URL').fill(`${model.url}/v1`);
+    await openai.getByRole('button', { name: 'Check' }).click();
+    await expect(openai.getByTestId('check-openai')).toContainText('Reachable. 1 model: gpt-4o');
+    // Nothing was saved by the check.
+    await openScreen(page, 'Servers');
+    await openScreen(page, 'Models');
+    await expect(page.getByTestId('provider-openai').getByLabel('openai base URL')).toHaveValue('');
+  } finally {
+    await model.close();
   }
 });
