@@ -114,3 +114,11 @@ test('Models: Check tries the unsaved URL in the form, and Save is in view witho
     await model.close();
   }
 });
+
+test('Diagnostics: a server with no calls yet has no chart legend, only a sentence', async () => {
+  await openScreen(page, 'Diagnostics');
+  const memory = page.getByTestId('diag-memory');
+  await expect(memory.getByTestId('diag-no-chart')).toHaveText('Not enough calls for a latency chart yet.');
+  await expect(memory.getByTestId('diag-legend')).toHaveCount(0);
+  await expect(memory).not.toContainText('p50 p95');
+});
