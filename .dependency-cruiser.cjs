@@ -19,6 +19,7 @@ const ROOMS = {
   agent: ['calls', 'catalog', 'clientFeatures', 'config', 'secrets'],
   services: ['calls', 'catalog', 'config', 'mcp', 'safety', 'secrets', 'workspace'],
   serve: ['agent', 'calls', 'catalog', 'config', 'memory', 'safety'],
+  schedules: ['config'],
   apps: ['calls', 'catalog', 'clientFeatures', 'mcp', 'safety'],
 };
 const KERNEL = ['errors\\.ts', 'home\\.ts', 'tokenCount\\.ts'];

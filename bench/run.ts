@@ -16,9 +16,11 @@ import { resultTransferSuite } from './suites/resultTransfer';
 import { serveIdleSuite } from './suites/serveIdle';
 import { startupSuite } from './suites/startup';
 import { toolCallSuite } from './suites/toolCall';
+import { toolCallModernSuite } from './suites/toolCallModern';
 
 const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   toolCall: toolCallSuite,
+  toolCallModern: toolCallModernSuite,
   startup: startupSuite,
   cliStart: cliStartSuite,
   cliCall: cliCallSuite,

@@ -1,4 +1,4 @@
-// The Chat, Settings > Models and the server-interaction dialogs end to end (issues 5 and 6): a real
+// The Chat, Settings > Models and the server-interaction dialogs end to end: a real
 // `mooring web` child on its own MOORING_HOME, real server-filesystem and server-everything, and a local
 // server speaking the OpenAI wire format that plays a scripted model (test/fixtures/providers).
 import { existsSync } from 'node:fs';

@@ -320,6 +320,7 @@ const SCREENS = [
   'Permissions',
   'Logs',
   'Project folders',
+  'Schedules',
   'Playground',
   'Diagnostics',
   'Models',

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the MCP conformance suite's server scenarios against `mooring serve --http` (issue 8) and prints
+# Runs the MCP conformance suite's server scenarios against `mooring serve --http` and prints
 # which pass and which fail. Not part of CI: several scenarios need tools, prompts or features that only
 # the suite's own reference server has (see the README's Compatibility section).
 #

@@ -3,7 +3,7 @@
 # Every scenario must pass; the suite's own exit status and its summary decide.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# auth/*: OAuth 2.1 through Mooring's provider on the session engine (issue 7, src-main/core/auth).
+# auth/*: OAuth 2.1 through Mooring's provider on the session engine (src-main/core/auth).
 auth_scenarios=(auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd
   auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
   auth/scope-step-up auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Electronegativity (Doyensec's Electron security lint) over the built app, against the checked-in list of
-# explained findings (issue 4). Builds first unless --no-build (scripts/test.sh builds once, then calls this).
+# explained findings. Builds first unless --no-build (scripts/test.sh builds once, then calls this).
 # Offline: the tool's release-list check needs GitHub and is excluded in the list; its translation fetch
 # fails fast and falls back to English.
 set -euo pipefail

@@ -1,5 +1,5 @@
-// Issue 4 acceptance: "after the whole test suite, a scan of the home directory and logs finds none of the
-// test secrets". Scans every Mooring temp dir the tests left (os.tmpdir()/mooring-*: homes, their logs/,
+// After the whole test suite, a scan of the home directory and logs must find none of the
+// test secrets. Scans every Mooring temp dir the tests left (os.tmpdir()/mooring-*: homes, their logs/,
 // conversations, audit logs) for the test-secret marker and the known test secret values
 // (test/security/testSecrets.json), and fails listing file and line of each hit.
 //

@@ -1,4 +1,4 @@
-// The approval contract (issue 4): what the safety room asks, what the UI and the CLI prompt answer.
+// The approval contract: what the safety room asks, what the UI and the CLI prompt answer.
 // Pure types and zod: the renderer renders requests and validates its answers with these very schemas.
 import { z } from 'zod';
 

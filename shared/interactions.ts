@@ -1,6 +1,6 @@
-// Server-initiated interactions (issue 6, "The rest of MCP"): what a server asks the user through Mooring
-// (sampling, elicitation) and what the UI answers. Pure types and zod, so the renderer renders the requests
-// and validates its answers with these very schemas before sending them.
+// Server-initiated interactions (ARCHITECTURE.md, `clientFeatures/`): what a server asks the user through
+// Mooring (sampling, elicitation) and what the UI answers. Pure types and zod, so the renderer renders the
+// requests and validates its answers with these very schemas before sending them.
 import { z } from 'zod';
 import type { ErrorData } from './errors';
 
@@ -30,6 +30,12 @@ export interface SamplingRequestView {
   stopSequences?: string[];
   includeContext?: 'none' | 'thisServer' | 'allServers';
   modelPreferences?: { hints?: Array<{ name?: string }>; [k: string]: unknown };
+  /**
+   * Tools the server lets the model call in its answer (spec 2025-11-25 "Sampling": `tools`, `toolChoice`):
+   * shown so the person knows; the model's calls go back to the server, which runs them, not Mooring.
+   */
+  tools?: Array<{ name: string; description?: string }>;
+  toolChoice?: 'auto' | 'required';
 }
 
 /** Where the server stands against its hourly sampling budget, shown in the dialog. */

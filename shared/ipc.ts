@@ -1,5 +1,5 @@
-// The wire of the Electron IPC link (issue 5, "The bridge"): one channel, typed messages, no string
-// channel per procedure (STYLE.md anti-pattern: "one giant IPC file with string channel names").
+// The wire of the Electron IPC link (ARCHITECTURE.md, "Layers"): one channel, typed messages, no string
+// channel per procedure (never one giant IPC file with string channel names).
 
 export const IPC_CHANNEL = 'mooring:trpc';
 

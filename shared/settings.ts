@@ -1,4 +1,4 @@
-// The contract of settings.json (issue 2 "Config and home"): app settings with their defaults.
+// The contract of settings.json (ARCHITECTURE.md, "Data on disk"): app settings with their defaults.
 // Pure zod, so the renderer's settings form validates with the very schema the core writes with.
 // Nested objects use `prefault({})`: a missing section is parsed as `{}`, which fills its own defaults.
 import { z } from 'zod';
@@ -17,23 +17,23 @@ const count = (min: number) => z.number().int('must be a whole number').min(min,
 
 export const SettingsSchema = z
   .object({
-    /** Skip every approval (issue 4); the UI shows it loudly while on. */
+    /** Skip every approval; the UI shows it loudly while on. */
     yolo: z.boolean().default(false),
     /** Tool-loop turns per user message before the agent stops and asks. */
     maxToolIterations: count(1).max(500, 'must be at most 500').default(25),
-    /** Past either bound, tool schemas load on demand through tool_search (issue 3). */
+    /** Past either bound, tool schemas load on demand through tool_search (catalog/). */
     deferredToolThreshold: z
       .object({ tools: count(0).default(40), tokens: count(0).default(8000) })
       .strict()
       .prefault({}),
-    /** OSV vulnerability query endpoint (issue 4); a setting so tests can point it at a local server. */
+    /** OSV vulnerability query endpoint; a setting so tests can point it at a local server. */
     osvEndpoint: httpUrl.default('https://api.osv.dev/v1/query'),
     /**
      * The MCP registry `mooring mcp search` and the Browse screen read (an organisation's own registry that
      * implements the same API); MOORING_REGISTRY_URL wins over it. Default: the official registry.
      */
     registryUrl: httpUrl.optional(),
-    /** API keys are not here: they live in the keychain (issue 4). */
+    /** API keys are not here: they live in the keychain (secrets/). */
     providers: z
       .object({
         default: ProviderIdSchema.default('ollama'),
@@ -46,11 +46,27 @@ export const SettingsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Tool results too large for the model (ARCHITECTURE.md, "Results too large for the model"): past the
+     * limit the model gets the first part, the size and a reference, and pages through the rest with
+     * `read_result`; the conversation keeps the whole result.
+     */
+    largeResults: z
+      .object({
+        /** Share of the model's context window one tool result may fill. */
+        share: z.number().min(0.01, 'must be at least 0.01').max(0.9, 'must be at most 0.9').default(0.2),
+        /** A fixed limit in characters instead of the share. */
+        maxChars: count(1000).optional(),
+        /** Context windows in tokens by `provider:model` (or model name), for models Mooring does not know. */
+        contextWindows: z.record(z.string(), count(1024)).default({}),
+      })
+      .strict()
+      .prefault({}),
     /** Loopback port of the OAuth redirect listener. */
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),
     /**
-     * Named tool sets ("agents", e.g. "Code Reviewer", issue 3): a selection of tools across servers, by
+     * Named tool sets ("agents", e.g. "Code Reviewer"): a selection of tools across servers, by
      * model name. A conversation or `mooring chat --tool-set NAME` offers the model only those.
      */
     toolSets: z

@@ -1,4 +1,4 @@
-// Model-facing tool names (issue 3, "Names"). Pure: the renderer shows friendly names from the same helpers.
+// Model-facing tool names. Pure: the renderer shows friendly names from the same helpers.
 //
 // Every MCP tool reaches the model as `mcp__{serverSeg}__{toolSeg}`. Model APIs accept only
 // `^[A-Za-z0-9_-]{1,64}$` (OpenAI and Anthropic both), so segments are sanitised and the name is

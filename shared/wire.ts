@@ -10,6 +10,7 @@ import type { InstallLinkOffer } from './install';
 import type { Interaction } from './interactions';
 import type { ProviderId } from './providers';
 import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
+import type { ScheduleEvent } from './schedules';
 import type { ToolCallEvent } from './toolCall';
 import type { EmbeddedResourcePart, MediaPart, ResourceLinkPart, TextPart, UnknownPart } from './toolResult';
 
@@ -51,6 +52,8 @@ export interface WireTool {
   /** Why a tool is off, as a kind the UI words plainly (never the config's jargon). */
   off?: ToolOffReason;
   tokenCost: number;
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /**
@@ -72,6 +75,8 @@ export interface ServerRow {
   tokenCost: number;
   /** The command line as it would run (secrets masked), for the list and for consent. */
   commandLine: string;
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /** An MCP client's config found on this machine, with the servers it holds. */
@@ -141,6 +146,8 @@ export interface SlashCommandView {
   title?: string;
   description?: string;
   arguments: { name: string; description?: string; required: boolean }[];
+  /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
+  icon?: string;
 }
 
 /** Whether a conversation's turn is running (the chat's spinner and Cancel). */
@@ -208,5 +215,7 @@ export type UiEvent =
   | { type: 'turn'; turn: TurnState }
   /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
   | { type: 'installLink'; offer: InstallLinkOffer }
+  /** A schedule changed, a run started or ended, or another process took the schedules over. */
+  | { type: 'schedule'; event: ScheduleEvent }
   /** An MCP App view's resource changed on its server (`resources/updated`): open views load it again. */
   | { type: 'appViewUpdated'; server: string; uri: string };

@@ -1,5 +1,5 @@
-// Numbers for the benchmark table (issue 9): percentiles over raw samples, ratios, and rounds that
-// interleave the contenders so machine noise (2 shared cores) hits every one of them alike.
+// Numbers for the benchmark table (README, "Performance"): percentiles over raw samples, ratios, and rounds
+// that interleave the contenders so machine noise (2 shared cores) hits every one of them alike.
 
 export interface Summary {
   n: number;
@@ -68,3 +68,55 @@ export async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; val
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** One contender of a latency suite: a name and one call. */
+export interface Contender<N extends string = string> {
+  name: N;
+  call: () => Promise<void>;
+}
+
+/** Each contender's samples from `measureRounds`, by name. */
+export interface RoundSamples {
+  /** Sequential latencies (ms). */
+  seq: Record<string, number[]>;
+  /** Latencies (ms) with `inFlight` calls at once. */
+  conc: Record<string, number[]>;
+  /** Calls per second with `inFlight` at once, one value per round. */
+  rates: Record<string, number[]>;
+}
+
+/**
+ * The contenders warmed up, then measured in interleaved rounds (sequential, then `inFlight` at once), the
+ * order rotating each round so machine noise hits all of them alike.
+ */
+export async function measureRounds(
+  contenders: readonly Contender[],
+  opts: {
+    rounds: number;
+    warmup: number;
+    seqPerRound: number;
+    concPerRound: number;
+    inFlight: number;
+    log: (line: string) => void;
+    label: string;
+  },
+): Promise<RoundSamples> {
+  for (const c of contenders) for (let i = 0; i < opts.warmup; i++) await c.call();
+  const empty = () => Object.fromEntries(contenders.map((c) => [c.name, [] as number[]]));
+  const out: RoundSamples = { seq: empty(), conc: empty(), rates: empty() };
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const c of rotated(contenders, r))
+      for (let i = 0; i < opts.seqPerRound; i++) {
+        const t = performance.now();
+        await c.call();
+        out.seq[c.name]!.push(performance.now() - t);
+      }
+    for (const c of rotated(contenders, r + 1)) {
+      const { latencies, wallMs } = await runConcurrent(opts.concPerRound, opts.inFlight, c.call);
+      out.conc[c.name]!.push(...latencies);
+      out.rates[c.name]!.push((opts.concPerRound / wallMs) * 1000);
+    }
+    opts.log(`${opts.label} round ${r + 1}/${opts.rounds} done`);
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
-// Generated tool definitions for the catalog-scale benchmark (issue 9, "50 fixture servers × 100 tools
-// with $refs and nested schemas"). Built in-process as ToolHandles instead of spawning 50 processes:
+// Generated tool definitions for the catalog-scale benchmark (50 fixture servers × 100 tools
+// with $refs and nested schemas). Built in-process as ToolHandles instead of spawning 50 processes:
 // the catalog only reads handles (src-main/core/mcp/types.ts), so the figures are the same and the
 // run stays inside the CI budget. Deterministic (seeded), so every run measures the same catalog.
 import type { Tool } from '@modelcontextprotocol/client';

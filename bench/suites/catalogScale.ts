@@ -1,6 +1,6 @@
 // 3. Catalog scale: 50 servers × 100 tools with $refs and nested schemas (generated in-process
 // as ToolHandles, see bench/lib/toolDefs.ts). Build time, tool_search latency, and the prompt tokens of
-// deferred vs eager loading. The baselines here are the targets: the ratio is value / target.
+// deferred vs eager loading. The baselines are README.md's targets: the ratio is value / target.
 import { buildCatalog } from '../../src-main/core/catalog/catalog';
 import { ConversationTools } from '../../src-main/core/catalog/conversationTools';
 import { toolTokenCost } from '../../src-main/core/catalog/tokenCost';

@@ -1,7 +1,7 @@
 // CLI cold start: the compiled CLI as users run it (`node bin/mooring.mjs`, ARCHITECTURE.md "How the CLI
 // ships") for `--help` and for `mcp list` on a home with one server configured (read, not started), against
 // `node -e 0`, the floor: Node starting and exiting with nothing loaded. Fresh processes, the three
-// interleaved in rounds; targets from the issue: ≤ 0.5 s median each.
+// interleaved in rounds; target: ≤ 0.5 s median each.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

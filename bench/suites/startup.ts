@@ -1,4 +1,4 @@
-// 2. Start-up (issue 9): 10 stdio servers (server-everything) connected in parallel. Mooring:
+// 2. Start-up (README.md, Performance): 10 stdio servers (server-everything) connected in parallel. Mooring:
 // MooringCore.open + start() (the pool's parallel sync: allowlist, package check, secrets, spawn,
 // initialize, tools/list); raw SDK: 10 Clients connect + listTools in parallel (a host needs the tools
 // too). "All ready" is when the last is ready; "first ready" when the first one is.

@@ -5,13 +5,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { everything, expectEcho, FloorClient, openCore, openRawClient } from '../lib/contenders';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
-import { ratio, rotated, runConcurrent, summarize } from '../lib/stats';
+import { measureRounds, ratio, summarize, type Contender } from '../lib/stats';
 import { stageBreakdown } from './breakdown';
-
-interface Contender {
-  name: 'mooring' | 'sdk' | 'floor';
-  call: () => Promise<void>;
-}
 
 const IN_FLIGHT = 16;
 
@@ -32,7 +27,7 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
     if (first.decision !== 'auto')
       throw new Error(`Mooring's safety decision was ${first.decision}, not auto`);
     const raw = sdk;
-    const contenders: Contender[] = [
+    const contenders: Contender<'mooring' | 'sdk' | 'floor'>[] = [
       {
         name: 'mooring',
         call: async () => {
@@ -58,26 +53,15 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
       },
     ];
 
-    for (const c of contenders) for (let i = 0; i < warmup; i++) await c.call();
-
-    const seq: Record<string, number[]> = { mooring: [], sdk: [], floor: [] };
-    const conc: Record<string, number[]> = { mooring: [], sdk: [], floor: [] };
-    const rates: Record<string, number[]> = { mooring: [], sdk: [], floor: [] };
-    for (let r = 0; r < rounds; r++) {
-      for (const c of rotated(contenders, r)) {
-        for (let i = 0; i < seqPerRound; i++) {
-          const t = performance.now();
-          await c.call();
-          seq[c.name]!.push(performance.now() - t);
-        }
-      }
-      for (const c of rotated(contenders, r + 1)) {
-        const { latencies, wallMs } = await runConcurrent(concPerRound, IN_FLIGHT, c.call);
-        conc[c.name]!.push(...latencies);
-        rates[c.name]!.push((concPerRound / wallMs) * 1000);
-      }
-      ctx.log(`tool-call round ${r + 1}/${rounds} done`);
-    }
+    const { seq, conc, rates } = await measureRounds(contenders, {
+      rounds,
+      warmup,
+      seqPerRound,
+      concPerRound,
+      inFlight: IN_FLIGHT,
+      log: ctx.log,
+      label: 'tool-call',
+    });
 
     const breakdownUs = await stageBreakdown(mooring.core, modelName, {
       rounds: ctx.quick ? 2 : 8,

@@ -1,6 +1,6 @@
-// Issue 7 acceptance: after `mooring mcp login`, a signed-in session and tool calls, no token is in any
+// After `mooring mcp login`, a signed-in session and tool calls, no token is in any
 // file of the Mooring home. Runs the real CLI commands in-process on a MooringCore with a temporary home;
-// on a real Secret Service (under /work/shared/bin/with-keyring) the tokens go to the OS keychain,
+// on a real Secret Service (under scripts/with-keyring.sh) the tokens go to the OS keychain,
 // elsewhere to the in-memory store, and either way the scan covers every file the run wrote.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -9,6 +9,7 @@ import { registerAuthCommands } from './authCommands';
 import { registerChatCommand } from './chatCommand';
 import { registerInstallCommands } from './installCommands';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
+import { registerScheduleCommands } from './scheduleCommands';
 import { registerServeCommand } from './serveCommand';
 import { registerToolsetCommands } from './toolsetCommands';
 import { registerWebCommand } from './webCommand';
@@ -66,6 +67,7 @@ registerChatCommand(program, withCore);
 registerServeCommand(program, withCore);
 registerWebCommand(program);
 registerToolsetCommands(program, withCore);
+registerScheduleCommands(program, withCore);
 usageHints(program);
 
 /**

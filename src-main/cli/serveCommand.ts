@@ -109,6 +109,15 @@ function printClientEntry(core: MooringCore, json: boolean | undefined): void {
   say(`${entry.bareNote}\n`);
 }
 
+/** Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them. */
+async function ownSchedules(core: MooringCore): Promise<void> {
+  await core.schedules.own('mooring serve').catch((err: unknown) => {
+    say(
+      tty`mooring serve: schedules will not run here: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+  });
+}
+
 async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
   if (o.clientEntry) return printClientEntry(core, o.json);
   if (Boolean(o.stdio) === (o.http !== undefined))
@@ -122,11 +131,15 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
   const scope = scopeFromFlags(o);
 
   if (o.stdio) {
+    // Listening for the signal before the slow start (servers, the schedules' lease): a stop asked for
+    // meanwhile still closes everything cleanly instead of killing the process.
+    const signalled = untilSignal();
     await startServers(core);
+    await ownSchedules(core);
     const stopRelay = relayApprovals(core, 'mooring serve --stdio');
     const handle = await serveMooringStdio({ ...deps, scope });
     process.stderr.write(`mooring serve: MCP on stdio (scope: ${describeScope(scope)})\n`);
-    await Promise.race([handle.closed, untilSignal()]);
+    await Promise.race([handle.closed, signalled]);
     await handle.close();
     stopRelay();
     return;
@@ -156,6 +169,9 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
     ...(o.allowedHost?.length ? { allowedHosts: o.allowedHost } : {}),
     onError: (e) => say(tty`mooring serve: ${e.message}\n`),
   });
+  // Before the URL is printed: a client may connect and a stop come while servers and the schedules' lease
+  // are still starting; the stop must then close everything cleanly, not kill the process.
+  const signalled = untilSignal();
   if (o.json)
     process.stdout.write(
       `${JSON.stringify({ url: http.url, ...(generated ? { token: generated.token, label: generated.label } : {}) })}\n`,
@@ -169,11 +185,12 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
     else print(tty`Tokens from ${o.tokenFile}: ${tokens.map((t) => t.label).join(', ')}\n`);
   }
   await startServers(core);
+  await ownSchedules(core);
   // With a terminal free (HTTP mode), approvals from external clients are answered here, one at a time.
   const stopPrompt = interactive()
     ? answerApprovalsOnTerminal(core)
     : relayApprovals(core, 'mooring serve --http');
-  await untilSignal();
+  await signalled;
   stopPrompt();
   await http.close();
 }

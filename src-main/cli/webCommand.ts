@@ -89,6 +89,10 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
         'Mooring keeps running and reads the file again when it changes.\n',
     );
   });
+  // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them.
+  await core.schedules.own('mooring web').catch((err: unknown) => {
+    say(tty`mooring web: schedules will not run here: ${toErrorData(err).message}\n`);
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

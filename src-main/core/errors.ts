@@ -1,5 +1,5 @@
 // Local errors are MooringError; a JSON-RPC error from a server is kept apart as code 'tool_error'
-// or 'protocol_error' with the server's message (STYLE.md: local and wire errors are different types).
+// or 'protocol_error' with the server's message (local and wire errors are different types).
 import type { ErrorCode, ErrorData } from '@shared/errors';
 
 export class MooringError extends Error {

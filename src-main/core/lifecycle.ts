@@ -1,4 +1,4 @@
-// Process shutdown for every host (issue 2): SIGTERM/SIGINT close every session once, idempotently;
+// Process shutdown for every host: SIGTERM/SIGINT close every session once, idempotently;
 // a second signal while closing kills the process groups at once.
 /** What a host closes on a signal: the core (mooringCore.ts) satisfies it. */
 export interface Closable {

@@ -14,12 +14,14 @@ import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
 import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
+import { parseModelSpec } from './agent/providers/resolveProvider';
 import { AppViews } from './apps/appViews';
 import { AuthService } from './auth/authService';
 import { OAuthManager } from './auth/oauthManager';
 import { ToolService } from './calls/toolService';
 import {
   createClientFeatures,
+  createRelaySource,
   PromptsService,
   type ClientFeatures,
   type SamplingComplete,
@@ -39,12 +41,17 @@ import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
 import { AuditLog } from './safety/auditLog';
+import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
+import { IconResolver, type Icon } from './safety/icons';
 import { SecretRedactor } from './safety/redact';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import type { SelfLaunch } from './serve/launchCommand';
+import { ScheduleService } from './schedules/scheduleService';
+import { declineUnattendedInteractions, UNATTENDED_CLIENT_PREFIX } from './schedules/unattendedInteractions';
+import type { RelaySource } from './serve/servedCore';
 import { McpSharing } from './serve/sharing';
 import { ConfiguredServers } from './services/configuredServers';
 import { PermissionsService } from './services/permissions';
@@ -137,6 +144,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
    * object").
    */
   readonly redactor = new SecretRedactor();
+  /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/featuresRelay.ts). */
+  readonly relay: RelaySource;
+  /** Server, tool and prompt icons made safe to show (safety/icons.ts). */
+  private readonly icons = new IconResolver();
+  /** The fetch for a stdio server's https icons: the SSRF guard, public addresses only. */
+  private iconFetch?: GuardedFetch;
 
   private readonly pool: SessionPool;
   /** "Allow for this conversation" answers: in memory, per conversation. */
@@ -146,6 +159,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   private readonly audit: AuditLog;
   private readonly oauth: OAuthManager;
   private chatService?: ChatService;
+  private scheduleService?: ScheduleService;
+  private stopDeclining?: () => void;
   private samplingComplete?: SamplingComplete;
 
   private constructor(
@@ -240,6 +255,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       scanWorkspace: (dir) => this.workspaces.scan(dir),
       log: (l) => this.emit('log', l),
       onFileChange: (ok) => this.emit('serversFile', { ok }),
+      serverIcon: (name) => this.iconOf(name, this.pool.get(name)?.serverIcons()),
     });
     this.auth = new AuthService({
       oauth: this.oauth,
@@ -282,6 +298,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...(opts.env ? { env: opts.env } : {}),
     });
     this.prompts = new PromptsService(this.pool);
+    this.relay = createRelaySource({
+      sessions: () => this.pool.list(),
+      onLogLine: (fn) => {
+        this.on('log', fn);
+        return () => void this.off('log', fn);
+      },
+      resources: this.features.resources,
+    });
     this.apps = new AppViews({
       tools: this.tools,
       pool: this.pool,
@@ -301,6 +325,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       this.emit('status', s);
     });
     this.pool.on('tools', (t) => this.emit('tools', t));
+    // An https icon arrived: the UI lists servers and tools again on a status event.
+    this.icons.on('resolved', () => this.pool.statuses().forEach((s) => this.emit('status', s)));
     this.pool.on('log', (l) => this.emit('log', l));
     this.approvals.on('requested', (r) => this.emit('approval', r));
     this.interactions.on('requested', (r) => this.emit('interaction', r));
@@ -333,6 +359,48 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       env: () => this.opts.env ?? process.env,
     });
     return this.chatService;
+  }
+
+  /**
+   * Scheduled prompts (built on first use): the schedules, their runs, and — in the process that owns the
+   * lease (`schedules.own`) — the scheduler. A run is a chat turn under the unattended policy; what servers
+   * ask while only scheduled runs use them is declined.
+   */
+  get schedules(): ScheduleService {
+    if (this.scheduleService) return this.scheduleService;
+    this.scheduleService = new ScheduleService({
+      home: this.opened.paths.home,
+      runPrompt: async ({ schedule, signal, onConversation, onMessage }) => {
+        const result = await this.chat.runUnattended({
+          model: schedule.model,
+          ...(schedule.toolSet ? { toolSet: schedule.toolSet } : {}),
+          allow: schedule.allow,
+          workspace: schedule.workspace,
+          prompt: schedule.prompt,
+          title: `${schedule.name} · ${new Date().toLocaleString()}`,
+          who: `${UNATTENDED_CLIENT_PREFIX}"${schedule.name}"`,
+          signal,
+          onConversation,
+          onMessage,
+        });
+        return { conversationId: result.conversationId, text: result.message.text };
+      },
+      checkModel: (spec) => void parseModelSpec(spec),
+      checkToolSet: (name) => void this.settings.toolSet(name),
+      onError: (err) =>
+        this.emit('log', {
+          server: 'mooring',
+          at: Date.now(),
+          source: 'host',
+          level: 'error',
+          text: `schedules: ${err instanceof Error ? err.message : String(err)}`,
+        }),
+    });
+    this.stopDeclining = declineUnattendedInteractions({
+      broker: this.interactions,
+      calls: () => this.tools.snapshot(),
+    });
+    return this.scheduleService;
   }
 
   /** The model that answers server-initiated sampling requests (after the user approves each). */
@@ -385,18 +453,38 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
   }
 
+  /**
+   * A server's, tool's or prompt's icon as a checked data: URI (safety/icons.ts), or undefined. An https icon
+   * is fetched with the server's own SSRF policy (from its host only) or, for a stdio server, a public-only
+   * one; it shows once it arrives.
+   */
+  iconOf(server: string, icons: readonly Icon[] | undefined): string | undefined {
+    if (!icons?.length) return undefined;
+    const config = this.pool.get(server)?.config;
+    if (config && config.transport !== 'stdio')
+      return this.icons.dataUri(icons, {
+        serverUrl: config.url!,
+        fetch: this.preparation.fetchFor(config) as unknown as typeof fetch,
+      });
+    this.iconFetch ??= createGuardedFetch();
+    return this.icons.dataUri(icons, { fetch: this.iconFetch });
+  }
+
   /** A second signal while closing: kill every server's process group now. */
   killAllNow(): void {
     this.pool.killAllNow();
   }
 
   async close(): Promise<void> {
+    this.stopDeclining?.();
+    await this.scheduleService?.close();
     this.chatService?.cancelAll();
     await this.sharing.stop().catch(() => undefined);
     this.features.dispose();
     this.servers.close();
     await Promise.all([this.pool.closeAll(), this.workspaces.close()]);
     await this.preparation.close();
+    await this.iconFetch?.close().catch(() => undefined);
     await this.audit.close().catch(() => undefined);
     await this.opened.quarantine.flush();
     await this.settings.close();

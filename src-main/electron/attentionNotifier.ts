@@ -4,6 +4,7 @@
 import { Notification } from 'electron';
 import type { ApprovalRequest } from '@shared/approval';
 import type { Interaction } from '@shared/interactions';
+import type { ScheduleEvent } from '@shared/schedules';
 import type { MooringCore } from '../core/mooringCore';
 import { notificationFor, type Attention, type WindowFacts } from './desktopNotifications';
 
@@ -30,11 +31,16 @@ export function startAttentionNotifier(o: AttentionNotifierOptions): () => void 
   };
   const onApproval = (request: ApprovalRequest) => notify({ kind: 'approval', request });
   const onInteraction = (request: Interaction) => notify({ kind: 'interaction', request });
+  const onSchedule = (e: ScheduleEvent) => {
+    if (e.type === 'notify') notify({ kind: 'schedule', title: e.title, body: e.body });
+  };
   o.core.on('approval', onApproval);
   o.core.on('interaction', onInteraction);
+  o.core.schedules.on('event', onSchedule);
   return () => {
     o.core.off('approval', onApproval);
     o.core.off('interaction', onInteraction);
+    o.core.schedules.off('event', onSchedule);
     for (const n of shown) n.close();
     shown.clear();
   };

@@ -67,6 +67,21 @@ describe('notificationFor', () => {
     expect(url?.body).toBe('everything asks you to open a page on example.com. Click to review it.');
   });
 
+  it("a scheduled run's outcome while away, its model-written summary flattened to one bounded line", () => {
+    const done = {
+      kind: 'schedule' as const,
+      title: 'Schedule “Report”: done',
+      body: 'All\n\u001b[2Jquiet.',
+    };
+    expect(notificationFor(done, front)).toBeNull();
+    expect(notificationFor(done, { ...front, minimized: true })).toEqual({
+      title: 'Schedule “Report”: done',
+      body: 'All [2Jquiet.',
+    });
+    const long = notificationFor({ ...done, body: 'z'.repeat(1000) }, { ...front, focused: false });
+    expect(long!.body.length).toBe(200);
+  });
+
   it('untrusted text is one bounded line without control or direction-override characters', () => {
     expect(plainText('evil\n\u001b[31mred\u202eoverride\tx')).toBe('evil [31mred override x');
     expect(plainText('x'.repeat(500), 10)).toBe(`${'x'.repeat(9)}…`);

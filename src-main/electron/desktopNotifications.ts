@@ -17,7 +17,10 @@ export interface WindowFacts {
 }
 
 export type Attention =
-  { kind: 'approval'; request: ApprovalRequest } | { kind: 'interaction'; request: Interaction };
+  | { kind: 'approval'; request: ApprovalRequest }
+  | { kind: 'interaction'; request: Interaction }
+  /** A scheduled run ended (core.schedules' `notify` event): its title and summary came from a model. */
+  | { kind: 'schedule'; title: string; body: string };
 
 export interface NotificationContent {
   title: string;
@@ -40,6 +43,8 @@ export function needsNotification(w: WindowFacts): boolean {
 /** The notification to show, or null when the window is in front of the user. */
 export function notificationFor(attention: Attention, w: WindowFacts): NotificationContent | null {
   if (!needsNotification(w)) return null;
+  if (attention.kind === 'schedule')
+    return { title: plainText(attention.title, 80), body: plainText(attention.body, 200) };
   const server = plainText(attention.request.server, 60);
   if (attention.kind === 'approval') {
     const tool = plainText(attention.request.friendlyName || attention.request.tool, 80);

@@ -341,6 +341,10 @@ app.whenReady().then(async () => {
   for (const link of earlyLinks.splice(0)) receiveLink(link);
   // An unreadable mcp_servers.json: the window shows the error, and the file is watched (MooringCore.start).
   core.start({ watch: true }).catch((err: Error) => console.warn(`servers not started: ${err.message}`));
+  // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): the app, unless another has them.
+  void core.schedules.own('the desktop app').catch((err: Error) => {
+    console.warn(`schedules will not run here: ${err.message}`);
+  });
   app.on('activate', () => showWindow());
 });
 

@@ -12,6 +12,7 @@ import { LogsScreen } from './screens/LogsScreen';
 import { PermissionsScreen } from './screens/PermissionsScreen';
 import { PlaygroundScreen } from './screens/PlaygroundScreen';
 import { ModelsScreen } from './screens/settings/ModelsScreen';
+import { SchedulesScreen } from './screens/schedules/SchedulesScreen';
 import { SharingScreen } from './screens/SharingScreen';
 import { ToolSetsScreen } from './screens/ToolSetsScreen';
 import { WorkspaceScreen } from './screens/WorkspaceScreen';
@@ -48,6 +49,7 @@ export function App() {
           {route === 'models' && <ModelsScreen />}
           {route === 'sharing' && <SharingScreen />}
           {route === 'workspace' && <WorkspaceScreen />}
+          {route === 'schedules' && <SchedulesScreen />}
         </main>
       </div>
       {/* Outside the shell's grid: the toast region is an element of its own and would take a grid row. */}

@@ -1,4 +1,4 @@
-// Issue 10 from a terminal: env quick config for `mcp call` and `chat`, workspace discovery that offers
+// Workspaces from a terminal: env quick config for `mcp call` and `chat`, workspace discovery that offers
 // and never starts silently, and the approval that lets a workspace server run.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

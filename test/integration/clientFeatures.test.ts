@@ -1,4 +1,4 @@
-// The rest of MCP on the client side (issue 6) against the real server-everything over stdio: sampling,
+// The rest of MCP on the client side against the real server-everything over stdio: sampling,
 // elicitation (form and URL), roots, progress, prompts, resources, completions, subscriptions and logging,
 // with the test answering through the interaction broker as the UI would.
 import { realpathSync } from 'node:fs';

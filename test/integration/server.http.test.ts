@@ -1,4 +1,4 @@
-// `mooring serve --http` (issue 8, Acceptance): the server runs in this process over a real core (temp
+// `mooring serve --http` end to end: the server runs in this process over a real core (temp
 // MOORING_HOME, real server-filesystem and engine fixture) so the test can answer approvals through the
 // broker like the desktop dialog does; the SDK's own client connects over Streamable HTTP on 127.0.0.1.
 // Then the HTTP gate: 401 without a token, 403 on a foreign Origin or Host, remote binds refused, and the

@@ -1,4 +1,4 @@
-// Workspaces on real processes (issue 10): a workspace server overriding a global one, a VS Code file
+// Workspaces on real processes: a workspace server overriding a global one, a VS Code file
 // with inputs started after approval, an edited file asking again, a broken file beside working globals,
 // safe retries with a server killed mid-call, and the quick config from the environment.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 10 in the app: a workspace server overrides the global one of the same name for conversations in
+// Workspaces in the app: a workspace server overrides the global one of the same name for conversations in
 // that workspace only. server-everything's get-env tells which process answered.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

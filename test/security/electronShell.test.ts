@@ -1,6 +1,6 @@
 // The Electron shell's hardening, checked where it is written (ARCHITECTURE.md, "The desktop shell"): the window's
 // webPreferences, navigation / new-window / webview denial, the permission handlers, the sender check, the
-// CSP of both hosts and the packaging fuses. The Electron binary cannot run here (shared/TOOLCHAIN.md), so
+// CSP of both hosts and the packaging fuses. The Electron binary cannot run on every machine, so
 // each check also runs on a weakened copy to prove it fails when a setting is loosened.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// scripts/scanSecrets.mjs (issue 4 acceptance: no test secret on disk after the suite) must really find a
+// scripts/scanSecrets.mjs (no test secret on disk after the suite) must really find a
 // planted secret, with file and line; and a real CLI run that stores secrets leaves none in its home.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
-// Static checks of the Electron shell's hardening (issue 4, "The Electron shell"), read from the TypeScript
+// Static checks of the Electron shell's hardening (ARCHITECTURE.md), read from the TypeScript
 // syntax tree of src-main/electron/main.ts. The Electron runtime cannot run on these machines
-// (shared/TOOLCHAIN.md), so the settings are checked where they are written; each check returns a problem
+// so the settings are checked where they are written; each check returns a problem
 // string, and the tests feed weakened copies of main.ts to prove every check can fail.
 import ts from 'typescript';
 
@@ -95,7 +95,7 @@ function callsMethodOn(fn: Fn, receiver: string | undefined, method: string): bo
   );
 }
 
-// issue 4: contextIsolation, sandbox, no Node in the page, webSecurity on; plus the flags that quietly undo them.
+// contextIsolation, sandbox, no Node in the page, webSecurity on; plus the flags that quietly undo them.
 const REQUIRED: Record<string, boolean> = {
   contextIsolation: true,
   sandbox: true,
@@ -305,7 +305,7 @@ export function parseCsp(policy: string): Map<string, string[]> {
   return out;
 }
 
-/** Scripts from our own origin only: no inline, no eval, no other source (issue 4). */
+/** Scripts from our own origin only: no inline, no eval, no other source. */
 export function cspProblems(policy: string): string[] {
   const csp = parseCsp(policy);
   const problems: string[] = [];
@@ -325,7 +325,7 @@ export function metaCsp(html: string): string | undefined {
   return m?.[1];
 }
 
-/** The Electron fuses electron-builder will flip when packaging (issue 4: RunAsNode off, OnlyLoadAppFromAsar,
+/** The Electron fuses electron-builder will flip when packaging (RunAsNode off, OnlyLoadAppFromAsar,
  * asar integrity, no NODE_OPTIONS), from the configuration as electron-builder itself loads it. */
 export function fuseProblems(config: { asar?: unknown; electronFuses?: object | null }): string[] {
   const fuses = (config.electronFuses ?? {}) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-// The test-secret convention (issue 4): a secret a test hands to Mooring is made with testSecret(), so it
+// The test-secret convention: a secret a test hands to Mooring is made with testSecret(), so it
 // carries the marker scripts/scanSecrets.mjs looks for in every Mooring home and log after the suite.
 import conventions from './testSecrets.json' with { type: 'json' };
 

@@ -22,7 +22,7 @@ import {
 import { anthropicView, ollamaView, openaiView, type WireView } from '../../../test/helpers/wireViews';
 
 const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
-// 5 KB, so the placeholder reads exactly like the issue's example.
+// 5 KB, so the placeholder reads a round `[image: image/png, 5 KB]`.
 const PICTURE = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(5 * 1024 - PNG_SIGNATURE.length, 7)]);
 const PICTURE_B64 = PICTURE.toString('base64');
 

@@ -4,7 +4,7 @@
 import type { AppOrigin } from '@shared/appViews';
 import { EventEmitter } from 'node:events';
 import { messageWithFiles, type AttachedTextFile } from '@shared/attachedFiles';
-import type { ChatEvent, ContentPart, ConversationSummary, ImagePart } from '@shared/chat';
+import type { ChatEvent, ChatMessage, ContentPart, ConversationSummary, ImagePart } from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
@@ -21,6 +21,11 @@ import { CoreToolRuntime } from './coreToolRuntime';
 import type { ProviderAccess, ProviderCheck } from './providerAccess';
 import { parseModelSpec } from './providers/resolveProvider';
 import { providerCompletion } from './samplingCompletion';
+import { UNATTENDED_NOTE } from './unattendedPolicy';
+import { resultLimits } from './largeResults';
+import type { RequestLimits } from './messagesForModel';
+import { PROVIDER_IMAGE_LIMITS } from './modelImages';
+import { contextWindow } from './providers/modelCapabilities';
 
 export interface ChatServiceEvents {
   chat: [ChatEvent];
@@ -88,6 +93,24 @@ export interface TerminalTurnRun {
   onEvent?: (event: ChatEvent) => void;
   /** Each lifecycle event of each tool call of the turn. */
   onPhase?: (e: ToolCallEvent) => void;
+}
+
+/** A turn nobody watches (a scheduled run): a new conversation under the unattended policy. */
+export interface UnattendedTurn {
+  model: string;
+  toolSet?: string;
+  /** Tools allowed although not read-only (unattendedPolicy.ts). */
+  allow: string[];
+  workspace: string | null;
+  prompt: string;
+  title: string;
+  /** Who runs it, in refusals and the audit log: `schedule "Nightly report"`. */
+  who: string;
+  signal: AbortSignal;
+  /** The conversation exists (before the model is asked). */
+  onConversation?: (conversationId: string) => void;
+  /** Each message once it is saved. */
+  onMessage?: (message: ChatMessage) => void;
 }
 
 export type ConversationRow = ConversationSummary & { running: boolean };
@@ -314,6 +337,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       ...(input.app ? { app: input.app } : {}),
       signal: ac.signal,
       maxToolIterations: this.deps.settings.current().maxToolIterations,
+      limits: this.limitsFor(provider.id, model),
       ...(appContext ? { system: appContext } : {}),
       onEvent: (e) => this.emit('chat', e),
     })
@@ -370,7 +394,9 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
             vision: provider.capabilities(model).vision,
             ...(opts.preApproved ? { preApproved: true } : {}),
             ...(opts.interactive === false ? { interactive: false } : {}),
+            maxChars: Infinity,
           }),
+          limits: this.limitsFor(provider.id, model),
           message: r.message,
           ...(r.conversationId ? { conversationId: r.conversationId } : {}),
           ...(r.workspace && !r.conversationId ? { workspace: r.workspace } : {}),
@@ -380,6 +406,62 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
           ...(r.onPhase ? { onPhase: r.onPhase } : {}),
         }),
     };
+  }
+
+  /**
+   * A turn nobody watches, in a new conversation the user can open, continue and delete like any other: it
+   * shows as running in the chat (and its Cancel works), and its tool calls go through the one gated call
+   * path under the unattended policy (agent/unattendedPolicy.ts).
+   */
+  async runUnattended(r: UnattendedTurn): Promise<ChatTurnResult> {
+    const toolSet = r.toolSet ? this.deps.settings.toolSet(r.toolSet).name : undefined;
+    const { provider, model } = await this.deps.providers.providerFor(r.model);
+    const created = await this.deps.conversations.create({ title: r.title, workspace: r.workspace });
+    const conversationId = created.id;
+    await this.setModel(conversationId, r.model);
+    r.onConversation?.(conversationId);
+    if (created.workspace)
+      await this.deps.roots.setFolder(conversationId, created.workspace).catch(() => undefined);
+    const workspace = created.workspace
+      ? await this.deps.ensureWorkspace(created.workspace).catch(() => undefined)
+      : undefined;
+    const runtime = this.toolRuntime({
+      provider: provider.id,
+      vision: provider.capabilities(model).vision,
+      client: r.who,
+      unattended: { who: r.who, allow: r.allow },
+      maxChars: Infinity,
+      ...(toolSet ? { toolSet } : {}),
+      ...(workspace ? { workspace } : {}),
+    });
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(r.signal.reason);
+    r.signal.addEventListener('abort', onAbort, { once: true });
+    if (r.signal.aborted) onAbort();
+    this.turns.set(conversationId, ac);
+    this.emit('turn', { conversationId, running: true, seq: ++this.turnSeq });
+    try {
+      return await runChatTurn({
+        store: this.deps.conversations,
+        provider,
+        model,
+        runtime,
+        conversationId,
+        message: r.prompt,
+        system: UNATTENDED_NOTE,
+        limits: this.limitsFor(provider.id, model),
+        signal: ac.signal,
+        maxToolIterations: this.deps.settings.current().maxToolIterations,
+        onEvent: (e) => {
+          this.emit('chat', e);
+          if (e.type === 'message-complete') r.onMessage?.(e.message);
+        },
+      });
+    } finally {
+      r.signal.removeEventListener('abort', onAbort);
+      this.turns.delete(conversationId);
+      this.emit('turn', { conversationId, running: false, seq: ++this.turnSeq });
+    }
   }
 
   /** Aborts the turn: the model stream stops, running calls get notifications/cancelled. */
@@ -392,6 +474,24 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
 
   cancelAll(): void {
     for (const ac of this.turns.values()) ac.abort(new MooringError('cancelled', 'Mooring is closing'));
+  }
+
+  /**
+   * What one request to this model may hold: a tool result is cut at a share of its context window (the
+   * rest read with read_result), images are scaled to the provider's limits (ARCHITECTURE.md, "Results too
+   * large for the model"). The runtimes of these turns keep every result whole for the conversation.
+   */
+  limitsFor(providerId: string, model: string): RequestLimits {
+    const s = this.deps.settings.current().largeResults;
+    const images = PROVIDER_IMAGE_LIMITS[providerId];
+    return {
+      results: resultLimits({
+        contextTokens: contextWindow(providerId, model, s.contextWindows),
+        share: s.share,
+        ...(s.maxChars ? { maxChars: s.maxChars } : {}),
+      }),
+      ...(images ? { images } : {}),
+    };
   }
 
   /** A tool runtime over the core's one gated call path (the chat's, and `mooring serve`'s agent). */
@@ -418,6 +518,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       vision: o.vision,
       provider: o.provider,
       interactive: true,
+      maxChars: Infinity,
       ...(toolSet ? { toolSet } : {}),
       ...(o.workspace ? { workspace: o.workspace } : {}),
     });

@@ -14,6 +14,7 @@ import type {
 import type { ToolCallEvent } from '@shared/toolCall';
 import { MooringError, toErrorData } from '../errors';
 import { titleFromText, type ConversationStore } from './conversationStore';
+import type { RequestLimits } from './messagesForModel';
 import type { ChatProvider, ModelCapabilities } from './providers/types';
 import { runToolLoop } from './toolLoop';
 import type { AgentToolRuntime } from './toolRuntime';
@@ -32,6 +33,8 @@ export interface ChatTurnOptions {
   onPhase?: (e: ToolCallEvent) => void;
   maxToolIterations?: number;
   capabilities?: ModelCapabilities;
+  /** What one request may hold (large tool results, images). */
+  limits?: RequestLimits;
   system?: string;
   /** For a new conversation: its project folder (the MCP root, later). */
   workspace?: string | null;
@@ -95,6 +98,7 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
       onStep: append,
       maxToolIterations: opts.maxToolIterations,
       capabilities: opts.capabilities,
+      ...(opts.limits ? { limits: opts.limits } : {}),
       system: opts.system,
     });
     return { conversationId: cid, message: result.final, steps: [user, ...result.steps] };

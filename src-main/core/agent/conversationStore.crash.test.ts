@@ -1,4 +1,4 @@
-// Issue 6 acceptance: kill -9 during a streaming turn, 20 times in a row; every conversation file
+// Crash safety: kill -9 during a streaming turn, 20 times in a row; every conversation file
 // loads and nothing earlier than the step in flight is lost. The child acknowledges each step only
 // after the store appended and fsync'd it, so every acknowledged step must survive the kill.
 import { spawn } from 'node:child_process';

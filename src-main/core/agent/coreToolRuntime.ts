@@ -12,6 +12,7 @@ import type { Provider } from '../catalog/adaptSchema';
 import { toErrorData } from '../errors';
 import type { ToolService } from '../calls/toolService';
 import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
+import { unattendedVerdict, type UnattendedPolicy } from './unattendedPolicy';
 
 /** What the runtime needs of the core: the tools service and the settings it reads. */
 export interface CoreToolRuntimeDeps {
@@ -39,6 +40,8 @@ export interface CoreToolRuntimeOptions {
   approvalTimeoutMs?: number;
   /** Why this caller may not use a tool (e.g. an MCP client's scope), or undefined when it may. */
   admit?: (entry: CatalogEntry) => string | undefined;
+  /** Nobody is watching (a scheduled run): read-only and allowed tools run, the rest is refused at once. */
+  unattended?: UnattendedPolicy;
 }
 
 const REFUSED_CODES = new Set(['refused', 'untrusted_command', 'vulnerable_package', 'ssrf_blocked']);
@@ -111,6 +114,9 @@ export class CoreToolRuntime implements AgentToolRuntime {
     const target = { server: entry.server, tool: entry.tool, friendlyName: entry.friendlyName };
     const refusal = this.opts.admit?.(entry);
     if (refusal) return { status: 'refused', text: refusal, target };
+    const unattended = this.opts.unattended ? unattendedVerdict(this.opts.unattended, entry) : undefined;
+    if (unattended && !unattended.run) return { status: 'refused', text: unattended.reason, target };
+    const preApproved = this.opts.preApproved || (unattended?.run && unattended.allowed);
     try {
       const outcome = await this.deps.tools.call(entry, call.arguments, {
         id: call.id,
@@ -119,8 +125,11 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(this.opts.approvalTimeoutMs ? { approvalTimeoutMs: this.opts.approvalTimeoutMs } : {}),
         ...(this.opts.workspace ? { workspace: this.opts.workspace } : {}),
         signal: ctx.signal,
-        ...(this.opts.preApproved ? { preApproved: true } : {}),
-        ...(this.opts.interactive === false ? { interactive: false } : {}),
+        ...(preApproved ? { preApproved: true } : {}),
+        ...(unattended?.run && unattended.allowed
+          ? { approvedBy: `${this.opts.unattended!.who} (allowed)` }
+          : {}),
+        ...(this.opts.interactive === false || unattended ? { interactive: false } : {}),
         ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
       });
       const result = outcome.result;

@@ -4,8 +4,16 @@
 // can react to; arguments the user edited before approving are named in the result, so the model knows
 // what ran; a text-protocol model sees its calls as `MCP:` lines and results as user messages.
 import { imagePlaceholder, type ChatMessage, type ContentPart, type ToolChatMessage } from '@shared/chat';
+import { cutResult, leftOutResult, type ResultLimits } from './largeResults';
+import { fitImage, type ImageLimits } from './modelImages';
 import { TEXT_PROTOCOL_PREFIX } from './textToolProtocol';
 import type { ModelCapabilities, ModelMessage } from './providers/types';
+
+/** What the request may hold (largeResults.ts, modelImages.ts); without them, everything goes as stored. */
+export interface RequestLimits {
+  results?: ResultLimits;
+  images?: ImageLimits;
+}
 
 /** The step's text framed once: the runtime stores the reason alone, this says what it means. */
 export function toolResultText(
@@ -20,18 +28,42 @@ export function toolResultText(
   return edited + m.text;
 }
 
-function imagesFor(images: { mimeType: string; data: string }[] | undefined, vision: boolean): ContentPart[] {
-  return (images ?? []).map((i) =>
-    vision
-      ? { type: 'image', mimeType: i.mimeType, data: i.data }
-      : { type: 'text', text: imagePlaceholder(i.mimeType, i.data) },
-  );
+function imagesFor(
+  images: { mimeType: string; data: string }[] | undefined,
+  vision: boolean,
+  limits: ImageLimits | undefined,
+): ContentPart[] {
+  return (images ?? []).map((i) => {
+    if (!vision) return { type: 'text', text: imagePlaceholder(i.mimeType, i.data) };
+    const image = { type: 'image' as const, mimeType: i.mimeType, data: i.data };
+    return limits ? fitImage(image, limits) : image;
+  });
 }
 
-function userContent(parts: ContentPart[], vision: boolean): ContentPart[] {
-  return parts.map((p) =>
-    p.type === 'image' && !vision ? { type: 'text', text: imagePlaceholder(p.mimeType, p.data) } : p,
-  );
+function userContent(parts: ContentPart[], vision: boolean, limits: ImageLimits | undefined): ContentPart[] {
+  return parts.map((p) => {
+    if (p.type !== 'image') return p;
+    if (!vision) return { type: 'text', text: imagePlaceholder(p.mimeType, p.data) };
+    return limits ? fitImage(p, limits) : p;
+  });
+}
+
+/**
+ * The text each tool step is sent with: cut to the result limit, and — newest first — left out once all the
+ * results of the request would pass the request's limit (the newest is always kept).
+ */
+function resultTexts(messages: ChatMessage[], limits: ResultLimits | undefined): Map<ChatMessage, string> {
+  const texts = new Map<ChatMessage, string>();
+  if (!limits) return texts;
+  let total = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'tool') continue;
+    const cut = cutResult(m, limits);
+    total += cut.length;
+    texts.set(m, total > limits.requestChars && total !== cut.length ? leftOutResult(m) : cut);
+  }
+  return texts;
 }
 
 /**
@@ -66,9 +98,15 @@ function withMissingResults(messages: ChatMessage[]): ChatMessage[] {
   return out;
 }
 
-export function messagesForModel(messages: ChatMessage[], caps: ModelCapabilities): ModelMessage[] {
+export function messagesForModel(
+  messages: ChatMessage[],
+  caps: ModelCapabilities,
+  limits: RequestLimits = {},
+): ModelMessage[] {
   const out: ModelMessage[] = [];
-  for (const m of withMissingResults(messages)) {
+  const all = withMissingResults(messages);
+  const texts = resultTexts(all, limits.results);
+  for (const m of all) {
     switch (m.role) {
       case 'note':
         break;
@@ -86,6 +124,7 @@ export function messagesForModel(messages: ChatMessage[], caps: ModelCapabilitie
                 ]
               : m.content,
             caps.vision,
+            limits.images,
           ),
         });
         break;
@@ -100,8 +139,8 @@ export function messagesForModel(messages: ChatMessage[], caps: ModelCapabilitie
         break;
       case 'tool': {
         const content: ContentPart[] = [
-          { type: 'text', text: toolResultText(m) },
-          ...imagesFor(m.images, caps.vision),
+          { type: 'text', text: toolResultText({ ...m, text: texts.get(m) ?? m.text }) },
+          ...imagesFor(m.images, caps.vision, limits.images),
         ];
         if (caps.tools) {
           out.push({

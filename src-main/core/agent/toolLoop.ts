@@ -14,7 +14,8 @@ import type {
 } from '@shared/chat';
 import type { ToolCallEvent } from '@shared/toolCall';
 import { MooringError, toErrorData } from '../errors';
-import { messagesForModel } from './messagesForModel';
+import { needsReadResult, READ_RESULT, readResult, readResultTool } from './largeResults';
+import { messagesForModel, type RequestLimits } from './messagesForModel';
 import type { ChatProvider, ModelCapabilities } from './providers/types';
 import {
   correctiveMessage,
@@ -44,6 +45,8 @@ export interface ToolLoopOptions {
   maxToolIterations?: number;
   /** Defaults to the provider's table for the model. */
   capabilities?: ModelCapabilities;
+  /** What one request may hold: tool results past the limit are cut and read on with `read_result`. */
+  limits?: RequestLimits;
   system?: string;
 }
 
@@ -97,7 +100,10 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
   let corrected = false;
   for (;;) {
     if (signal?.aborted) throw cancelled();
-    const tools = runtime.tools(cid);
+    // read_result joins the tools once the conversation holds a result the model cannot get whole.
+    const resultLimits = opts.limits?.results;
+    const reading = resultLimits !== undefined && needsReadResult(history, resultLimits);
+    const tools = reading ? [...runtime.tools(cid), readResultTool(resultLimits)] : runtime.tools(cid);
     const names = tools.map((t) => t.name);
     const textMode = !caps.tools && tools.length > 0;
     // The stable parts first (the caller's, then the deferred tool list), so a provider's prompt cache
@@ -121,7 +127,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       for await (const ev of provider.stream({
         model,
         ...(system ? { system } : {}),
-        messages: messagesForModel(history, caps),
+        messages: messagesForModel(history, caps, opts.limits),
         tools: caps.tools ? tools : [],
         signal,
       })) {
@@ -215,16 +221,19 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       return { final: assistant, steps };
     }
     iterations++;
-    await Promise.all(calls.map((c) => runCall(c)));
+    await Promise.all(calls.map((c) => runCall(c, reading)));
     if (signal?.aborted) {
       await note('info', 'Cancelled.');
       throw cancelled();
     }
   }
 
-  async function runCall({ call, invalid }: PendingCall): Promise<void> {
+  async function runCall({ call, invalid }: PendingCall, reading: boolean): Promise<void> {
     if (invalid)
       return finish(call, { status: 'failed', text: `the model sent invalid arguments: ${invalid}` });
+    // Answered from the conversation itself: no server is involved.
+    if (reading && call.name === READ_RESULT && opts.limits?.results)
+      return finish(call, readResult(history, call.arguments, opts.limits.results));
     // The name is the runtime's to resolve (bare and suffix names included), once.
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);

@@ -1,4 +1,4 @@
-// Sign in from the UI (issue 7) through the router on a real core, against a local authorization server:
+// Sign in from the UI through the router on a real core, against a local authorization server:
 // `begin` hands over the URL and host, the browser's part is played by following the redirects, the
 // session restarts and goes ready, and sign-out forgets the tokens.
 import { writeFileSync } from 'node:fs';

@@ -116,18 +116,22 @@ export const chatRouter = router({
 
   /** Every ready server's prompts, as `/command`s for the composer. */
   prompts: publicProcedure.query(async ({ ctx }): Promise<SlashCommandView[]> =>
-    (await ctx.core.prompts.commands()).map((c) => ({
-      command: c.command,
-      server: c.server,
-      name: c.prompt.name,
-      ...(c.prompt.title ? { title: c.prompt.title } : {}),
-      ...(c.prompt.description ? { description: c.prompt.description } : {}),
-      arguments: (c.prompt.arguments ?? []).map((a) => ({
-        name: a.name,
-        ...(a.description ? { description: a.description } : {}),
-        required: a.required === true,
-      })),
-    })),
+    (await ctx.core.prompts.commands()).map((c) => {
+      const icon = ctx.core.iconOf(c.server, c.prompt.icons);
+      return {
+        command: c.command,
+        server: c.server,
+        name: c.prompt.name,
+        ...(c.prompt.title ? { title: c.prompt.title } : {}),
+        ...(c.prompt.description ? { description: c.prompt.description } : {}),
+        arguments: (c.prompt.arguments ?? []).map((a) => ({
+          name: a.name,
+          ...(a.description ? { description: a.description } : {}),
+          required: a.required === true,
+        })),
+        ...(icon ? { icon } : {}),
+      };
+    }),
   ),
 
   /** `prompts/get` with the form's arguments; the messages come back as text for the composer. */

@@ -7,6 +7,7 @@
 import type { ApprovalRequest } from '@shared/approval';
 import type { ChatEvent } from '@shared/chat';
 import type { Interaction, InteractionResolved } from '@shared/interactions';
+import type { ScheduleEvent } from '@shared/schedules';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { MooringCore } from '../mooringCore';
 import type { InstallLinkOffer } from '@shared/install';
@@ -43,6 +44,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   const onChat = (event: ChatEvent) => push({ type: 'chat', event });
   const onTurn = (turn: TurnState) => push({ type: 'turn', turn });
   const onInstallLink = (offer: InstallLinkOffer) => push({ type: 'installLink', offer });
+  const onSchedule = (event: ScheduleEvent) => push({ type: 'schedule', event });
   // One list of subscriptions, so every `on` has its `off` (a forgotten one would leak a listener per UI).
   const subscriptions: Array<[{ off(e: string, f: never): unknown }, string, never]> = [];
   const listen = <E extends { on(e: string, f: never): unknown; off(e: string, f: never): unknown }>(
@@ -65,6 +67,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(core, 'approval', onApproval);
   listen(core.approvals, 'resolved', onResolved);
   listen(core.installLinks, 'offer', onInstallLink);
+  listen(core.schedules, 'event', onSchedule);
   listen(core.apps, 'updated', (u: { server: string; uri: string }) =>
     push({ type: 'appViewUpdated', ...u }),
   );

@@ -13,6 +13,7 @@ import { workspaceRouter } from './workspaceRouter';
 import { toolSetsRouter } from './toolSetsRouter';
 import { mcpServerRouter } from './mcpServerRouter';
 import { permissionsRouter } from './permissionsRouter';
+import { schedulesRouter } from './schedulesRouter';
 import { serversRouter } from './serversRouter';
 import { settingsRouter } from './settingsRouter';
 import { toolsRouter } from './toolsRouter';
@@ -30,6 +31,8 @@ export const appRouter = router({
   /** Other apps' MCP configs found on this machine. */
   clients: clientsRouter,
   chat: chatRouter,
+  /** Scheduled prompts: the Schedules screen. */
+  schedules: schedulesRouter,
   interactions: interactionsRouter,
   /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */
   install: installRouter,

@@ -1,4 +1,4 @@
-// Reconnect history for Diagnostics (issue 5): each server's state transitions, bounded per server,
+// Reconnect history for Diagnostics: each server's state transitions, bounded per server,
 // plus a latency sample each time the metrics change, so the UI can draw p50/p95 over time.
 import type { SessionStatus } from '@shared/session';
 import type { ServerHistory } from '@shared/wire';

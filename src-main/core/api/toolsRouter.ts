@@ -11,7 +11,12 @@ export const toolsRouter = router({
   list: publicProcedure
     .input(z.object({ server: z.string().optional() }).default({}))
     .query(({ ctx, input }): WireTool[] =>
-      ctx.core.tools.list(input.server).map((e) => toWireTool(e, ctx.core.tools.offReason(e))),
+      ctx.core.tools.list(input.server).map((e) =>
+        toWireTool(e, {
+          off: ctx.core.tools.offReason(e),
+          icon: ctx.core.iconOf(e.server, e.handle.definition.icons),
+        }),
+      ),
     ),
 
   /**

@@ -1,6 +1,6 @@
-// The tRPC instance for the one router between the core and any UI (issue 5, "The bridge").
+// The tRPC instance for the one router between the core and any UI (ARCHITECTURE.md, `api/`).
 // Errors cross as data: every error shape carries `{ code, message, hint }` from MooringError
-// (STYLE.md: "Errors cross the boundary as data, never as a flattened string").
+// (never a thrown exception that Electron's IPC flattens to a string).
 import { initTRPC } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { ErrorData } from '@shared/errors';

@@ -40,7 +40,9 @@ export function toWireEvent(e: ToolCallEvent): WireToolCallEvent {
   return result && !e.conversationId ? { ...rest, result: toWireResult(result) } : rest;
 }
 
-export function toWireTool(e: CatalogEntry, off?: ToolOffReason): WireTool {
+/** `off`: why a tool is off (ToolsService.offReason); `icon`: its icon, already checked (MooringCore.iconOf). */
+export function toWireTool(e: CatalogEntry, extra: { off?: ToolOffReason; icon?: string } = {}): WireTool {
+  const { off, icon } = extra;
   return {
     modelName: e.modelName,
     server: e.server,
@@ -57,5 +59,6 @@ export function toWireTool(e: CatalogEntry, off?: ToolOffReason): WireTool {
     ...(e.excludedReason ? { excludedReason: e.excludedReason } : {}),
     ...(off ? { off } : {}),
     tokenCost: e.tokenCost,
+    ...(icon ? { icon } : {}),
   };
 }

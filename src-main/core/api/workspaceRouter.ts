@@ -1,4 +1,4 @@
-// Project folders in the app (issue 10): what a folder's .mooring, .vscode, .cursor and .mcp.json files
+// Project folders in the app: what a folder's .mooring, .vscode, .cursor and .mcp.json files
 // offer, each with its full command line, and approval (pinned to the entry's content; VS Code inputs are
 // asked here and kept in the keychain). Nothing from a workspace file runs until it is approved.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// What the SDK's auth code throws, as MooringErrors a user can act on (STYLE.md: local and wire errors
+// What the SDK's auth code throws, as MooringErrors a user can act on (local and wire errors
 // are different types; every error says what to do). Errors that did not come out of the auth seam
 // (a broken connection, a JSON-RPC error) pass through untouched for the session's own mapping.
 import {

@@ -1,4 +1,4 @@
-// The auth room's rules (issue 7): the loopback redirect listener (fixed port, state check, timeout, one
+// The auth room's rules: the loopback redirect listener (fixed port, state check, timeout, one
 // callback only), which authorization URLs a browser may open, and the same-origin issuer tolerance.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../../test/helpers/servers';

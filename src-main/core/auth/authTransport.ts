@@ -1,10 +1,10 @@
-// Completes a browser sign-in inside the session (issue 7). The SDK transports run `auth()` on a 401 and
-// on a 403 `insufficient_scope` (step-up), but when that needs the user they send the browser off and
-// throw UnauthorizedError; the host is to call `finishAuth` with the callback and try again. This wraps
-// one transport's `send` to do exactly that: wait for the loopback callback, `finishAuth` (which checks
-// `iss` and redeems the code with the PKCE verifier and `resource`), and re-send the same message, at
-// most MAX_AUTHORIZATIONS_PER_SEND times, so a server that never accepts the new token cannot loop us.
-// It also refreshes an access token about to expire before sending (the SDK refreshes only after a 401).
+// Completes a browser sign-in inside the session (MCP 2025-11-25, "Authorization"). The SDK transports run
+// `auth()` on a 401 and on a 403 `insufficient_scope` (step-up), but when that needs the user they send the
+// browser off and throw UnauthorizedError; the host is to call `finishAuth` with the callback and try again.
+// This wraps one transport's `send` to do exactly that: wait for the loopback callback, `finishAuth` (which
+// checks `iss` and redeems the code with the PKCE verifier and `resource`), and re-send the same message, at
+// most MAX_AUTHORIZATIONS_PER_SEND times, so a server that never accepts the new token cannot loop us. It
+// also refreshes an access token about to expire before sending (the SDK refreshes only after a 401).
 import {
   auth,
   UnauthorizedError,
@@ -16,6 +16,7 @@ import {
 import type { AuthCapableTransport, TransportAuth } from '../mcp/transportFactory';
 import { toAuthError } from './authErrors';
 import type { MooringOAuthProvider } from './oauthProvider';
+import { refreshOnce } from './refreshOnce';
 
 /** Browser round trips one message may take (the first sign-in, then one scope step-up). */
 export const MAX_AUTHORIZATIONS_PER_SEND = 2;
@@ -33,7 +34,12 @@ export function transportAuth(provider: Interactive): TransportAuth {
   return {
     provider,
     ...(provider.checksIssuer ? { skipIssuerMetadataValidation: true } : {}),
-    wrap: (t, opts) => withSignIn(t, provider, opts),
+    fetch: refreshOnce,
+    wrap: (t, opts) =>
+      withSignIn(t, provider, {
+        ...opts,
+        fetch: refreshOnce(opts.fetch ?? ((url, init) => fetch(url, init))),
+      }),
   };
 }
 

@@ -1,4 +1,4 @@
-// Which authorization URLs Mooring will hand to a browser (issue 7). A server controls this URL, so it
+// Which authorization URLs Mooring will hand to a browser. A server controls this URL, so it
 // must never reach the OS opener with a scheme that runs code (mcp-remote, CVE-2025-6514): https only,
 // or plain http on a loopback address (a local development authorization server, RFC 8252 §8.3).
 import { MooringError } from '../errors';

@@ -1,4 +1,4 @@
-// The auth room (issue 7): OAuth 2.1 for remote MCP servers on the SDK's client auth, tokens in the keychain.
+// The auth room: OAuth 2.1 for remote MCP servers on the SDK's client auth, tokens in the keychain.
 export {
   OAuthManager,
   type OAuthManagerOptions,

@@ -1,8 +1,10 @@
-// OAuth 2.1 end to end against a local authorization server + protected MCP server (issue 7 acceptance):
-// sign-in, refresh on 401 and before expiry, a revoked refresh token, step-up, state mismatch, unsafe
-// authorization URLs and missing PKCE support refused. Real HTTP on 127.0.0.1, real SessionActors.
+// OAuth 2.1 end to end against a local authorization server + protected MCP server (ARCHITECTURE.md,
+// `auth/`): sign-in, refresh on 401 and before expiry, one refresh for two 401s, a revoked refresh token,
+// step-up, state mismatch, unsafe authorization URLs and missing PKCE support refused. Real HTTP on
+// 127.0.0.1, real SessionActors.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '@shared/config';
+import type { LogLine } from '@shared/session';
 import {
   startAuthServer,
   type AuthServerFixture,
@@ -48,6 +50,19 @@ function backgroundSession(manager: OAuthManager, config: ServerConfig): Session
 }
 const noRetry = { maxAttempts: 0, baseMs: 10, capMs: 10, stableMs: 1000 };
 
+/**
+ * Starts a session and waits until its 2026-07-28 change stream is open (the fixture speaks that era), so
+ * the stream's own first request does not meet a token a test is about to expire.
+ */
+async function startListening(actor: SessionActor): Promise<void> {
+  const listening = new Promise<void>((resolve) =>
+    actor.on('log', (l: LogLine) => l.text.startsWith('listening for changes') && resolve()),
+  );
+  await actor.start();
+  expect(actor.protocolEra()).toBe('modern');
+  await listening;
+}
+
 describe('sign-in and tokens', () => {
   it('signs in through the 401, sends the resource indicator, and keeps tokens only in the keychain store', async () => {
     const { fixture, manager, config, prompts, opener, secrets } = await setup();
@@ -75,13 +90,26 @@ describe('sign-in and tokens', () => {
     const { fixture, manager, config, opener } = await setup();
     await manager.signIn(config, { opener });
     const actor = backgroundSession(manager, config);
-    await actor.start();
+    await startListening(actor);
     fixture.expireAccessTokens();
     const before401 = fixture.counts.mcp401;
     expect((await actor.callTool('whoami', {})).isError).toBeFalsy();
     expect(fixture.counts.mcp401).toBe(before401 + 1);
     expect(fixture.counts.refresh).toBe(1);
     expect(fixture.counts.authorize).toBe(1);
+  });
+
+  it('two requests that meet a 401 together refresh once: the rotated refresh token is not spent twice', async () => {
+    // The server rotates refresh tokens (each refresh kills the old one), as OAuth 2.1 allows.
+    const { fixture, manager, config, opener } = await setup();
+    await manager.signIn(config, { opener });
+    const actor = backgroundSession(manager, config);
+    await startListening(actor);
+    fixture.expireAccessTokens();
+    const results = await Promise.all([actor.callTool('whoami', {}), actor.callTool('whoami', {})]);
+    expect(results.map((r) => r.isError ?? false)).toEqual([false, false]);
+    expect(fixture.counts).toMatchObject({ refresh: 1, refreshRejected: 0, authorize: 1 });
+    expect(await manager.signInState(config)).toMatchObject({ signedIn: true });
   });
 
   it('refreshes a token about to expire before sending, so the server never answers 401', async () => {

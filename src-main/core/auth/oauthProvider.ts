@@ -1,4 +1,4 @@
-// Mooring's OAuthClientProvider (issue 7): the MCP SDK runs the flows (`auth()`: protected resource
+// Mooring's OAuthClientProvider: the MCP SDK runs the flows (`auth()`: protected resource
 // metadata, authorization server metadata with OAuth + OIDC discovery, Client ID Metadata Document or
 // dynamic registration, PKCE S256, the `resource` indicator, `iss` validation, refresh); this class
 // keeps what they need in the keychain and owns what the SDK leaves to the host:

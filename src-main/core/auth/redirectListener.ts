@@ -1,7 +1,7 @@
 // The loopback listener the authorization server redirects the browser back to (RFC 8252 §7.3).
 // It listens on 127.0.0.1 on a FIXED port (settings.oauthRedirectPort) so a dynamic client registration,
-// made once with that redirect URI, stays valid across runs (issue 7: "random callback ports that do not
-// match the registered redirect"). It accepts exactly one callback: the one whose `state` matches the
+// made once with that redirect URI, stays valid across runs (a random callback port would not
+// match the registered redirect). It accepts exactly one callback: the one whose `state` matches the
 // request Mooring sent (CSRF, RFC 6749 §10.12); anything else fails the sign-in with a clear error.
 import { createServer, type Server } from 'node:http';
 import { MooringError } from '../errors';

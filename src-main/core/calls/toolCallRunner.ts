@@ -40,6 +40,8 @@ export interface CallContext {
   fromApp?: boolean;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
+  /** Who approved up front, for the audit line (default `<client> (--yes)`): a schedule's allowed tools. */
+  approvedBy?: string;
   /** False when nobody can answer an approval (a script): an ask becomes a refusal with a hint. */
   interactive?: boolean;
   /** How long an approval may wait before the call is refused (default: the broker's). */
@@ -206,7 +208,7 @@ function authorizeWithPerson(
   if (ctx.client) call.client = ctx.client;
   if (ctx.conversationId) call.conversationId = ctx.conversationId;
   if (ctx.signal) call.signal = ctx.signal;
-  if (ctx.preApproved) call.preApprovedBy = `${ctx.client ?? 'user'} (--yes)`;
+  if (ctx.preApproved) call.preApprovedBy = ctx.approvedBy ?? `${ctx.client ?? 'user'} (--yes)`;
   if (ctx.interactive === false) call.interactive = false;
   if (ctx.approvalTimeoutMs) call.timeoutMs = ctx.approvalTimeoutMs;
   return authorizeCall({ ...deps.gate, broker }, call, plan.gate);

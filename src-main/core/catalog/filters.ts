@@ -1,4 +1,4 @@
-// Tool filters and tool sets (issue 3, "Filters and tool sets"). Per server: `includeTools` (when
+// Tool filters and tool sets (ARCHITECTURE.md, `catalog/`). Per server: `includeTools` (when
 // set, only those run) and `excludeTools` (always wins), bare tool names as in shared/config.ts.
 // Per agent: a named tool set selecting model names across servers.
 
@@ -66,7 +66,7 @@ export interface DefaultSafeSet {
 }
 
 /**
- * The default safe set for a newly enabled server (issue 3): read-only tools on, tools that may be
+ * The default safe set for a newly enabled server (README.md, Safety): read-only tools on, tools that may be
  * destructive off. A tool without hints counts as possibly destructive (spec defaults); a tool that
  * says `readOnlyHint: false, destructiveHint: false` only adds things and stays on.
  */

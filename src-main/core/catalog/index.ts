@@ -1,4 +1,4 @@
-// The catalog room's public surface (issue 3). Import from here, not from the files behind it.
+// The catalog room's public surface. Import from here, not from the files behind it.
 export { ToolCatalog, buildCatalog } from './catalog';
 export type {
   CatalogEntry,

@@ -1,4 +1,4 @@
-// Resolving a tool name the model supplied (issue 3, "Names"): the exact model name first; else a
+// Resolving a tool name the model supplied (ARCHITECTURE.md, `catalog/`): the exact model name first; else a
 // bare tool name, or a unique suffix of a model name, resolves when exactly one active tool matches.
 // Ambiguity is an error that names every candidate, so the model can retry with the full name.
 

@@ -1,13 +1,13 @@
-// Dot-path flattening (issue 3, "Schemas"): models fill deep or wide nested objects badly, and do
+// Dot-path flattening (ARCHITECTURE.md, `catalog/`): models fill deep or wide nested objects badly, and do
 // much better with one flat level of `a.b.c` parameters. The reverse (`unflattenArgs`) runs on
 // every call, so a model that sends `{"a.b": 1}` on its own also reaches the server as `{"a":{"b":1}}`.
 
 import { isSchemaObject, schemaTypes, type JsonSchema } from './schemaWalk';
 
 export interface FlattenOptions {
-  /** Flatten when object nesting is deeper than this. Default 2 (issue 3). */
+  /** Flatten when object nesting is deeper than this. Default 2. */
   maxDepth?: number;
-  /** Flatten when there are more leaf parameters than this. Default 10 (issue 3). */
+  /** Flatten when there are more leaf parameters than this. Default 10. */
   maxLeaves?: number;
 }
 

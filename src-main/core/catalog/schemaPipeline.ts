@@ -45,7 +45,7 @@ export function processToolSchema(
  * Why the tool's schema keeps it out of the catalog, or undefined — the same answer as
  * `processToolSchema(…).excludedReason`, but without processing the schema when a cheap check
  * proves it adapts (schemaPrecheck.ts). A catalog build needs this for every tool, the processed
- * schema only for the tools whose schemas are read (issue 9).
+ * schema only for the tools whose schemas are read (README.md, Performance).
  */
 export function schemaExclusion(
   def: Tool,

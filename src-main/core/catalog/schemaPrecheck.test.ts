@@ -1,4 +1,4 @@
-// The build-time exclusion check (issue 9) must never call a schema fine that the full pipeline
+// The build-time exclusion check must never call a schema fine that the full pipeline
 // would exclude: `schemaSurelyAdapts` true ⇒ `computeSchema` gives no excludedReason, for every
 // provider and any flatten options. It may say "don't know" (false) too often, never wrongly "fine".
 import fc from 'fast-check';

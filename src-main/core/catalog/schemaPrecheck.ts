@@ -1,4 +1,4 @@
-// A cheap, exact "this schema will adapt" check (issue 9: a 5,000-tool catalog in ≤ 50 ms).
+// A cheap, exact "this schema will adapt" check (README.md, Performance: a 5,000-tool catalog in ≤ 50 ms).
 // Whether a tool is enabled depends on whether its schema can be adapted for the provider
 // (adaptSchema.ts), but computing the full model-facing schema (refs inlined, flattened, copied)
 // for every tool costs most of a catalog build, and in deferred mode almost none are ever sent.

@@ -1,4 +1,4 @@
-// Bounded `$ref` inlining (issue 3, "Schemas"): model APIs take one self-contained schema, and a
+// Bounded `$ref` inlining (ARCHITECTURE.md, `catalog/`): model APIs take one self-contained schema, and a
 // recursive schema must become a finite tree, never a hang or a stack overflow.
 //
 // Why hand-written rather than @apidevtools/json-schema-ref-parser: its `dereference()` turns a
@@ -41,7 +41,7 @@ export function resolvePointer(root: unknown, ref: string): unknown {
   for (const raw of ref.slice(2).split('/')) {
     let token = raw;
     // Most pointers (`#/$defs/Name`) need no decoding; skipping it is a measurable share of a
-    // 5,000-tool build (issue 9).
+    // 5,000-tool build (README.md, Performance).
     if (raw.includes('%') || raw.includes('~'))
       try {
         token = decodePointerToken(decodeURIComponent(raw));

@@ -1,4 +1,4 @@
-// Property tests (issue 3, "Acceptance"): every schema transformer terminates and never throws on
+// Property tests: every schema transformer terminates and never throws on
 // valid JSON Schema (nor on arbitrary JSON), and flatten-then-unflatten of arguments is identity.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

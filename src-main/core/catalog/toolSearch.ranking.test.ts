@@ -1,4 +1,4 @@
-// tool_search ranking without servers (issue 3; issue 9 for why function words are dropped):
+// tool_search ranking without servers (toolSearch.ts says why function words are dropped):
 // words like "in" or "the" must neither decide nor slow a ranking, tool verbs like "get" must count.
 import type { Tool } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// tool_search and the frozen per-conversation tool set (issue 3, "Deferred loading"), over real
+// tool_search and the frozen per-conversation tool set (ARCHITECTURE.md, `catalog/`), over real
 // servers: server-everything, server-filesystem, server-memory, and the engine fixture whose
 // add_tool/remove_tool send a real tools/list_changed.
 import { join } from 'node:path';

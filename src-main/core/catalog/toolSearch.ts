@@ -1,4 +1,4 @@
-// The built-in `tool_search` tool (issue 3, "Deferred loading"): `select:a,b` activates exact
+// The built-in `tool_search` tool (ARCHITECTURE.md, `catalog/`): `select:a,b` activates exact
 // tools; free text ranks tools by name, title and description with MiniSearch (BM25 with prefix
 // and fuzzy matching, function words dropped) and activates the best `max_results`. Its name has
 // no `mcp__` prefix, so it can never collide with a server's tool (shared/toolNames.ts).
@@ -89,7 +89,7 @@ function tokenize(text: string): string[] {
  * Function words dropped from the index and from queries. In OR mode a word in nearly every
  * description ("in", "a", "the") scores next to nothing by BM25, yet with prefix matching it pulls
  * every tool into the result set to be scored and sorted: at 5,000 tools that made queries like
- * "update ticket in github" cost 5–10 ms instead of under 1 (bench, issue 9). The list is short and
+ * "update ticket in github" cost 5–10 ms instead of under 1 (catalogScale bench). The list is short and
  * hand-picked on purpose: general stop-word lists (lunr's, `stopword`'s) also drop verbs such as
  * "get", "find" or "show", which are what tool names are made of.
  */

@@ -11,7 +11,7 @@ import { InteractionBroker } from './interactionBroker';
 import { RootsRegistry } from './roots';
 
 describe('createClientFeatures', () => {
-  it('declares sampling only with a model and URL elicitation only with an opener', () => {
+  it('declares sampling (with tools) only with a model and URL elicitation only with an opener', () => {
     expect(createClientFeatures().capabilities).toEqual({
       elicitation: { form: {} },
       roots: { listChanged: true },
@@ -25,7 +25,7 @@ describe('createClientFeatures', () => {
     ).toEqual({
       elicitation: { form: {}, url: {} },
       roots: { listChanged: true },
-      sampling: {},
+      sampling: { tools: {} },
       // MCP Apps (extension io.modelcontextprotocol/ui), offered by a host that renders views.
       extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
     });

@@ -1,7 +1,8 @@
 // The client side of MCP beyond tools (ARCHITECTURE.md, `clientFeatures/`), as one object the core holds:
 // the capabilities Mooring declares, the server→client handlers registered on every new SDK client
 // (sampling, elicitation, roots, resource notifications; SessionActor's `configureClient`, so they survive
-// reconnects), the broker the UI answers through, and what to do when a session becomes ready.
+// reconnects), the broker the UI answers through, and what to do when a session becomes ready. A 2026-07-28
+// server's input_required rounds are fulfilled through these same handlers (the SDK calls them).
 import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { UI_EXTENSION_ID, UI_MIME_TYPE } from '@shared/appViews';
 import type { LogLine } from '@shared/session';
@@ -79,7 +80,8 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
   const capabilities: ClientCapabilities = {
     elicitation: deps.openExternal ? { form: {}, url: {} } : { form: {} },
     ...(deps.offerRoots === false ? {} : { roots: { listChanged: true } }),
-    ...(deps.complete ? { sampling: {} } : {}),
+    // `tools`: sampling requests may offer the model tools (spec 2025-11-25 "Sampling"; samplingCompletion.ts).
+    ...(deps.complete ? { sampling: { tools: {} } } : {}),
     // MCP Apps (extension io.modelcontextprotocol/ui, spec 2026-01-26, "Client<>Server Capability
     // Negotiation"): servers may give their tools interactive views, which a host with a UI renders sandboxed.
     ...(deps.offerViews ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } } } : {}),

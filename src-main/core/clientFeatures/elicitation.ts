@@ -1,7 +1,9 @@
-// Elicitation (spec 2025-11-25 "Elicitation"; issue 6): a server asks the user for input.
+// Elicitation (spec 2025-11-25 "Elicitation"): a server asks the user for input, as a request (2025) or inside
+// an input_required round (2026-07-28; the SDK calls this same handler).
 // Form mode: the UI renders the requested schema; the broker validates the answer and applies the
 // schema's defaults to omitted fields (SEP-1034). URL mode: the user sees the full URL and Mooring opens
 // it only after consent, and only an https URL (never auto-open, never another scheme).
+import { randomUUID } from 'node:crypto';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { ElicitationFormSchema } from '@shared/interactions';
 import type { LogLine } from '@shared/session';
@@ -66,7 +68,9 @@ export class ElicitationService {
         message: params.message,
         url: params.url,
         host: new URL(params.url).host,
-        elicitationId: params.elicitationId,
+        // A 2026-07-28 URL request (inside an input_required round) has no id: the round itself ties the
+        // answer to the call (MCP 2026-07-28, "Elicitation"). The dialog and the relay to the app need one.
+        elicitationId: params.elicitationId ?? `round-${randomUUID()}`,
       },
       { signal },
     );

@@ -1,4 +1,4 @@
-// The client-features room's public index (issue 6, "The rest of MCP"): sampling, elicitation, roots,
+// The client-features room's public index (ARCHITECTURE.md, `clientFeatures/`): sampling, elicitation, roots,
 // prompts, resources and logging on the client side of each session.
 export {
   acceptElicitationsWithDefaults,
@@ -22,3 +22,4 @@ export { RootsRegistry } from './roots';
 export { SamplingService, USER_REJECTED, type SamplingComplete, type SamplingParams } from './sampling';
 export { DEFAULT_SAMPLING_TOKENS_PER_HOUR, SamplingBudget } from './samplingBudget';
 export type { ServerSession } from './serverSession';
+export { createRelaySource } from './relaySource';

@@ -1,4 +1,4 @@
-// The interaction broker (issue 6, "The rest of MCP"): where a server's sampling and elicitation requests
+// The interaction broker: where a server's sampling and elicitation requests
 // wait for the user. The core calls `request`; the attached UI lists `pending()` and answers by id with an
 // answer of the matching kind. An accepted form is validated here (defaults applied, SEP-1034): an invalid
 // answer throws `usage` and the request stays open for the user to fix.

@@ -1,4 +1,4 @@
-// Prompts (spec 2025-11-25 "Prompts"; issue 6): each server's prompts become slash commands in the
+// Prompts (MCP 2025-11-25 "Prompts"): each server's prompts become slash commands in the
 // composer; choosing one calls `prompts/get` with the arguments the user filled in.
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';

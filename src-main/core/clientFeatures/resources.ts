@@ -1,6 +1,9 @@
-// Resources (spec 2025-11-25 "Resources"; issue 6): list and read (to attach to a message), templates with
+// Resources (spec 2025-11-25 "Resources"): list and read (to attach to a message), templates with
 // argument completion (spec "Completion"), and subscriptions where the server offers them, whose updates
-// arrive as events and which are renewed on every reconnect.
+// arrive as events and which are renewed on every reconnect. A 2026-07-28 session subscribes through its
+// listen stream (spec 2026-07-28 "subscriptions/listen") instead of resources/subscribe. Lists and reads go
+// through the SDK's response cache, which serves a result again while its `ttlMs` lasts (spec 2026-07-28,
+// "Caching") and fetches it afresh after.
 import { EventEmitter } from 'node:events';
 import type {
   Client,
@@ -10,7 +13,7 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
-import { FEATURE_TIMEOUT_MS, onSession, readyClient, type ServerSession } from './serverSession';
+import { FEATURE_TIMEOUT_MS, isModern, onSession, readyClient, type ServerSession } from './serverSession';
 
 const opts = { timeout: FEATURE_TIMEOUT_MS };
 
@@ -92,15 +95,25 @@ export class ResourceSubscriptions extends EventEmitter<ResourceEvents> {
         `"${session.name}" does not offer resource subscriptions.`,
         'Read the resource again when you need it fresh.',
       );
-    await onSession(session, `resources/subscribe ${uri}`, (c) => c.subscribeResource({ uri }, opts));
     let set = this.wanted.get(session.name);
     if (!set) this.wanted.set(session.name, (set = new Set()));
+    if (isModern(session)) {
+      // A 2026-07-28 server sends updates only on the session's listen stream: reopen it with this URI.
+      const wanted = [...set, uri];
+      await onSession(session, `subscriptions/listen ${uri}`, async () => session.watchResources?.(wanted));
+    } else await onSession(session, `resources/subscribe ${uri}`, (c) => c.subscribeResource({ uri }, opts));
     set.add(uri);
   }
 
   async unsubscribe(session: ServerSession, uri: string): Promise<void> {
-    this.wanted.get(session.name)?.delete(uri);
-    if (session.sdkClient())
+    const set = this.wanted.get(session.name);
+    set?.delete(uri);
+    if (!session.sdkClient()) return;
+    if (isModern(session))
+      await onSession(session, `subscriptions/listen`, async () =>
+        session.watchResources?.([...(set ?? [])]),
+      );
+    else
       await onSession(session, `resources/unsubscribe ${uri}`, (c) => c.unsubscribeResource({ uri }, opts));
   }
 
@@ -111,6 +124,12 @@ export class ResourceSubscriptions extends EventEmitter<ResourceEvents> {
   /** After a (re)connect: subscribes again to what the user had subscribed to. Failures are returned, not thrown. */
   async renew(session: ServerSession): Promise<string[]> {
     const failed: string[] = [];
+    if (isModern(session)) {
+      // The session's listen stream is reopened with the same list (SessionActor.watchResources).
+      const uris = this.subscriptions(session.name);
+      if (uris.length) await session.watchResources?.(uris).catch(() => failed.push(...uris));
+      return failed;
+    }
     for (const uri of this.subscriptions(session.name))
       await onSession(session, `resources/subscribe ${uri}`, (c) => c.subscribeResource({ uri }, opts)).catch(
         () => failed.push(uri),

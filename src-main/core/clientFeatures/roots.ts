@@ -1,4 +1,4 @@
-// Roots (spec 2025-11-25 "Roots"; issue 6): each conversation has a project folder; the servers are asked
+// Roots (spec 2025-11-25 "Roots"): each conversation has a project folder; the servers are asked
 // for roots on one shared session, so `roots/list` answers with the folder of the active conversation, and
 // every connected client is sent `notifications/roots/list_changed` when that folder changes.
 import { stat } from 'node:fs/promises';

@@ -1,11 +1,14 @@
-// Sampling (spec 2025-11-25 "Sampling"; issue 6): a server asks the user's model for a completion. The
-// user sees the request, may edit it, and approves or declines it (human in the loop); an approved request
-// is completed by the injected `complete` (the lead wires the real provider); a per-server hourly token
-// budget caps what a server may spend; every request is logged to the server's log and counted.
+// Sampling (spec 2025-11-25 "Sampling"): a server asks the user's model for a completion, maybe offering it
+// tools (`tools`, `toolChoice`; the model's calls go back to the server). The user sees the request, may edit
+// it, and approves or declines it (human in the loop); an approved request is completed by the injected
+// `complete` (agent/samplingCompletion.ts, the user's provider); a per-server hourly token budget caps what a
+// server may spend; every request is logged to the server's log and counted. A 2026-07-28 server asks the same
+// way inside an input_required round, and reaches this same handler (docs/decisions/003-protocol-eras.md).
 import {
   ProtocolError,
   type CreateMessageRequest,
   type CreateMessageResult,
+  type CreateMessageResultWithTools,
 } from '@modelcontextprotocol/client';
 import type { LogLine } from '@shared/session';
 import type { SamplingRequestView, SamplingStats } from '@shared/interactions';
@@ -24,7 +27,7 @@ export interface SamplingUsage {
 export type SamplingComplete = (
   request: SamplingParams,
   ctx: { server: string; signal: AbortSignal },
-) => Promise<CreateMessageResult & { usage?: SamplingUsage }>;
+) => Promise<(CreateMessageResult | CreateMessageResultWithTools) & { usage?: SamplingUsage }>;
 
 export interface SamplingDeps {
   broker: InteractionBroker;
@@ -51,7 +54,11 @@ export class SamplingService {
   }
 
   /** The `sampling/createMessage` handler for one server's client. */
-  async handle(server: string, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  async handle(
+    server: string,
+    params: SamplingParams,
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
     const count = this.count(server);
     count.requests++;
     const view = toView(params);
@@ -89,7 +96,7 @@ export class SamplingService {
         'info',
         `sampling request #${count.requests} approved by ${answer.decidedBy}${answer.edited ? ' (edited)' : ''}: model ${result.model}, ${spent} tokens (${this.deps.budget.used(server)}/${this.deps.budget.limit(server)} this hour)`,
       );
-      return result as CreateMessageResult;
+      return result;
     } catch (err) {
       if (err instanceof ProtocolError) throw err;
       if (err instanceof MooringError && (err.code === 'refused' || err.code === 'cancelled')) {
@@ -130,6 +137,13 @@ export function toView(p: SamplingParams): SamplingRequestView {
   if (p.includeContext !== undefined) v.includeContext = p.includeContext;
   if (p.modelPreferences !== undefined)
     v.modelPreferences = p.modelPreferences as SamplingRequestView['modelPreferences'];
+  if (p.tools?.length && p.toolChoice?.mode !== 'none') {
+    v.tools = p.tools.map((t) => ({
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+    }));
+    v.toolChoice = p.toolChoice?.mode === 'required' ? 'required' : 'auto';
+  }
   return v;
 }
 

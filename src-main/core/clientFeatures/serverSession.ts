@@ -1,12 +1,29 @@
 // What the prompt and resource helpers need of a session: its name and its live SDK client
 // (SessionActor satisfies it), and one mapping of SDK failures onto MooringErrors with a hint.
-import { ProtocolError, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Client,
+  type LoggingLevel,
+} from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
 import { callError } from '../mcp/sessionErrors';
 
 export interface ServerSession {
   readonly name: string;
   sdkClient(): Client | undefined;
+  /**
+   * A 2026-07-28 session's listen stream and per-request log level (MCP 2026-07-28, "subscriptions/listen",
+   * "Logging"); SessionActor has both. A session without them is treated as a 2025 one.
+   */
+  watchResources?(uris: string[]): Promise<void>;
+  setRequestLogLevel?(level: LoggingLevel): void;
+}
+
+/** Whether the session negotiated the 2026-07-28 protocol (no handshake; listen streams; input_required). */
+export function isModern(session: ServerSession): boolean {
+  return session.sdkClient()?.getProtocolEra() === 'modern';
 }
 
 /** Requests beyond tools get the SDK's default timeout unless told; a person is waiting for these. */

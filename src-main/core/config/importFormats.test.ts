@@ -1,4 +1,4 @@
-// Import of Claude Desktop, Cursor, VS Code and Mooring files (issue 2). Each bad input is named in
+// Import of Claude Desktop, Cursor, VS Code and Mooring files. Each bad input is named in
 // its test title; an import with any bad entry writes nothing.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

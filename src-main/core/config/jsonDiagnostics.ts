@@ -1,6 +1,6 @@
 // Parse a JSON (or JSONC) document and validate it with zod, reporting every problem with
-// file:line:column, the path inside the document, and what is wrong (issue 2: "an invalid file fails
-// with the file, line and column and what is wrong"). jsonc-parser keeps node offsets, which zod lacks.
+// file:line:column, the path inside the document, and what is wrong (ARCHITECTURE.md, "Data on disk").
+// jsonc-parser keeps node offsets, which zod lacks.
 import {
   findNodeAtLocation,
   getNodeValue,

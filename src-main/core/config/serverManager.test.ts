@@ -1,4 +1,4 @@
-// ServerManager (issue 4): secrets go to the keychain, the file holds "<keychain>", and a failed change
+// ServerManager: secrets go to the keychain, the file holds "<keychain>", and a failed change
 // leaves neither a new secret nor a changed file. Real files; MemorySecretStore stands in for the
 // keychain here (the same flows run against a real Secret Service in keytarSecretStore.test.ts).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Server changes that involve secrets (issue 4): the keychain and mcp_servers.json change together.
+// Server changes that involve secrets: the keychain and mcp_servers.json change together.
 // Secrets are stored first and rolled back if the file write fails, so the file never refers to a
 // secret that is not there and a failed change leaves no new secret behind. The file never holds a value.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';

@@ -1,4 +1,4 @@
-// mcp_servers.json validation (issue 2): each bad input named in its test title, with the exact
+// mcp_servers.json validation: each bad input named in its test title, with the exact
 // file:line:column the user would jump to.
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

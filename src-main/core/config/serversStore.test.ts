@@ -1,4 +1,4 @@
-// ServersStore (issue 2): CRUD on the real file, serialised writes, never overwriting an invalid file,
+// ServersStore: CRUD on the real file, serialised writes, never overwriting an invalid file,
 // and a watch that notices edits made by anyone.
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

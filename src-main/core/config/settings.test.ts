@@ -1,4 +1,4 @@
-// settings.json (issue 2): defaults, validation with positions, atomic saves, never overwriting an invalid file.
+// settings.json (ARCHITECTURE.md, "Data on disk"): defaults, validation with positions, atomic saves, never overwriting an invalid file.
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ describe('settings defaults', () => {
         openai: {},
         anthropic: {},
       },
+      largeResults: { share: 0.2, contextWindows: {} },
       oauthRedirectPort: 33418,
       logLevel: 'info',
       toolSets: [],

@@ -22,7 +22,8 @@ import { draftCommandLine, materialize, type InstallDraft } from './installDraft
 import { linkDraft } from './linkDraft';
 import { bundleDir, MAX_BUNDLE_BYTES, readBundle, unpackBundle, type McpbManifest } from './mcpbBundle';
 import { osvVerdict } from './packageVerdict';
-import { readCappedBytes, RegistryClient } from './registryClient';
+import { readCappedBytes } from '../safety/cappedBody';
+import { RegistryClient } from './registryClient';
 import { chooseOption, runOptions } from './registryDraft';
 import { clip, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, REGISTRY_NAME, safeLink, VERSION } from './serverJson';
 

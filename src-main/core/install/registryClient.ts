@@ -6,6 +6,7 @@
 // (serverJson.ts). An unreachable registry is one clear error; nothing else in Mooring depends on it.
 import type { RegistrySearchPage, RegistryServerSummary } from '@shared/registry';
 import { MooringError } from '../errors';
+import { readCappedBytes } from '../safety/cappedBody';
 import { createGuardedFetch } from '../safety/guardedFetch';
 import { runOptions } from './registryDraft';
 import {
@@ -166,35 +167,6 @@ function reason(err: unknown): string {
 export async function readCapped(res: Response, max: number): Promise<string | undefined> {
   const bytes = await readCappedBytes(res, max);
   return bytes && new TextDecoder().decode(bytes);
-}
-
-export async function readCappedBytes(res: Response, max: number): Promise<Uint8Array | undefined> {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > max) {
-    await res.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  if (!res.body) return new Uint8Array();
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 export function summarize(server: ServerJson): RegistryServerSummary {

@@ -1,4 +1,4 @@
-// Per-server call metrics (issue 2): calls, errors, p50/p95 over a recent window, reconnects.
+// Per-server call metrics: calls, errors, p50/p95 over a recent window, reconnects.
 import type { ServerMetrics } from '@shared/session';
 
 const WINDOW = 512;

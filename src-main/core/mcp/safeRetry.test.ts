@@ -1,4 +1,4 @@
-// Safe retries (issue 10): which failures are retried, for which tools, and how often. The end-to-end
+// Safe retries: which failures are retried, for which tools, and how often. The end-to-end
 // proof with a server killed mid-call is in test/integration/workspace.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { MooringError } from '../errors';

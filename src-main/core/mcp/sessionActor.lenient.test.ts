@@ -20,6 +20,13 @@ function rawServer(tools: unknown[]) {
     else if (m.method === 'tools/list') reply({ tools });
     else if (m.method === 'tools/call')
       reply({ content: [{ type: 'text', text: `called ${(m.params as { name: string }).name}` }] });
+    // Like any JSON-RPC peer (and the era probe's `server/discover`, which a 2025 server does not know).
+    else
+      void server.send({
+        jsonrpc: '2.0',
+        id: m.id,
+        error: { code: -32601, message: 'Method not found' },
+      } as JSONRPCMessage);
   };
   void server.start();
   return client;

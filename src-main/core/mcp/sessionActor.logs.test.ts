@@ -46,7 +46,11 @@ describe('session log lines', () => {
     const text = () => a.logs.toArray().map((l) => `${l.source} ${l.text}`);
     expect(text()).toContain('host starting: node server.js');
     expect(
-      text().some((t) => /^host handshake done in \d+ ms: inproc 1\.2\.3, protocol \d{4}-\d\d-\d\d$/.test(t)),
+      text().some((t) =>
+        /^host handshake done in \d+ ms: inproc 1\.2\.3, protocol \d{4}-\d\d-\d\d \(initialize handshake\)$/.test(
+          t,
+        ),
+      ),
     ).toBe(true);
     expect(text()).toContain('host tools listed: 1 (ping)');
     expect(a.status().connectMs).toBeGreaterThanOrEqual(0);

@@ -1,5 +1,5 @@
 // Backoff and budget refresh with fake timers, on an in-process server over a linked transport pair
-// (STYLE.md: the SDK's own pattern for protocol tests).
+// (the MCP TypeScript SDK's own pattern for protocol tests).
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

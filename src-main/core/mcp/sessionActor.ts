@@ -3,11 +3,13 @@
 // The actor alone mutates its state. Calls run concurrently on a ready session; a break fails the
 // calls in flight explicitly and reconnects with bounded backoff; tool handles survive reconnects.
 import { EventEmitter } from 'node:events';
-import { z } from 'zod';
 import {
   Client,
+  LOG_LEVEL_META_KEY,
   type CallToolRequestOptions,
   type ClientCapabilities,
+  type LoggingLevel,
+  type ProtocolEra,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { describeCommandLine } from '@shared/commandLine';
@@ -17,29 +19,22 @@ import type { ErrorData } from '@shared/errors';
 import type { LogLine, SessionState, SessionStatus } from '@shared/session';
 import { MooringError } from '../errors';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+import { ChangeStream } from './changeStream';
 import { SessionMetrics } from './metrics';
+import { clientOptions, closedDuringProbe, verdictOf, type EraVerdict } from './protocolEra';
 import { RingBuffer } from './ringBuffer';
 import { callError, connectError } from './sessionErrors';
 import { StdioTransport } from './stdioTransport';
 import { tracedTransport, traceText } from './trafficTrace';
 import { ToolRegistry } from './toolRegistry';
+import { listToolsLeniently } from './toolsList';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
 import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
-
-const LenientToolsList = z.looseObject({
-  tools: z.array(z.looseObject({ name: z.unknown(), inputSchema: z.unknown().optional() })),
-  nextCursor: z.string().optional(),
-});
 
 export const MOORING_CLIENT_INFO = { name: 'Mooring', version: '0.1.0' };
 export const KEEPALIVE_MS = 180_000;
 export const CONNECT_TIMEOUT_MS = 30_000;
 const HARD_CAP_MS = MAX_TIMEOUT_SECONDS * 1000;
-/** A server's text in a log line: one line, at most `max` characters. */
-const clip = (text: string, max: number) => {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-};
 
 export interface SessionActorOptions {
   config: ServerConfig;
@@ -86,6 +81,12 @@ export class SessionActor extends EventEmitter {
   private generation = 0;
   private attempt = 0;
   private readySince = 0;
+  /**
+   * The last stderr lines written since the session became ready (redacted). Kept by order of arrival,
+   * not by timestamp: a start-up banner written in the same millisecond as the handshake's end is not
+   * part of a later break's reason.
+   */
+  private stderrSinceReady: string[] = [];
   private connectMs?: number;
   /** Record every JSON-RPC message to and from the server in its log (the Logs view's switch). */
   private tracing = false;
@@ -93,6 +94,14 @@ export class SessionActor extends EventEmitter {
   private reconnectTimer?: NodeJS.Timeout;
   private keepaliveTimer?: NodeJS.Timeout;
   private refreshTimer?: NodeJS.Timeout;
+  private ttlTimer?: NodeJS.Timeout;
+  /** How the last connect found the server's era; reconnects adopt it instead of probing (protocolEra.ts). */
+  private verdict?: EraVerdict;
+  private changes?: ChangeStream;
+  /** The resources the user subscribed to, for a 2026-07-28 session's change stream. */
+  private readonly watched = new Set<string>();
+  /** A 2026-07-28 server's log level travels with each request (MCP 2026-07-28, "Logging"). */
+  private requestLogLevel?: LoggingLevel;
   private closing?: Promise<void>;
   private connecting?: Promise<void>;
   private readonly registry: ToolRegistry;
@@ -167,11 +176,11 @@ export class SessionActor extends EventEmitter {
     return this.state === 'ready' ? this.client : undefined;
   }
 
-  /** The last stderr lines, optionally only those written at or after `since` (epoch ms). */
-  stderrTail(lines = 20, since = 0): string {
+  /** The last stderr lines. */
+  stderrTail(lines = 20): string {
     return this.logs
       .toArray()
-      .filter((l) => l.source === 'stderr' && l.at >= since)
+      .filter((l) => l.source === 'stderr')
       .slice(-lines)
       .map((l) => l.text)
       .join('\n');
@@ -217,7 +226,12 @@ export class SessionActor extends EventEmitter {
       if (definition) options.toolDefinition = withoutOutputSchema(definition);
       if (opts.signal) options.signal = opts.signal;
       if (opts.onProgress) options.onprogress = opts.onProgress;
-      const result = (await client.callTool({ name, arguments: args }, options)) as CallToolResult;
+      // A 2026-07-28 server's log level travels with each request (MCP 2026-07-28, "Logging").
+      const meta =
+        this.requestLogLevel && client.getProtocolEra() === 'modern'
+          ? { _meta: { [LOG_LEVEL_META_KEY]: this.requestLogLevel } }
+          : {};
+      const result = (await client.callTool({ name, arguments: args, ...meta }, options)) as CallToolResult;
       this.metrics.record(performance.now() - started, !result.isError);
       return result;
     } catch (err) {
@@ -226,11 +240,36 @@ export class SessionActor extends EventEmitter {
     }
   }
 
+  /** The icons the server listed for itself (untrusted: safety/icons.ts makes them safe to show). */
+  serverIcons(): { src: string; mimeType?: string; sizes?: string[] }[] | undefined {
+    return this.client?.getServerVersion()?.icons;
+  }
+
+  /** 'modern' for a 2026-07-28 session, 'legacy' for the 2025 handshake; undefined unless connected. */
+  protocolEra(): ProtocolEra | undefined {
+    return this.client?.getProtocolEra();
+  }
+
+  /** The level a 2026-07-28 server logs at for Mooring's requests (a 2025 one is told by logging/setLevel). */
+  setRequestLogLevel(level: LoggingLevel): void {
+    this.requestLogLevel = level;
+  }
+
+  /**
+   * The resources whose updates a 2026-07-28 session listens for: its change stream is opened again with
+   * them (a 2025 session subscribes with resources/subscribe instead). Rejects when the server refuses.
+   */
+  async watchResources(uris: string[]): Promise<void> {
+    this.watched.clear();
+    for (const u of uris) this.watched.add(u);
+    if (this.state === 'ready' && this.changes) await this.changes.open();
+  }
+
   /** Re-lists tools now (the UI's Refresh). */
   async refreshTools(): Promise<void> {
     const client = this.sdkClient();
     if (!client) throw this.notReadyError();
-    await this.loadTools(client);
+    await this.loadTools(client, this.generation);
   }
 
   close(): Promise<void> {
@@ -268,36 +307,39 @@ export class SessionActor extends EventEmitter {
         : this.config;
       const fetch = this.config.transport === 'stdio' ? undefined : this.opts.fetchFor?.(this.config);
       const auth = this.config.transport === 'stdio' ? undefined : this.opts.authProviderFor?.(this.config);
-      transport = await (this.opts.transportFactory ?? createTransport)(prepared, {
-        onStderr: (t) => this.onStderr(t),
-        onGarbage: (g) =>
-          this.hostLog(
-            'warning',
-            g.reason === 'oversized'
-              ? `Dropped a ${g.bytes}-byte message from the server: over the 4 MB limit for one line`
-              : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
-          ),
-        ...(fetch ? { fetch } : {}),
-        ...(auth ? { auth } : {}),
-        ...(this.opts.closeStageMs !== undefined ? { closeStageMs: this.opts.closeStageMs } : {}),
-      });
-      client = new Client(MOORING_CLIENT_INFO, { capabilities: this.opts.capabilities ?? {} });
-      client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));
-      client.setNotificationHandler('notifications/message', (n) => {
-        const p = n.params;
-        const text = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
-        this.log({ source: 'server', level: p.level, text: p.logger ? `[${p.logger}] ${text}` : text });
-      });
-      this.opts.configureClient?.(client, this.name);
-      client.onclose = () => this.onBroken(gen);
-      client.onerror = (e) => this.hostLog('debug', `transport: ${e.message}`);
-      await client.connect(
-        tracedTransport(transport, (direction, message) => {
-          if (this.tracing)
-            this.log({ source: 'rpc', level: 'debug', text: `${direction} ${traceText(message)}` });
-        }),
-        { timeout: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
-      );
+      const open = async () =>
+        (this.opts.transportFactory ?? createTransport)(prepared, {
+          onStderr: (t) => this.onStderr(t),
+          onGarbage: (g) =>
+            this.hostLog(
+              'warning',
+              g.reason === 'oversized'
+                ? `Dropped a ${g.bytes}-byte message from the server: over the 4 MB limit for one line`
+                : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
+            ),
+          ...(fetch ? { fetch } : {}),
+          ...(auth ? { auth } : {}),
+          ...(this.opts.closeStageMs !== undefined ? { closeStageMs: this.opts.closeStageMs } : {}),
+        });
+      transport = await open();
+      client = this.newClient(gen);
+      try {
+        await client.connect(this.traced(transport), this.connectOptions());
+      } catch (err) {
+        if (!(this.config.transport === 'stdio' && closedDuringProbe(err)) || gen !== this.generation)
+          throw err;
+        // A 2025 server that exits on any request before initialize: start it again for the handshake.
+        this.hostLog(
+          'info',
+          'the server exited on the protocol probe; starting it again with the 2025 handshake',
+        );
+        client.onclose = undefined;
+        await client.close().catch(() => undefined);
+        this.verdict = { kind: 'legacy' };
+        transport = await open();
+        client = this.newClient(gen);
+        await client.connect(this.traced(transport), this.connectOptions());
+      }
       if (gen !== this.generation) {
         await client.close().catch(() => undefined);
         throw this.closedError();
@@ -306,11 +348,13 @@ export class SessionActor extends EventEmitter {
       this.transport = transport;
       const pid = transport instanceof StdioTransport ? transport.pid : undefined;
       const info = client.getServerVersion();
+      const how = `${client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize handshake'}${this.verdict ? ', as last time' : ''}`;
       this.hostLog(
         'info',
-        `handshake done in ${Math.round(performance.now() - started)} ms${pid ? ` (pid ${pid})` : ''}${info ? `: ${info.name} ${info.version}` : ''}, protocol ${client.getNegotiatedProtocolVersion() ?? 'unknown'}`,
+        `handshake done in ${Math.round(performance.now() - started)} ms${pid ? ` (pid ${pid})` : ''}${info ? `: ${info.name} ${info.version}` : ''}, protocol ${client.getNegotiatedProtocolVersion() ?? 'unknown'} (${how})`,
       );
-      await this.loadTools(client);
+      this.verdict = verdictOf(client);
+      await this.loadTools(client, gen);
       const names = this.registry.active().map((t) => t.name);
       this.hostLog(
         'info',
@@ -318,10 +362,13 @@ export class SessionActor extends EventEmitter {
       );
       this.connectMs = Math.round(performance.now() - started);
       this.readySince = Date.now();
+      this.stderrSinceReady = [];
       this.lastError = undefined;
       this.setState('ready');
       this.startKeepalive(gen);
+      if (client.getProtocolEra() === 'modern') this.openChangeStream(client, gen);
     } catch (err) {
+      this.verdict = undefined; // maybe stale (the server changed): the next attempt probes again
       // Whether the process had exited on its own: read before closing, since closing makes it exit.
       const exit = transport instanceof StdioTransport ? transport.exit : undefined;
       if (client) {
@@ -340,52 +387,73 @@ export class SessionActor extends EventEmitter {
     }
   }
 
-  private async loadTools(client: Client): Promise<void> {
+  private newClient(gen: number): Client {
+    const client = new Client(
+      MOORING_CLIENT_INFO,
+      clientOptions({
+        capabilities: this.opts.capabilities ?? {},
+        stdio: this.config.transport === 'stdio',
+        connectTimeoutMs: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      }),
+    );
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.scheduleRefresh(gen));
+    client.setNotificationHandler('notifications/message', (n) => {
+      const p = n.params;
+      const text = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
+      this.log({ source: 'server', level: p.level, text: p.logger ? `[${p.logger}] ${text}` : text });
+    });
+    this.opts.configureClient?.(client, this.name);
+    client.onclose = () => this.onBroken(gen);
+    client.onerror = (e) => this.hostLog('debug', `transport: ${e.message}`);
+    return client;
+  }
+
+  /** The transport, recording its JSON-RPC traffic in the log while the Logs view's switch is on. */
+  private traced(transport: Transport): Transport {
+    return tracedTransport(transport, (direction, message) => {
+      if (this.tracing)
+        this.log({ source: 'rpc', level: 'debug', text: `${direction} ${traceText(message)}` });
+    });
+  }
+
+  private connectOptions() {
+    return {
+      timeout: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      ...(this.verdict ? { prior: this.verdict } : {}),
+    };
+  }
+
+  private openChangeStream(client: Client, gen: number): void {
+    this.changes?.close();
+    const changes = (this.changes = new ChangeStream({
+      client,
+      resources: () => [...this.watched],
+      isCurrent: () => gen === this.generation && this.state === 'ready',
+      onReopened: () => this.scheduleRefresh(gen),
+      log: (level, text) => this.hostLog(level, text),
+      timeoutMs: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    }));
+    changes.open().catch((e: Error) => {
+      if (gen === this.generation) this.hostLog('warning', `could not listen for changes: ${e.message}`);
+    });
+  }
+
+  private async loadTools(client: Client, gen: number): Promise<void> {
     // Capability negotiation: only list what the server advertises.
     if (!client.getServerCapabilities()?.tools) {
       this.applyTools([]);
       return;
     }
-    this.applyTools(await this.listToolsLeniently(client, 30_000));
-  }
-
-  /**
-   * tools/list without the SDK's all-or-nothing result validation: its strict schema rejects the whole
-   * list when one tool's inputSchema lacks `type: "object"`, hiding every tool of the server. Each tool
-   * is kept if it has a name; the catalog repairs or excludes a bad schema, with a visible reason.
-   */
-  private async listToolsLeniently(client: Client, timeout: number): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 64; page++) {
-      const res = await client.request(
-        { method: 'tools/list', params: cursor ? { cursor } : {} },
-        LenientToolsList,
-        { timeout },
-      );
-      for (const [index, raw] of res.tools.entries()) {
-        if (typeof raw.name !== 'string' || !raw.name.trim()) {
-          // Nothing can call a tool without a name, and a blank one would still get a model-facing name.
-          const what = typeof raw.description === 'string' ? `: "${clip(raw.description, 80)}"` : '';
-          this.hostLog(
-            'warning',
-            `refused tool #${index + 1} of tools/list: its name is ${typeof raw.name === 'string' ? 'empty' : 'missing'}, so nothing could call it${what}`,
-          );
-          continue;
-        }
-        const schema = raw.inputSchema;
-        if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-          this.hostLog(
-            'warning',
-            `tool "${raw.name}" has no valid inputSchema; treating it as taking no arguments`,
-          );
-          tools.push({ ...raw, inputSchema: { type: 'object' } } as Tool);
-        } else tools.push(raw as Tool);
-      }
-      cursor = res.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
+    const listing = await listToolsLeniently(client, {
+      timeout: 30_000,
+      warn: (t) => this.hostLog('warning', t),
+    });
+    this.applyTools(listing.tools);
+    // A list that says how long it stays fresh is listed again when that time is up.
+    clearTimeout(this.ttlTimer);
+    if (listing.ttlMs === undefined) return;
+    this.ttlTimer = setTimeout(() => this.scheduleRefresh(gen), listing.ttlMs);
+    this.ttlTimer.unref?.();
   }
 
   private applyTools(tools: Parameters<ToolRegistry['apply']>[0]): void {
@@ -406,7 +474,7 @@ export class SessionActor extends EventEmitter {
     this.refreshTimer = setTimeout(() => {
       const client = this.client;
       if (gen !== this.generation || !client) return;
-      this.loadTools(client).catch((e: Error) =>
+      this.loadTools(client, gen).catch((e: Error) =>
         this.hostLog('warning', `could not refresh tools: ${e.message}`),
       );
     }, 50);
@@ -424,7 +492,7 @@ export class SessionActor extends EventEmitter {
       code: 'transport_closed',
       // Only what the server wrote while this session was up: an older line (its start-up banner) is not
       // why it broke.
-      message: `The connection to "${this.name}" broke${this.stderrTail(3, this.readySince) ? `: ${this.stderrTail(3, this.readySince)}` : ''}`,
+      message: `The connection to "${this.name}" broke${this.stderrSinceReady.length ? `: ${this.stderrSinceReady.slice(-3).join('\n')}` : ''}`,
     };
     this.hostLog('warning', 'connection lost; reconnecting');
     this.reconnectLoop();
@@ -505,8 +573,8 @@ export class SessionActor extends EventEmitter {
     this.keepaliveTimer = setInterval(() => {
       const client = this.client;
       if (gen !== this.generation || !client) return;
-      this.listToolsLeniently(client, 15_000)
-        .then((tools) => this.applyTools(tools))
+      listToolsLeniently(client, { timeout: 15_000, warn: (t) => this.hostLog('warning', t) })
+        .then((listing) => this.applyTools(listing.tools))
         .catch((e: Error) => {
           this.hostLog('warning', `keepalive failed (${e.message}); reconnecting`);
           // Closing the transport routes through onclose → the reconnect loop.
@@ -520,6 +588,9 @@ export class SessionActor extends EventEmitter {
     clearTimeout(this.reconnectTimer);
     clearInterval(this.keepaliveTimer);
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.ttlTimer);
+    this.changes?.close();
+    this.changes = undefined;
   }
 
   private setState(state: SessionState): void {
@@ -540,6 +611,10 @@ export class SessionActor extends EventEmitter {
     const text = this.opts.redact ? this.opts.redact(l.text) : l.text;
     const line: LogLine = { server: this.name, at: Date.now(), ...l, text };
     this.logs.push(line);
+    if (line.source === 'stderr') {
+      this.stderrSinceReady.push(line.text);
+      if (this.stderrSinceReady.length > 3) this.stderrSinceReady.shift();
+    }
     this.emit('log', line);
   }
 

@@ -21,6 +21,10 @@ function withTail(message: string, tail: string): string {
 
 export function connectError(err: unknown, ctx: ConnectContext): MooringError {
   if (err instanceof MooringError) return err;
+  // The era probe (server/discover) was the first request, so whatever failed it (a sign-in that is
+  // needed, a refused connection) is its cause; the wrapper only says the probe failed.
+  if (err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && err.cause)
+    return connectError(err.cause, ctx);
   const { config } = ctx;
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code;
@@ -112,6 +116,21 @@ export function callError(
   if (ctx.signal?.aborted)
     return new MooringError('cancelled', `${where} was cancelled`, undefined, { cause: err });
   if (err instanceof SdkError) {
+    // MCP 2026-07-28, "Multi-round-trip requests": the server kept answering input_required.
+    if (err.code === SdkErrorCode.InputRequiredRoundsExceeded)
+      return new MooringError(
+        'protocol_error',
+        `${where} still asked for more input after ${String((err.data as { rounds?: number } | undefined)?.rounds ?? 'several')} rounds of questions; Mooring stopped the call`,
+        'Each round is a question for you; a tool that keeps asking is probably stuck. Try the call again, or report it to the server’s author.',
+        { cause: err },
+      );
+    if (err.code === SdkErrorCode.CapabilityNotSupported && /input request/.test(err.message))
+      return new MooringError(
+        'usage',
+        `${where} needs something Mooring does not offer here: ${err.message}`,
+        'Sampling needs a model set up in Mooring; roots need a project folder.',
+        { cause: err },
+      );
     if (err.code === SdkErrorCode.RequestTimeout)
       return new MooringError(
         'timeout',

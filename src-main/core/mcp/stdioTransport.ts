@@ -1,4 +1,4 @@
-// A stdio client transport that goes further than the SDK's (STYLE.md, "Protocol and sessions"):
+// A stdio client transport that goes further than the SDK's (ARCHITECTURE.md, "Session actor states"):
 // - the child runs in its own process group, and close kills the whole group in stages
 //   (end stdin, wait, SIGTERM, wait, SIGKILL; each wait 2 s, or what the host sets), so an `npx` child's
 //   grandchildren die too;
@@ -75,6 +75,16 @@ export class StdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * The child's stderr (null before start). Mooring reads it itself (onStderr); it is exposed because the
+   * SDK's version negotiation tells a stdio transport from an HTTP one by a `stderr` and a `pid` property,
+   * and a probe timeout means "a legacy server" on stdio but "an outage" on HTTP (docs/decisions/
+   * 003-protocol-eras.md).
+   */
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.child?.stderr ?? null;
   }
 
   start(): Promise<void> {

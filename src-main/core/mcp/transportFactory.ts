@@ -1,5 +1,5 @@
 // Builds the transport for one connect attempt. The actor depends on the SDK's Transport interface
-// only, so tests can hand it any (STYLE.md: depend on an interface, not a class).
+// only, so tests can hand it any (depend on an interface, not a class).
 import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
@@ -25,6 +25,8 @@ export interface TransportAuth {
   provider: OAuthClientProvider;
   /** Set when the provider checks the metadata issuer itself (see OAuthProviderOptions.issuerCheck). */
   skipIssuerMetadataValidation?: boolean;
+  /** Wraps the transport's fetch (auth/refreshOnce.ts: one refresh per refresh token). */
+  fetch?: (inner: FetchLike) => FetchLike;
   /** Makes `transport` finish browser sign-ins and refresh early; returns the same object. */
   wrap<T extends AuthCapableTransport>(transport: T, opts: { serverUrl: string; fetch?: FetchLike }): T;
 }
@@ -82,10 +84,11 @@ export const createTransport: TransportFactory = async (config, hooks) => {
 };
 
 function serverFetch(config: ServerConfig, hooks: TransportHooks): FetchLike {
-  return withServerHeaders(hooks.fetch ?? ((url, init) => fetch(url, init)), {
+  const f = withServerHeaders(hooks.fetch ?? ((url, init) => fetch(url, init)), {
     serverUrl: config.url!,
     headers: config.headers,
   });
+  return hooks.auth?.fetch ? hooks.auth.fetch(f) : f;
 }
 
 function authOptions(hooks: TransportHooks) {

@@ -1,4 +1,4 @@
-// Every decision path of the approval policy (issue 4).
+// Every decision path of the approval policy (README.md, Safety).
 import { describe, expect, it } from 'vitest';
 import type { ServerPolicy } from '@shared/config';
 import type { ApprovalLookup, ToolAnnotationHints } from '@shared/approval';

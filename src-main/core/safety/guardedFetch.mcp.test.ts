@@ -1,4 +1,4 @@
-// The guarded fetch as the MCP SDK's transport fetch (issue 4): an SDK Client over Streamable HTTP to a real
+// The guarded fetch as the MCP SDK's transport fetch: an SDK Client over Streamable HTTP to a real
 // MCP server on 127.0.0.1, reached through a hostname the resolver hook pins. Proves undici's Response works
 // inside the SDK transport, and that a blocked address surfaces as the SSRF error, not a hang.
 import { createServer, type Server } from 'node:http';

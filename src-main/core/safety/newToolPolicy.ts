@@ -1,4 +1,4 @@
-// New tools arriving through notifications/tools/list_changed (issue 4): a server that was approved with
+// New tools arriving through notifications/tools/list_changed: a server that was approved with
 // three harmless tools must not gain a fourth, destructive one silently. Every new tool starts disabled
 // unless it is marked read-only; the user enables it in the server's tool list.
 import type { ToolAnnotationHints } from '@shared/approval';

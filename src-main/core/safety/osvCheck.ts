@@ -1,4 +1,4 @@
-// The package vulnerability check (issue 4): before a stdio server that runs a registry package through
+// The package vulnerability check: before a stdio server that runs a registry package through
 // npx or uvx starts, ask OSV (https://google.github.io/osv.dev/post-v1-query/) about that package.
 // A malicious-package advisory (OSV's MAL- ids, from the OpenSSF malicious-packages feed) blocks the start;
 // ordinary vulnerabilities and an unreachable OSV only warn — a flaky network must not brick the app.

@@ -1,4 +1,4 @@
-// Which registry package a stdio server runs (issue 4, OSV check): read from `npx …` and `uvx …` argv the way
+// Which registry package a stdio server runs (for osvCheck.ts): read from `npx …` and `uvx …` argv the way
 // npm exec and uv's tool runner read them. Only registry packages are returned; git URLs, local paths and
 // version ranges are reported as notes, since OSV can only check a registry name (and an exact version).
 import { runtimeOf } from './commandAllowlist';

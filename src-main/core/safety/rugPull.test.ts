@@ -1,4 +1,4 @@
-// Acceptance (issue 4): an "always allow" lapses when a real server changes the tool's description through a
+// Rug pulls: an "always allow" lapses when a real server changes the tool's description through a
 // real notifications/tools/list_changed, the lapsed lookup shows the diff, and the new non-read-only tool
 // starts disabled.
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Tool fingerprints (issue 4): an approval is pinned to exactly the tool the user saw. If the server later
+// Tool fingerprints: an approval is pinned to exactly the tool the user saw. If the server later
 // changes the description, the input schema or the annotations (a "rug pull", see Invariant Labs' MCP tool
 // poisoning write-up), the fingerprint changes and a remembered approval lapses.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Who an external MCP client is and what it may do (issue 8, "Approval relay"): every connection has an
+// Who an external MCP client is and what it may do: every connection has an
 // identity (the client name from the stdio handshake, or the HTTP token's label) and a scope. A scope can
 // be read-only (only tools marked read-only, and no memory writes or agent sessions) and/or limited to a
 // tool set. The scope is checked before the call reaches the catalog and the safety engine, so a scoped

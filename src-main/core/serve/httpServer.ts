@@ -1,5 +1,6 @@
 // `mooring serve --http PORT`: Mooring's MCP server over Streamable HTTP (MCP spec 2025-11-25,
-// "Transports"), one session per client. In front of the SDK's transport, in this order:
+// "Transports"), one session per client; a 2026-07-28 client's requests are answered one by one, without a
+// session (modernHttp.ts; docs/decisions/003-protocol-eras.md). In front of both, in this order:
 //   1. Host and Origin checks (spec "Security Warning": validate Origin; DNS rebinding) → 403;
 //   2. the path (/mcp) → 404;
 //   3. a bearer token from the configured ring → 401; the token's label is the client's identity and its
@@ -21,6 +22,8 @@ import {
 import { MooringError } from '../errors';
 import type { ClientIdentity } from './clientScope';
 import { DEFAULT_SESSION_LIMITS, HttpSessionTable, type SessionLimits } from './httpSessions';
+import { createModernHttpEntry } from './modernHttp';
+import { readBody, sendWebResponse, toWebRequest } from './nodeWebBridge';
 import { createMooringServer, type MooringServerDeps } from './mooringServer';
 import { ServedEvents } from './servedEvents';
 import { TokenRing, type ServerToken } from './serverTokens';
@@ -78,45 +81,6 @@ function deny(
   );
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new MooringError('usage', 'request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function toWebRequest(req: IncomingMessage, url: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2)
-    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  return new Request(url, { method: req.method, headers, signal });
-}
-
-/** Streams a web Response (JSON or SSE) to the Node response; a client that goes away cancels the stream. */
-async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => (headers[k] = v));
-  res.writeHead(response.status, headers);
-  res.flushHeaders();
-  if (!response.body) return void res.end();
-  const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
-  } catch {
-    /* the client went away */
-  }
-  res.end();
-}
-
 export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<McpHttpServer> {
   const host = opts.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && !opts.allowRemote)
@@ -141,7 +105,13 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
   ];
   const table = new HttpSessionTable({ ...DEFAULT_SESSION_LIMITS, ...opts.sessionLimits });
   const transports = new Map<string, Session>();
-  const events = new ServedEvents(opts.core.tools);
+  const events = opts.events ?? new ServedEvents(opts.core.tools);
+  const modern = createModernHttpEntry({
+    ...opts,
+    events,
+    maxBodyBytes: MAX_BODY,
+    ...(opts.onError ? { onError: opts.onError } : {}),
+  });
 
   /** Opens a session for `who`, or answers 503 when its token or the server has too many. */
   const openSession = async (res: ServerResponse, who: ClientIdentity, requestId: unknown) => {
@@ -197,12 +167,18 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     let parsedBody: unknown;
     if (req.method === 'POST') {
       try {
-        parsedBody = JSON.parse(await readBody(req));
+        parsedBody = JSON.parse(await readBody(req, MAX_BODY));
       } catch (e) {
         return deny(res, 400, `Bad request: the body is not JSON (${(e as Error).message})`);
       }
     }
     const sessionId = req.headers['mcp-session-id'];
+    // A 2026-07-28 request carries its revision in `_meta` and has no session: the stateless entry answers it.
+    if (sessionId === undefined && req.method === 'POST') {
+      const request = toWebRequest(req, url.href, abort.signal);
+      if (await modern.isModern(request, parsedBody))
+        return sendWebResponse(res, await modern.fetch(request, who, parsedBody));
+    }
     let tracked = typeof sessionId === 'string' ? table.get(sessionId) : undefined;
     if (tracked && tracked.who !== who)
       return deny(res, 403, 'Forbidden: this session belongs to another token');
@@ -265,6 +241,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     sessions: () => table.list().map((s) => ({ id: s.id, client: s.who.name })),
     async close() {
       await table.closeAll();
+      await modern.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },

@@ -1,4 +1,4 @@
-// The "Memory" capability of Mooring's own server (issue 8): create, search, read and delete memory
+// The "Memory" capability of Mooring's own server: create, search, read and delete memory
 // entries as tools, and every entry as a resource `mooring://memory/<id>`. Writes are tools without
 // readOnlyHint, so a read-only client sees only search and read.
 import { McpServer, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';

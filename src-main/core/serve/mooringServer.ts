@@ -6,6 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ServedCore } from './servedCore';
 import type { ClientIdentity } from './clientScope';
+import { relayServerFeatures } from './featuresRelay';
 import { registerMemoryCapability } from './memoryCapability';
 import { registerSessionsCapability } from './sessionsCapability';
 import { ServedEvents } from './servedEvents';
@@ -63,10 +64,14 @@ export function createMooringServer(
     identity,
     approvalTimeoutMs,
   });
+  const stopFeatures = deps.core.relay
+    ? relayServerFeatures(mcp, { relay: deps.core.relay, identity })
+    : () => undefined;
   return {
     mcp,
     async close() {
       stopRelay();
+      stopFeatures();
       await mcp.close().catch(() => undefined);
     },
   };

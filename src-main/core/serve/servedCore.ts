@@ -1,4 +1,13 @@
 // What Mooring's own MCP server (this room) uses of the core; see ServedCore.
+import type {
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+} from '@modelcontextprotocol/server';
 import type { ConversationStore } from '../agent/conversationStore';
 import type { ProviderAccess } from '../agent/providerAccess';
 import type { ToolService } from '../calls/toolService';
@@ -16,4 +25,31 @@ export interface ServedCore {
   memory: MemoryStore;
   providers: ProviderAccess;
   settings: Pick<SettingsService, 'current'>;
+  /** The connected servers' prompts, resources, completions and logs, relayed to clients (featuresRelay.ts). */
+  relay?: RelaySource;
+}
+
+/**
+ * A connected server's prompts, resources and completions, as Mooring's own server relays them
+ * (featuresRelay.ts). Declared here, by the room that uses it; clientFeatures/relaySource.ts implements it
+ * over the live sessions.
+ */
+export interface RelayedServer {
+  readonly name: string;
+  /** What the server advertises (its capabilities); nothing is asked of a server that does not offer it. */
+  offers(): { prompts: boolean; resources: boolean; completions: boolean };
+  listPrompts(): Promise<Prompt[]>;
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  listResources(): Promise<Resource[]>;
+  readResource(uri: string): Promise<ReadResourceResult>;
+  complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']>;
+}
+
+export interface RelaySource {
+  /** The servers whose session is ready now. */
+  servers(): RelayedServer[];
+  /** A connected server's own log line (`notifications/message`); returns the unsubscribe. */
+  onLog(fn: (server: string, line: { level: LoggingLevel; text: string }) => void): () => void;
+  /** A connected server's prompts or resources changed; returns the unsubscribe. */
+  onChanged(fn: (what: 'prompts' | 'resources') => void): () => void;
 }

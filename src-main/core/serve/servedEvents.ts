@@ -29,6 +29,11 @@ export class ServedEvents {
     };
   }
 
+  /** How many connections follow the catalog now (a connection that ended must not be among them). */
+  get size(): number {
+    return this.changed.size;
+  }
+
   private readonly fireChanged = () => {
     for (const fn of [...this.changed]) fn();
   };

@@ -1,4 +1,4 @@
-// Bearer tokens for `mooring serve --http` (issue 8): each token has a label (the client's identity in the
+// Bearer tokens for `mooring serve --http`: each token has a label (the client's identity in the
 // audit log and the approval dialog) and a scope. Either one token is generated and printed once, or the
 // tokens come from a file the user keeps (`--token-file`), so several clients can each get their own.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The "Sessions" capability of Mooring's own server (issue 8): list, read and search the conversations
+// The "Sessions" capability of Mooring's own server: list, read and search the conversations
 // Mooring keeps, and `start_session`, which runs Mooring's own agent loop (runChatTurn) on a prompt with
 // the client's scope of tools and returns the model's answer.
 import type { McpServer } from '@modelcontextprotocol/server';

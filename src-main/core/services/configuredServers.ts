@@ -42,6 +42,8 @@ export interface ConfiguredServersDeps {
   log: (line: LogLine) => void;
   /** The watched file changed: a UI showing the list (or the file's error) reads it again. */
   onFileChange?: (ok: boolean) => void;
+  /** A server's own icon, checked and as a data: URI (MooringCore.iconOf), if it has one. */
+  serverIcon?: (name: string) => string | undefined;
 }
 
 export interface AddOptions {
@@ -163,12 +165,16 @@ export class ConfiguredServers {
     const configs = await this.configs();
     const statuses = new Map(this.statuses().map((s) => [s.name, s]));
     const costs = this.deps.tools.tokenCostByServer();
-    return configs.map((config) => ({
-      config,
-      status: statuses.get(config.name) ?? null,
-      tokenCost: costs[config.name] ?? 0,
-      commandLine: describeCommandLine(config),
-    }));
+    return configs.map((config) => {
+      const icon = this.deps.serverIcon?.(config.name);
+      return {
+        config,
+        status: statuses.get(config.name) ?? null,
+        tokenCost: costs[config.name] ?? 0,
+        commandLine: describeCommandLine(config),
+        ...(icon ? { icon } : {}),
+      };
+    });
   }
 
   statuses(): SessionStatus[] {

@@ -1,6 +1,6 @@
 // The renderer's Content Security Policy, one string for both hosts (browser mode sends it as a header,
 // the Electron shell on every app:// response). Scripts only from our origin, never inline or eval'd
-// (issue 4). Styles allow inline because Radix Dialog's scroll lock injects a <style> element; no script
+// (XSS defence). Styles allow inline because Radix Dialog's scroll lock injects a <style> element; no script
 // can run from a style.
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",

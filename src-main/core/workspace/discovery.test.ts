@@ -1,4 +1,4 @@
-// Workspace files and their approvals (issue 10), on real folders: what is offered, what runs, what
+// Workspace files and their approvals, on real folders: what is offered, what runs, what
 // asks again, and how a broken file is reported without hiding anything else.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';

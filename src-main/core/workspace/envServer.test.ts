@@ -1,4 +1,4 @@
-// Quick config from the environment (issue 10): both forms, every bad value named, and masking.
+// Quick config from the environment: both forms, every bad value named, and masking.
 import { describe, expect, it } from 'vitest';
 import { MooringError } from '../errors';
 import { describeEnvServer, envServer, logMasker, maskForLog } from './envServer';

@@ -1,4 +1,4 @@
-// Quick configuration from the environment for headless use and scripts (issue 10):
+// Quick configuration from the environment for headless use and scripts:
 //   MOORING_MCP_SERVER_STDIO="command|arg1|arg2"   or   MOORING_MCP_SERVER_URL=https://…
 // adds one server named `env` for this process only: it is never written to mcp_servers.json, and every
 // log line that mentions it is masked (URLs down to scheme and host; secret-looking arguments hidden).

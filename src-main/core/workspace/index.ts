@@ -1,4 +1,4 @@
-// The workspace room (issue 10): per-project servers, project config discovery with pinned approvals,
+// The workspace room: per-project servers, project config discovery with pinned approvals,
 // quick config from the environment, and safe retries of read-only or idempotent tools.
 export { approveWorkspaceServer, approvedServers, canonicalWorkspace, scanWorkspace } from './discovery';
 export {

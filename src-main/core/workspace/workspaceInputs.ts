@@ -1,4 +1,4 @@
-// VS Code inputs (`${input:ID}`, issue 10) and workspace variables. An input is asked once per
+// VS Code inputs (`${input:ID}`) and workspace variables. An input is asked once per
 // workspace, when the user approves a server that uses it, and kept in the keychain (never in a file);
 // it is substituted only when the server starts, so no config the app holds or logs carries the value.
 import { createHash } from 'node:crypto';

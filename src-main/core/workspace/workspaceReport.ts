@@ -1,4 +1,4 @@
-// What `mooring mcp list --workspace DIR` prints (issue 10): every workspace server with its status and
+// What `mooring mcp list --workspace DIR` prints: every workspace server with its status and
 // full command line or URL, what it overrides, the inputs it needs, and each broken file with its location.
 import type { ServerConfig } from '@shared/config';
 import type { WorkspaceScan } from './workspaceTypes';

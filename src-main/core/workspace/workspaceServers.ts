@@ -1,4 +1,4 @@
-// Per-workspace servers (issue 10). A workspace is the folder a conversation is tied to (the folder
+// Per-workspace servers. A workspace is the folder a conversation is tied to (the folder
 // that becomes its MCP root). Its `.mooring/mcp_servers.json`, in our own format, adds servers to the
 // global ones, and a server of the same name overrides the global one for that workspace only.
 // Like every workspace file it runs only once approved (see discovery.ts): a cloned repository must not

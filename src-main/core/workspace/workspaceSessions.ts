@@ -1,4 +1,4 @@
-// Workspace servers inside the app (issue 10): a conversation tied to a project folder sees that folder's
+// Workspace servers inside the app: a conversation tied to a project folder sees that folder's
 // approved servers, and a server of the same name overrides the global one for that conversation only.
 // Each folder with such servers gets its own small session pool; the global pool is untouched.
 import type { ServerConfig } from '@shared/config';

@@ -4,7 +4,7 @@ import type { ErrorData } from '@shared/errors';
 import type { ImportInput } from '../config/importFormats';
 import type { ConfigIssue } from '../config/jsonDiagnostics';
 
-/** Our own per-workspace file: its servers override global ones of the same name (issue 10). */
+/** Our own per-workspace file: its servers override global ones of the same name. */
 export const MOORING_WORKSPACE_FILE = '.mooring/mcp_servers.json';
 /** Project files other MCP hosts keep in a repo, in the order they win when two define the same name. */
 export const DISCOVERED_FILES = ['.vscode/mcp.json', '.cursor/mcp.json', '.mcp.json'] as const;

@@ -1,4 +1,4 @@
-// One client for both hosts (issue 5): the preload's IPC bridge in Electron, HTTP + server-sent events
+// One client for both hosts: the preload's IPC bridge in Electron, HTTP + server-sent events
 // in browser mode. No batching: a call waiting for approval must not hold up the answer to it.
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client';
 import { ipcLink } from './ipcLink';

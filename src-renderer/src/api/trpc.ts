@@ -1,4 +1,4 @@
-// The router through TanStack Query (issue 5): `useTRPC()` gives query/mutation/subscription options.
+// The router through TanStack Query: `useTRPC()` gives query/mutation/subscription options.
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter } from './routerTypes';
 

@@ -8,6 +8,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import type { LogLine } from '@shared/session';
 import { applyChatUiEvent } from '../screens/chat/liveChat';
 import { useCalls } from '../stores/callStore';
+import { toast } from '../ui';
 import type { ServerRow, UiEvent } from '@shared/wire';
 import { useTRPC } from './trpc';
 
@@ -74,6 +75,17 @@ export function useLiveEvents(): { connected: boolean } {
       case 'installLink':
         // The install consent screen reads the list; the event says it changed.
         void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() });
+        break;
+      case 'schedule':
+        // The Schedules screen reads its lists again; a run is also a conversation in the chat's list.
+        if (e.event.type === 'notify') {
+          // In the desktop app the shell shows an OS notification (electron/attentionNotifier.ts).
+          if (!('mooring' in window)) toast({ title: e.event.title, description: e.event.body });
+          break;
+        }
+        void qc.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
+        if (e.event.type === 'run')
+          void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
         break;
       default:
         // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.

@@ -1,4 +1,4 @@
-// Images from a tool result in a grid; a click (or Enter) opens the lightbox (issue 5, Image gallery).
+// Images from a tool result in a grid; a click (or Enter) opens the lightbox.
 import { useEffect, useMemo, useState } from 'react';
 import { blobUrl } from '../lib/media';
 import { Lightbox, type GalleryImage } from './Lightbox';

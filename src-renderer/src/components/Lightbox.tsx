@@ -1,4 +1,4 @@
-// The lightbox: one image large, ←/→ to move, Escape to close, Save to file (issue 5).
+// The lightbox: one image large, ←/→ to move, Escape to close, Save to file.
 import * as Dialog from '@radix-ui/react-dialog';
 import { formatBytes } from '@shared/toolResult';
 import { fileNameFor } from '../lib/media';

@@ -1,4 +1,4 @@
-// Rows of KEY = value with a "secret" toggle (secret values go to the OS keychain, issue 4).
+// Rows of KEY = value with a "secret" toggle (secret values go to the OS keychain).
 import type { KeyValueRow } from '../lib/serverDraft';
 
 export function KeyValueEditor(props: {

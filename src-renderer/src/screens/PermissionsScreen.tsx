@@ -72,7 +72,9 @@ function Section({
 export function PermissionsScreen() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const list = useQuery(trpc.permissions.list.queryOptions());
+  // Grants change from the chat and from other processes with no event of their own: what this screen
+  // shows is read fresh each time it opens, never a copy from a visit a moment ago.
+  const list = useQuery({ ...trpc.permissions.list.queryOptions(), refetchOnMount: 'always' });
   const [confirmAll, setConfirmAll] = useState(false);
   const revoke = useMutation(
     trpc.permissions.revoke.mutationOptions({

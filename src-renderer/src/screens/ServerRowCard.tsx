@@ -1,4 +1,4 @@
-// One configured server on the Servers screen: its state, command line, tools, token cost and latency;
+// One configured server on the Servers screen: its icon, state, command line, tools, token cost, latency and MCP revision;
 // enable, Tools, Logs, Refresh (re-list tools) or Retry (a failed server), Edit, Remove; and, when it
 // failed, the error as a block under the row.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { Pencil, RefreshCw, ScrollText, Trash2, Wrench } from 'lucide-react';
 import type { ServerRow } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
+import { McpIcon } from '../components/McpIcon';
 import { ServerErrorBlock } from '../components/ServerErrorBlock';
 import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
@@ -55,6 +56,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
         <div className="server-head">
           <div className="server-titles">
             <div className="server-name-row">
+              <McpIcon src={row.icon} />
               <h3 className="server-name">{config.name}</h3>
               <StateBadge status={status} enabled={config.enabled} />
               {config.trust && <span className="ui-badge tone-warning">trusted command</span>}
@@ -132,6 +134,9 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
             <span>
               {status.serverInfo.name} {status.serverInfo.version}
             </span>
+          )}
+          {status?.protocolVersion && (
+            <span title="The MCP revision this session negotiated">MCP {status.protocolVersion}</span>
           )}
         </div>
         {failed && status.error && (

@@ -1,4 +1,4 @@
-// OAuth for a remote server (issue 7): "Sign in" shows the host it sends you to before opening it;
+// OAuth for a remote server: "Sign in" shows the host it sends you to before opening it;
 // when signed in, the scopes and "Sign out" (which forgets tokens and registration).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

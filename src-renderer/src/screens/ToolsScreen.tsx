@@ -9,6 +9,7 @@ import type { WireTool } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
+import { McpIcon } from '../components/McpIcon';
 import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
 import { Button, Callout, EmptyState, PageHeader, Switch } from '../ui';
@@ -142,6 +143,7 @@ function ServerTools({ server }: { server: string }) {
             />
             <div className="tool-main">
               <div className="tool-title">
+                <McpIcon src={t.icon} />
                 <strong>{t.friendlyName}</strong>
                 {t.friendlyName !== t.tool && <code className="tool-code">{t.tool}</code>}
                 <AnnotationBadges flags={t} />

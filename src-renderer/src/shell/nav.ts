@@ -4,6 +4,7 @@
 import {
   Activity,
   Bot,
+  CalendarClock,
   FolderGit2,
   Layers,
   MessagesSquare,
@@ -43,7 +44,13 @@ export const NAV: NavGroup[] = [
       { route: 'logs', label: 'Logs', icon: ScrollText },
     ],
   },
-  { label: 'Projects', entries: [{ route: 'workspace', label: 'Project folders', icon: FolderGit2 }] },
+  {
+    label: 'Projects',
+    entries: [
+      { route: 'workspace', label: 'Project folders', icon: FolderGit2 },
+      { route: 'schedules', label: 'Schedules', icon: CalendarClock },
+    ],
+  },
   {
     label: 'Develop',
     entries: [

@@ -8,6 +8,7 @@ export const ROUTES = [
   'browse',
   'tools',
   'toolsets',
+  'schedules',
   'permissions',
   'logs',
   'workspace',

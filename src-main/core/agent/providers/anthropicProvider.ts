@@ -148,6 +148,7 @@ export class AnthropicProvider implements ChatProvider {
           messages: toAnthropicMessages(req.messages),
           ...(req.system ? { system: req.system } : {}),
           ...(tools.length ? { tools } : {}),
+          ...(tools.length && req.toolChoice === 'required' ? { tool_choice: { type: 'any' as const } } : {}),
           stream: true,
         },
         { signal: req.signal },

@@ -48,3 +48,34 @@ export function lookupCapabilities(
   const base = rule ? rule[1] : (DEFAULTS[provider] ?? NONE);
   return { ...base, ...overrides[model], ...overrides[`${provider}:${model}`] };
 }
+
+/**
+ * Context windows in tokens, first match wins (the providers' model pages). Ollama runs a model with the
+ * server's own `num_ctx` unless told otherwise, so an unknown Ollama model gets a small window.
+ */
+const CONTEXT_RULES: Record<string, [RegExp, number][]> = {
+  anthropic: [[/^claude-/, 200_000]],
+  openai: [
+    [/^gpt-4\.1/, 1_000_000],
+    [/^gpt-5/, 400_000],
+    [/^(o1|o3|o4)/, 200_000],
+    [/^(gpt-4o|gpt-4-turbo)/, 128_000],
+    [/^gpt-4/, 8_192],
+    [/^gpt-3\.5/, 16_385],
+  ],
+  ollama: [],
+};
+const CONTEXT_DEFAULTS: Record<string, number> = { anthropic: 200_000, openai: 128_000, ollama: 8_192 };
+
+/** The model's context window in tokens: the user's setting for `provider:model` (or the bare name), else the table. */
+export function contextWindow(
+  provider: string,
+  model: string,
+  overrides: Record<string, number> = {},
+): number {
+  const set = overrides[`${provider}:${model}`] ?? overrides[model];
+  if (set) return set;
+  const name = model.toLowerCase();
+  const rule = (CONTEXT_RULES[provider] ?? []).find(([pattern]) => pattern.test(name));
+  return rule ? rule[1] : (CONTEXT_DEFAULTS[provider] ?? 8_192);
+}

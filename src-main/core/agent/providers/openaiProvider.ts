@@ -151,6 +151,7 @@ export class OpenAIProvider implements ChatProvider {
           model: req.model,
           messages: toOpenAIMessages(req.system, req.messages),
           ...(tools.length ? { tools } : {}),
+          ...(tools.length && req.toolChoice === 'required' ? { tool_choice: 'required' as const } : {}),
           stream: true,
           stream_options: { include_usage: true },
         },

@@ -30,6 +30,8 @@ export interface ProviderRequest {
   system?: string;
   messages: ModelMessage[];
   tools: ModelTool[];
+  /** 'required': the model must call one of `tools` (a sampling request's `toolChoice`); default 'auto'. */
+  toolChoice?: 'auto' | 'required';
   signal?: AbortSignal;
 }
 

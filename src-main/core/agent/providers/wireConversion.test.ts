@@ -1,4 +1,4 @@
-// Neutral messages → each wire format, image parts included (issue 6, Providers).
+// Neutral messages → each wire format, image parts included.
 import { describe, expect, it } from 'vitest';
 import { toAnthropicMessages } from './anthropicProvider';
 import { toOllamaMessages } from './ollamaProvider';

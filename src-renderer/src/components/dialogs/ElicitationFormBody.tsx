@@ -1,4 +1,4 @@
-// A server asks the user to fill in a form (spec 2025-11-25 "Elicitation", form mode; issue 6): the
+// A server asks the user to fill in a form (spec 2025-11-25 "Elicitation", form mode): the
 // requested schema rendered as fields with its defaults applied, checked before it is sent; Decline and
 // Cancel answer without data.
 import * as Dialog from '@radix-ui/react-dialog';

@@ -1,4 +1,4 @@
-// A server asks the user to open a link (spec 2025-11-25 "Elicitation", URL mode; issue 6): the full URL
+// A server asks the user to open a link (spec 2025-11-25 "Elicitation", URL mode): the full URL
 // and its host are shown, and it opens only after consent, and only https. In browser mode "open" is
 // window.open here; in the desktop app the core opens it with the OS (shell.openExternal) on accept.
 import * as Dialog from '@radix-ui/react-dialog';

@@ -1,4 +1,4 @@
-// What servers ask the user (issue 6, "The rest of MCP"), one request at a time in a Radix Dialog:
+// What servers ask the user (ARCHITECTURE.md, `clientFeatures/`), one request at a time in a Radix Dialog:
 // sampling (approve, edit or decline the request), elicitation forms, and links to open (URL mode).
 // A request is answered, never dismissed by a stray click; Escape answers "cancel" where the spec has it.
 import * as Dialog from '@radix-ui/react-dialog';

@@ -1,4 +1,4 @@
-// A server asks for a model completion (spec 2025-11-25 "Sampling"; issue 6): the user sees the request's
+// A server asks for a model completion (spec 2025-11-25 "Sampling"): the user sees the request's
 // messages, system prompt and max tokens, may edit them, and approves or declines. Nothing reaches a
 // model without this approval; the server's hourly token budget is shown.
 import * as Dialog from '@radix-ui/react-dialog';
@@ -67,6 +67,22 @@ export function SamplingBody(props: {
           />
         </label>
       ))}
+      {original.tools?.length ? (
+        <div className="stack" data-testid="sampling-tools">
+          <span>
+            {original.toolChoice === 'required' ? 'The model must call' : 'The model may call'} these tools; “
+            {r.server}” runs them, not Mooring:
+          </span>
+          <ul>
+            {original.tools.map((t) => (
+              <li key={t.name}>
+                <code>{t.name}</code>
+                {t.description ? ` — ${t.description}` : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <label className="stack">
         System prompt
         <textarea

@@ -1,4 +1,4 @@
-// The form of an elicitation (spec 2025-11-25 "Elicitation", form mode; issue 6): the requested flat
+// The form of an elicitation (spec 2025-11-25 "Elicitation", form mode): the requested flat
 // schema as field values with the schema's defaults applied (SEP-1034), and the checks the spec's
 // primitive schemas allow, per field, before the answer is sent. The core checks again (broker).
 import type { ElicitationFieldSchema, ElicitationFormSchema } from '@shared/interactions';

@@ -11,6 +11,7 @@ import { IconButton } from '../../ui';
 import { readAttachment, type Attachment } from './attachments';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
+import { McpIcon } from '../../components/McpIcon';
 import { useChat } from './chatStore';
 
 export function Composer(props: {
@@ -106,6 +107,7 @@ export function Composer(props: {
                 className={i === active ? 'active' : ''}
                 onClick={() => setPrompt(p)}
               >
+                <McpIcon src={p.icon} />
                 <strong>/{p.command}</strong> <span className="muted">{p.server}</span>
                 {p.description && <span className="muted small"> — {p.description}</span>}
               </button>

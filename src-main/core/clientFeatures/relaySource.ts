@@ -1,0 +1,58 @@
+// The connected servers' prompts, resources, completions and log lines, as Mooring's own server relays
+// them to its clients (serve/featuresRelay.ts). The serve room declares the interface it needs
+// (serve/servedCore.ts, `RelaySource`); this room cannot import it, so the composition root checks that this
+// shape satisfies it. Every request goes to the server's live session through the same helpers the app uses
+// (prompts.ts, resources.ts), so a server that does not offer a feature is never asked for it.
+import type { CompleteRequest, LoggingLevel } from '@modelcontextprotocol/client';
+import type { LogLine } from '@shared/session';
+import { getPrompt, listPrompts } from './prompts';
+import { listResources, readResource, type ResourceSubscriptions } from './resources';
+import { FEATURE_TIMEOUT_MS, onSession, type ServerSession } from './serverSession';
+
+export interface RelaySourceDeps {
+  sessions: () => ServerSession[];
+  /** Every log line of every session (the core's `log` event); returns the unsubscribe. */
+  onLogLine: (fn: (line: LogLine) => void) => () => void;
+  resources: ResourceSubscriptions;
+}
+
+function relayed(session: ServerSession) {
+  const caps = () => session.sdkClient()?.getServerCapabilities() ?? {};
+  return {
+    name: session.name,
+    offers: () => ({
+      prompts: !!caps().prompts,
+      resources: !!caps().resources,
+      completions: !!caps().completions,
+    }),
+    listPrompts: () => listPrompts(session),
+    getPrompt: (name: string, args: Record<string, string>) => getPrompt(session, name, args),
+    listResources: () => listResources(session),
+    readResource: (uri: string) => readResource(session, uri),
+    complete: async (params: CompleteRequest['params']) =>
+      (
+        await onSession(session, 'completion/complete', (c) =>
+          c.complete(params, { timeout: FEATURE_TIMEOUT_MS }),
+        )
+      ).completion,
+  };
+}
+
+export function createRelaySource(deps: RelaySourceDeps) {
+  return {
+    servers: () =>
+      deps
+        .sessions()
+        .filter((s) => s.sdkClient())
+        .map(relayed),
+    onLog: (fn: (server: string, line: { level: LoggingLevel; text: string }) => void) =>
+      deps.onLogLine((line) => {
+        if (line.source === 'server') fn(line.server, { level: line.level as LoggingLevel, text: line.text });
+      }),
+    onChanged: (fn: (what: 'prompts' | 'resources') => void) => {
+      const on = (e: { what: 'prompts' | 'resources' }) => fn(e.what);
+      deps.resources.on('listChanged', on);
+      return () => void deps.resources.off('listChanged', on);
+    },
+  };
+}
