@@ -1,11 +1,15 @@
-// What a new user met on a walkthrough, end to end on a real `mooring web`: an import on a machine without
+// What a new user met on a walkthrough, end to end on a real `mooring web` with no D-Bus session (no
+// keychain): an import that needs one says which server and what to do, where the person looks; a servers
+// file with a typo is explained in app terms and reloads once fixed; Models checks the form's unsaved values
+// with Save in reach; Diagnostics shows no legend without a chart; Sharing's entry works without npm link.
+import on a machine without
 // a keychain (no D-Bus session) names the server that needs one and says what to do, where the person looks.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
-import { MEMORY, startMooringWeb, type RunningWeb } from './harness';
+import { MEMORY, ROOT, startMooringWeb, type RunningWeb } from './harness';
 import { openScreen } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
@@ -121,4 +125,16 @@ test('Diagnostics: a server with no calls yet has no chart legend, only a senten
   await expect(memory.getByTestId('diag-no-chart')).toHaveText('Not enough calls for a latency chart yet.');
   await expect(memory.getByTestId('diag-legend')).toHaveCount(0);
   await expect(memory).not.toContainText('p50 p95');
+});
+
+test('Sharing: the entry for Claude Desktop names this Node and bin/mooring.mjs by full path', async () => {
+  await openScreen(page, 'Sharing');
+  const entry = JSON.parse(await page.getByTestId('sharing-client-entry').innerText()) as {
+    mcpServers: { mooring: { command: string; args: string[] } };
+  };
+  expect(entry.mcpServers.mooring).toEqual({
+    command: process.execPath,
+    args: [join(ROOT, 'bin', 'mooring.mjs'), 'serve', '--stdio'],
+  });
+  await expect(page.getByTestId('sharing-bare-note')).toContainText('"mooring"');
 });
