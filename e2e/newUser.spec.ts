@@ -2,8 +2,6 @@
 // keychain): an import that needs one says which server and what to do, where the person looks; a servers
 // file with a typo is explained in app terms and reloads once fixed; Models checks the form's unsaved values
 // with Save in reach; Diagnostics shows no legend without a chart; Sharing's entry works without npm link.
-import on a machine without
-// a keychain (no D-Bus session) names the server that needs one and says what to do, where the person looks.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
