@@ -61,7 +61,8 @@ export function registerCallCommand(mcp: Command, withCore: CoreRunner): void {
               `"${server}" has no tool "${tool}"`,
               `List its tools: mooring mcp tools ${server}`,
             );
-          checkCallArguments(entry, args);
+          // A tool that is off is refused by the call with why and what to do; its arguments do not matter.
+          if (entry.enabled) checkCallArguments(entry, args);
           const stopPrompt = interactive() && !o.yes ? answerApprovalsOnTerminal(core) : () => undefined;
           const outcome = await core.tools
             .call(entry.modelName, args, {
