@@ -122,6 +122,8 @@ test('the Playground starts from the arguments a tool needs, and runs it', async
 test('import from a pasted Claude Desktop file shows the full command line for consent', async () => {
   await page.getByRole('button', { name: 'Import…' }).click();
   const dialog = page.getByTestId('import-dialog');
+  // Where to find the file to choose: Claude Desktop's own path on this platform.
+  await expect(dialog.getByTestId('import-claude-path')).toContainText('claude_desktop_config.json');
   const claude = {
     mcpServers: {
       memory: { command: 'node', args: [MEMORY], env: { MEMORY_FILE_PATH: join(home, 'memory.json') } },

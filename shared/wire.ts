@@ -203,6 +203,8 @@ export type UiEvent =
    */
   | { type: 'toolCall'; event: WireToolCallEvent }
   | { type: 'log'; line: LogLine }
+  /** mcp_servers.json changed on disk; `ok` is whether it reads now (the Servers screen loads it again). */
+  | { type: 'serversFile'; ok: boolean }
   | { type: 'approval'; request: ApprovalRequest }
   | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
   /** A server asks the user: sampling approval, a form, a link. */

@@ -4,7 +4,7 @@
 // built by `npm run build` (checked fresh first, like the tests do).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'vite';
+import { build, type Plugin } from 'vite';
 // @ts-expect-error -- a plain .mjs helper shared with scripts/start.mjs
 import { buildIfStale, outputsAreStale } from '../../scripts/buildFreshness.mjs';
 import { ROOT } from './paths';
@@ -34,6 +34,24 @@ export async function mooringBin(): Promise<string> {
   return join(ROOT, 'bin/mooring.mjs');
 }
 
+/**
+ * What electron-vite adds to the product's ESM chunks ("CommonJS Shims"): bundled CommonJS libraries
+ * (write-file-atomic names its temp files from __filename) expect __filename, __dirname and require.
+ */
+function commonJsShims(): Plugin {
+  return {
+    name: 'bench-commonjs-shims',
+    renderChunk(code) {
+      const lines: string[] = [];
+      if (/\b__filename\b/.test(code) && !/\b(const|let|var) __filename\b/.test(code))
+        lines.push('const __filename = import.meta.filename;');
+      if (/\b__dirname\b/.test(code) && !/\b(const|let|var) __dirname\b/.test(code))
+        lines.push('const __dirname = import.meta.dirname;');
+      return lines.length ? { code: `${lines.join('\n')}\n${code}`, map: null } : null;
+    },
+  };
+}
+
 const isStale = outputsAreStale as (root: string, o: { outputs: string[]; sources: string[] }) => boolean;
 
 async function compileAll(): Promise<void> {
@@ -48,6 +66,7 @@ async function compileAll(): Promise<void> {
     logLevel: 'warn',
     resolve: { alias: { '@shared': join(ROOT, 'shared') } },
     ssr: { noExternal: true, target: 'node' },
+    plugins: [commonJsShims()],
     build: {
       ssr: true,
       outDir: OUT,

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import { formatFix } from '../core/catalog/argRepair';
+import { checkCallArguments } from '../core/catalog/argumentCheck';
 import { saveMedia, printResult } from './callOutput';
 import { failIfNotReady, type CoreRunner } from './coreRunner';
 import { EXIT } from './output';
@@ -60,6 +61,8 @@ export function registerCallCommand(mcp: Command, withCore: CoreRunner): void {
               `"${server}" has no tool "${tool}"`,
               `List its tools: mooring mcp tools ${server}`,
             );
+          // A tool that is off is refused by the call with why and what to do; its arguments do not matter.
+          if (entry.enabled) checkCallArguments(entry, args);
           const stopPrompt = interactive() && !o.yes ? answerApprovalsOnTerminal(core) : () => undefined;
           const outcome = await core.tools
             .call(entry.modelName, args, {

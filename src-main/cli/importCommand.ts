@@ -24,6 +24,15 @@ export function describeImport(file: string, preview: ImportPreview): string {
   }
   for (const r of preview.renamed) out += tty`  ("${r.from}" is imported as "${r.to}")\n`;
   for (const w of preview.warnings) out += tty`  note: ${w}\n`;
+  const noKeychain = preview.missingKeychain;
+  if (noKeychain) {
+    out += 'No keychain is reachable here, and these servers have secrets to keep in it:\n';
+    for (const [name, fields] of Object.entries(noKeychain.servers))
+      out += tty`  ${name}: ${fields.join(', ')}\n`;
+    out +=
+      'Importing them fails. In the file, replace each secret value with ${env:NAME} and export NAME before ' +
+      'starting Mooring, or leave those servers out of the file.\n';
+  }
   if (preview.servers.some((s) => s.dropped.length))
     out +=
       'Settings marked "not imported" are never taken from a file; turn one on yourself afterwards, one server at a time\n' +

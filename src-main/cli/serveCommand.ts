@@ -34,6 +34,7 @@ interface ServeOptions {
   maxSessions?: string;
   maxSessionsPerToken?: string;
   sessionIdle?: string;
+  clientEntry?: boolean;
 }
 
 function parsePort(text: string): number {
@@ -97,6 +98,17 @@ async function startServers(core: MooringCore): Promise<void> {
       say(tty`mooring serve: ${s.name} is not connected: ${s.error?.message ?? 'failed'}\n`);
 }
 
+/** `--client-entry`: the stdio entry for Claude Desktop, Cursor and the like, with this install's paths. */
+function printClientEntry(core: MooringCore, json: boolean | undefined): void {
+  const entry = core.sharing.clientEntry();
+  if (json) {
+    process.stdout.write(`${JSON.stringify(entry)}\n`);
+    return;
+  }
+  process.stdout.write(`${entry.json}\n`);
+  say(`${entry.bareNote}\n`);
+}
+
 /** Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them. */
 async function ownSchedules(core: MooringCore): Promise<void> {
   await core.schedules.own('mooring serve').catch((err: unknown) => {
@@ -107,6 +119,7 @@ async function ownSchedules(core: MooringCore): Promise<void> {
 }
 
 async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
+  if (o.clientEntry) return printClientEntry(core, o.json);
   if (Boolean(o.stdio) === (o.http !== undefined))
     throw new MooringError(
       'usage',
@@ -190,6 +203,10 @@ export function registerServeCommand(program: Command, withCore: CoreRunner): vo
     .command('serve')
     .description("serve Mooring (memory, conversations, every configured server's tools) as an MCP server")
     .option('--stdio', 'speak MCP on stdin/stdout (for a client that launches Mooring)')
+    .option(
+      '--client-entry',
+      "print the config entry that starts this install's --stdio server (Claude Desktop, Cursor)",
+    )
     .option('--http <port>', 'serve Streamable HTTP on this port (0: a free one), with a bearer token')
     .option('--host <address>', 'address to bind for --http', '127.0.0.1')
     .option('--allow-remote', 'allow binding a non-loopback address (other machines can then connect)')
@@ -204,7 +221,10 @@ export function registerServeCommand(program: Command, withCore: CoreRunner): vo
     .option('--tools <names>', 'scope: only these tools, comma-separated; a trailing * matches a prefix')
     .option('--approval-timeout <seconds>', 'refuse a call nobody approved within this time (default 120)')
     .option('--model <provider:model>', 'the model start_session uses when the client names none')
-    .option('--json', 'with --http: print {"url","token","label"} as one JSON line')
+    .option(
+      '--json',
+      'with --http: print {"url","token","label"} as one JSON line; with --client-entry: the entry',
+    )
     .option('--max-sessions <n>', 'with --http: open sessions in all (default 64)')
     .option('--max-sessions-per-token <n>', 'with --http: open sessions per token (default 16)')
     .option('--session-idle <seconds>', 'with --http: close a session unused this long (default 600)')

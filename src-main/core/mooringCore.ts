@@ -50,6 +50,7 @@ import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
+import type { SelfLaunch } from './serve/launchCommand';
 import { ScheduleService } from './schedules/scheduleService';
 import { declineUnattendedInteractions, UNATTENDED_CLIENT_PREFIX } from './schedules/unattendedInteractions';
 import type { RelaySource } from './serve/servedCore';
@@ -67,6 +68,8 @@ export interface CoreEvents {
   status: [SessionStatus];
   tools: [ToolsChange];
   log: [LogLine];
+  /** mcp_servers.json changed on disk (an editor, another process): valid now or not. */
+  serversFile: [{ ok: boolean }];
   approval: [ApprovalRequest];
   /** A server asks the user something: sampling approval, a form, a URL to open. */
   interaction: [Interaction];
@@ -90,6 +93,8 @@ export interface MooringCoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /** The host renders MCP App views (the desktop app, browser mode): servers are told they may send them. */
   offerAppViews?: boolean;
+  /** How a client starts this install on stdio (the packaged app: its binary and `--mcp-server`); default: Node and bin/mooring.mjs. */
+  selfLaunch?: SelfLaunch;
   /**
    * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
    * override the global ones, and it is offered to servers as the MCP root.
@@ -294,6 +299,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => this.workspaces.scan(dir),
       log: (l) => this.emit('log', l),
+      onFileChange: (ok) => this.emit('serversFile', { ok }),
       serverIcon: (name) => this.iconOf(name, this.pool.get(name)?.serverIcons()),
     });
     this.auth = new AuthService({
@@ -332,7 +338,10 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.conversations = ConversationStore.forHome(paths.home);
     this.memory = MemoryStore.forHome(paths.home);
-    this.sharing = new McpSharing(this);
+    this.sharing = new McpSharing(this, {
+      ...(opts.selfLaunch ? { selfLaunch: opts.selfLaunch } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
+    });
     this.prompts = new PromptsService(this.pool);
     this.resources = new ResourcesService({ sessions: this.pool, subscriptions: this.features.resources });
     this.features.resources.on('updated', (u) => this.emit('resourceUpdated', u));

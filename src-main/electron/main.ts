@@ -313,6 +313,8 @@ app.whenReady().then(async () => {
     openExternal: openExternalLink,
     secretStore: secretStore(),
     offerAppViews: true,
+    // The installed app serves MCP itself (mcpServerMode.ts); an unpackaged run uses Node and bin/mooring.mjs.
+    ...(app.isPackaged ? { selfLaunch: { command: process.execPath, args: [MCP_SERVER_FLAG] } } : {}),
   });
   api = createApiContext(core);
   const apps = core.apps;

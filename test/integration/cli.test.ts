@@ -164,6 +164,27 @@ describe('mooring mcp (CLI)', () => {
     expect(unknown.stderr).toMatch(/mooring mcp list/);
   });
 
+  it('arguments that do not fit the input schema exit 2 with what the tool takes, before the server sees them', async () => {
+    const missing = await mooring(['mcp', 'call', 'every', 'get-sum', '{"a": 1}']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'error: The arguments for get-sum on "every" do not fit its input schema: b is required (number).\n' +
+        'It takes:\n  a (number, required): First number\n  b (number, required): Second number\n' +
+        'For example: {"a":0,"b":0}\n',
+    );
+    expect(missing.stderr).toContain(`hint: mooring mcp call every get-sum '{"a":0,"b":0}'`);
+    const wrong = await mooring(['mcp', 'call', 'every', 'get-sum', '{"a": "x", "b": 2}', '--json']);
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ ok: false, code: 'usage' });
+    expect(JSON.parse(wrong.stdout).error).toMatch(
+      /^The arguments for get-sum on "every" do not fit .*\ba: /,
+    );
+    // What the call repairs anyway (a number as a string) is not refused.
+    const repaired = await mooring(['mcp', 'call', 'every', 'get-sum', '{"a": "3", "b": 2}']);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toContain('5');
+  });
+
   it('a usage error points at the help of the command that was mistyped', async () => {
     const missing = await mooring(['mcp', 'add']);
     expect(missing.code).toBe(2);

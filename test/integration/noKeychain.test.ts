@@ -94,4 +94,33 @@ describe.runIf(process.platform === 'linux')('no keychain (no D-Bus session)', (
       await auth.close();
     }
   });
+
+  it('an import with a secret names the servers that need the keychain; the D-Bus words are only details', async () => {
+    const file = join(tempDir('mooring-nokeychain-import-'), 'claude_desktop_config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          github: { command: 'node', args: ['x.js'], env: { GITHUB_TOKEN: 'ghp_secret123456' } },
+          plain: { command: 'node', args: ['y.js'] },
+        },
+      }),
+    );
+    const r = await mooring(['mcp', 'import', file, '--yes']);
+    expect(r.code).toBe(1);
+    // The consent says it before anything is tried.
+    expect(r.stderr).toContain('No keychain is reachable here, and these servers have secrets to keep in it');
+    expect(r.stderr).toContain('  github: env GITHUB_TOKEN\n');
+    const error = r.stderr.slice(r.stderr.indexOf('error: '));
+    const [title, ...details] = error.split('\n');
+    expect(title).toBe(
+      'error: "github" has secrets to keep in the keychain, and no keychain is reachable here, so nothing was imported.',
+    );
+    expect(details[0]).toBe('Secrets: github: env GITHUB_TOKEN.');
+    expect(details[1]).toMatch(/^The keychain said: .+/);
+    expect(error).toContain('uncheck it');
+    expect(error).toContain('${env:NAME}');
+    expect(r.stdout + r.stderr).not.toContain('ghp_secret123456');
+    expect((await mooring(['mcp', 'list', '--json'])).stdout).not.toContain('plain');
+  });
 });

@@ -100,10 +100,23 @@ export class ProviderAccess {
     return resolveProvider(spec, await this.agentSettings(), this.deps.env());
   }
 
-  /** Lists the provider's models within `timeoutMs`: the proof that the endpoint and the key work. */
-  async check(provider: ProviderId, timeoutMs = 8_000): Promise<ProviderCheck> {
+  /**
+   * Lists the provider's models within `timeoutMs`: the proof that the endpoint and the key work. `draft`
+   * is what Settings > Models holds but has not saved (a base URL, empty for the default; a key typed but
+   * not stored): Check tries those, so a person learns whether they work before saving them.
+   */
+  async check(
+    provider: ProviderId,
+    timeoutMs = 8_000,
+    draft: { baseUrl?: string | null; apiKey?: string } = {},
+  ): Promise<ProviderCheck> {
     try {
-      const { provider: p } = await this.providerFor(`${provider}:${SUGGESTED_MODELS[provider]}`);
+      const settings = withDraft(await this.agentSettings(), provider, draft);
+      const { provider: p } = await resolveProvider(
+        `${provider}:${SUGGESTED_MODELS[provider]}`,
+        settings,
+        this.deps.env(),
+      );
       if (!p.listModels) return { ok: true, models: [] };
       const models = await p.listModels(AbortSignal.timeout(timeoutMs));
       return { ok: true, models };
@@ -198,4 +211,21 @@ export class ProviderAccess {
   keychain(): Promise<{ ok: true } | { ok: false; reason: string }> {
     return this.deps.secrets.available().catch((e: Error) => ({ ok: false as const, reason: e.message }));
   }
+}
+
+/** The saved provider settings with a form's unsaved base URL and key in place of the saved ones. */
+function withDraft(
+  saved: AgentProviderSettings,
+  provider: ProviderId,
+  draft: { baseUrl?: string | null; apiKey?: string },
+): AgentProviderSettings {
+  if (draft.baseUrl === undefined && !draft.apiKey?.trim()) return saved;
+  const current = { ...((saved[provider] ?? {}) as { baseUrl?: string; apiKey?: string | null }) };
+  if (draft.baseUrl !== undefined) {
+    const url = draft.baseUrl?.trim();
+    if (url) current.baseUrl = url;
+    else delete current.baseUrl;
+  }
+  if (draft.apiKey?.trim()) current.apiKey = draft.apiKey.trim();
+  return { ...saved, [provider]: current };
 }

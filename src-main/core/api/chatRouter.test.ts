@@ -202,6 +202,20 @@ describe('the chat over the router', () => {
     });
     const check = await caller.models.check({ provider: 'openai' });
     expect(check.ok).toBe(false);
+    // Check tries what the form holds, unsaved: a URL and a key typed but not stored; nothing is written.
+    const draft = await startOpenAIServer([]);
+    try {
+      expect(
+        await caller.models.check({ provider: 'openai', baseUrl: `${draft.url}/v1`, apiKey: 'sk-typed' }),
+      ).toEqual({ ok: true, models: ['gpt-4o'] });
+      expect(draft.requests.at(-1)?.headers.authorization).toBe('Bearer sk-typed');
+      expect((await caller.models.get()).providers.find((p) => p.id === 'openai')?.baseUrl).toBe(
+        'http://127.0.0.1:9/v1',
+      );
+      expect(await secrets.get('provider/openai/apiKey')).toBe('sk-from-keychain');
+    } finally {
+      await draft.close();
+    }
     const { conversationId: cid } = await caller.chat.send({ text: 'Hello?' });
     await turnEnded(cid);
     const error = chatEvents(cid).find((e): e is Extract<ChatEvent, { type: 'error' }> => e.type === 'error');

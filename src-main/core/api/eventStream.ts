@@ -66,6 +66,7 @@ export async function* uiEvents(core: MooringCore, signal?: AbortSignal): AsyncG
   listen(core, 'tools', onTools);
   listen(core.tools, 'toolCall', onCall);
   listen(core, 'log', onLog);
+  listen(core, 'serversFile', (c: { ok: boolean }) => push({ type: 'serversFile', ok: c.ok }));
   listen(core, 'approval', onApproval);
   listen(core.approvals, 'resolved', onResolved);
   listen(core.installLinks, 'offer', onInstallLink);

@@ -6,6 +6,9 @@ import { publicProcedure, router } from './trpc';
 export const mcpServerRouter = router({
   status: publicProcedure.query(({ ctx }) => ctx.core.sharing.status()),
 
+  /** The stdio entry for Claude Desktop, Cursor and the like, with this install's absolute paths. */
+  clientEntry: publicProcedure.query(({ ctx }) => ctx.core.sharing.clientEntry()),
+
   start: publicProcedure
     .input(
       z.object({

@@ -44,8 +44,19 @@ export const settingsRouter = router({
   /** The chat's model picker: each configured provider's models, with whether they take tools and images. */
   list: publicProcedure.query(({ ctx }) => ctx.core.providers.catalog()),
 
-  /** Reaches the provider with the saved settings and lists its models. */
+  /** Reaches the provider and lists its models: with the form's unsaved base URL and key when given, else the saved ones. */
   check: publicProcedure
-    .input(z.object({ provider: ProviderIdSchema }))
-    .mutation(({ ctx, input }) => ctx.core.providers.check(input.provider)),
+    .input(
+      z.object({
+        provider: ProviderIdSchema,
+        baseUrl: z.string().max(2048).nullable().optional(),
+        apiKey: z.string().max(4096).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      ctx.core.providers.check(input.provider, undefined, {
+        ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {}),
+        ...(input.apiKey !== undefined ? { apiKey: input.apiKey } : {}),
+      }),
+    ),
 });

@@ -153,11 +153,15 @@ export class ServerManager {
     const chosen = opts.only ? pick(parsed.servers, opts.only, opts.fileName) : parsed.servers;
     const split = chosen.map((s) => splitSecrets(s, opts));
     const servers = split.map((s) => parseServerInput(s.config));
-    const secrets = [
-      ...split.flatMap((s) => s.secrets),
-      ...servers.flatMap((s) => inputSecrets(s, opts.inputValues)),
-    ];
-    await this.ensureKeychain(secrets);
+    const perServer = servers.map((server, i) => ({
+      server: server.name,
+      secrets: [...split[i]!.secrets, ...inputSecrets(server, opts.inputValues)],
+    }));
+    const secrets = perServer.flatMap((p) => p.secrets);
+    if (secrets.length > 0) {
+      const a = await this.secrets.available();
+      if (!a.ok) throw importNeedsKeychain(perServer, a.reason);
+    }
     const before = await this.store.list();
     const writes = new SecretWrites(this.secrets);
     let merged: MergeResult;
@@ -177,6 +181,30 @@ export class ServerManager {
     return { ...parsed, servers, ...merged };
   }
 
+  /**
+   * For an import's consent: the servers among `configs` whose values would go to the keychain (by field:
+   * "env GITHUB_TOKEN", "input api_key"), when no keychain is reachable; undefined when none need it or
+   * the keychain answers (the keychain is asked only when one does).
+   */
+  async missingKeychain(
+    configs: readonly ServerConfigInput[],
+    opts: SplitOptions = {},
+  ): Promise<{ reason: string; servers: Record<string, string[]> } | undefined> {
+    const needing = configs
+      .map((c) => ({
+        name: c.name,
+        fields: [
+          ...splitSecrets(c, opts).secrets.map((e) => e.field ?? 'a secret'),
+          ...inputReferences(parseServerInput(c)).map((id) => `input ${id}`),
+        ],
+      }))
+      .filter((n) => n.fields.length > 0);
+    if (needing.length === 0) return undefined;
+    const a = await this.secrets.available();
+    if (a.ok) return undefined;
+    return { reason: a.reason, servers: Object.fromEntries(needing.map((n) => [n.name, n.fields])) };
+  }
+
   /** The config to start `name` with: secrets and `${env:NAME}` filled in. Never log the result. */
   async resolve(name: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerConfig> {
     return resolveServerConfig(await this.store.get(name), this.secrets, env);
@@ -188,6 +216,29 @@ export class ServerManager {
   }
 }
 
+/**
+ * An import with secrets on a machine without a keychain: the title names the servers that need it (what a
+ * person can act on), the hint says what to do, and the keychain's own words (a D-Bus message) come after
+ * the first line, as details (shared/errors.ts, `splitErrorDetails`).
+ */
+function importNeedsKeychain(
+  perServer: readonly { server: string; secrets: readonly SecretEntry[] }[],
+  reason: string,
+): MooringError {
+  const needing = perServer.filter((p) => p.secrets.length > 0);
+  const names = needing.map((p) => `"${p.server}"`);
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  const fields = needing
+    .map((p) => `${p.server}: ${p.secrets.map((e) => e.field ?? 'a secret').join(', ')}`)
+    .join('; ');
+  return new MooringError(
+    'secret_unavailable',
+    `${list} ${names.length === 1 ? 'has secrets' : 'have secrets'} to keep in the keychain, and no keychain is reachable here, so nothing was imported.\n` +
+      `Secrets: ${fields}.\nThe keychain said: ${reason}`,
+    `Import without ${names.length === 1 ? 'it' : 'them'} (in the app, uncheck ${names.length === 1 ? 'it' : 'them'}; from a terminal, leave ${names.length === 1 ? 'it' : 'them'} out of the file), or in the file replace each secret value with \${env:NAME} (e.g. "\${env:GITHUB_TOKEN}") and export NAME before starting Mooring. Servers without secrets need no keychain.`,
+  );
+}
+
 /** The keychain entries of the `${input:ID}` values a server refers to (ids it does not use are ignored). */
 function inputSecrets(
   server: ServerConfig,
@@ -196,7 +247,7 @@ function inputSecrets(
   if (!values) return [];
   return inputReferences(server)
     .filter((id) => values[id] !== undefined)
-    .map((id) => ({ account: inputAccount(server.name, id), value: values[id]! }));
+    .map((id) => ({ account: inputAccount(server.name, id), value: values[id]!, field: `input ${id}` }));
 }
 
 /** The servers named in `names`, in the file's order; a name the file does not have is `not_found`. */

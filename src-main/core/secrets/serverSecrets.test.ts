@@ -49,8 +49,8 @@ describe('splitSecrets', () => {
     expect(config.env).toEqual({ GITHUB_TOKEN: KEYCHAIN_REF, LOG_LEVEL: 'debug', CUSTOM: KEYCHAIN_REF });
     expect(config.secretEnv).toEqual(['CUSTOM', 'GITHUB_TOKEN']);
     expect(secrets).toEqual([
-      { account: 'server/gh/env/CUSTOM', value: 'c-value' },
-      { account: 'server/gh/env/GITHUB_TOKEN', value: 'ghp_abc' },
+      { account: 'server/gh/env/CUSTOM', value: 'c-value', field: 'env CUSTOM' },
+      { account: 'server/gh/env/GITHUB_TOKEN', value: 'ghp_abc', field: 'env GITHUB_TOKEN' },
     ]);
     expect(JSON.stringify(config)).not.toMatch(/ghp_abc|c-value/);
   });
@@ -63,7 +63,7 @@ describe('splitSecrets', () => {
       headers: { Authorization: 'Bearer t0k', 'X-Team': 'a' },
     };
     expect(splitSecrets(input).secrets).toEqual([
-      { account: 'server/web/header/Authorization', value: 'Bearer t0k' },
+      { account: 'server/web/header/Authorization', value: 'Bearer t0k', field: 'header Authorization' },
     ]);
     expect(splitSecrets(input, { detect: false }).secrets).toEqual([]);
     expect(splitSecrets({ ...input, secretHeaders: ['X-Team'] }, { detect: false }).config.headers).toEqual({

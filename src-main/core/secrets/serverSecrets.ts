@@ -53,6 +53,8 @@ export const isReference = (value: string): boolean =>
 export interface SecretEntry {
   account: string;
   value: string;
+  /** What it is, for a person: "env GITHUB_TOKEN", "header Authorization", "input api_key". */
+  field?: string;
 }
 
 export interface SplitSecrets {
@@ -75,6 +77,7 @@ export function splitSecrets(input: ServerConfigInput, opts: { detect?: boolean 
     values: Record<string, string> | undefined,
     marked: string[] | undefined,
     account: (k: string) => string,
+    kind: 'env' | 'header',
   ) => {
     const out = { ...(values ?? {}) };
     const keys = new Set(marked ?? []);
@@ -91,14 +94,14 @@ export function splitSecrets(input: ServerConfigInput, opts: { detect?: boolean 
       }
       // A reference to the environment or a VS Code input is not a secret value: it stays in the file.
       if (v !== KEYCHAIN_REF && isReference(v)) continue;
-      if (v !== KEYCHAIN_REF) secrets.push({ account: account(k), value: v });
+      if (v !== KEYCHAIN_REF) secrets.push({ account: account(k), value: v, field: `${kind} ${k}` });
       out[k] = KEYCHAIN_REF;
       secretKeys.push(k);
     }
     return { values: out, secretKeys };
   };
-  const env = split(input.env, input.secretEnv, (k) => envAccount(name, k));
-  const headers = split(input.headers, input.secretHeaders, (k) => headerAccount(name, k));
+  const env = split(input.env, input.secretEnv, (k) => envAccount(name, k), 'env');
+  const headers = split(input.headers, input.secretHeaders, (k) => headerAccount(name, k), 'header');
   return {
     config: {
       ...input,

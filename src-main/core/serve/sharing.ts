@@ -4,6 +4,7 @@
 // core; the core stops it when it closes.
 import { FULL_SCOPE } from './clientScope';
 import type { McpHttpServer } from './httpServer';
+import { clientEntry, type ClientEntry, type SelfLaunch } from './launchCommand';
 import { loadHttpServer } from './lazy';
 import type { ServedCore } from './servedCore';
 import { generateToken } from './serverTokens';
@@ -21,7 +22,15 @@ export type SharingStatus =
 export class McpSharing {
   private running?: { server: McpHttpServer; label: string; readOnly: boolean };
 
-  constructor(private readonly core: ServedCore) {}
+  constructor(
+    private readonly core: ServedCore,
+    private readonly launch: { selfLaunch?: SelfLaunch; env?: NodeJS.ProcessEnv } = {},
+  ) {}
+
+  /** The stdio entry a client that starts its servers itself (Claude Desktop, Cursor) needs for this install. */
+  clientEntry(): ClientEntry {
+    return clientEntry(this.launch);
+  }
 
   status(): SharingStatus {
     const r = this.running;

@@ -40,6 +40,8 @@ export interface ConfiguredServersDeps {
   workspace?: string;
   scanWorkspace: (dir: string) => Promise<WorkspaceScan>;
   log: (line: LogLine) => void;
+  /** The watched file changed: a UI showing the list (or the file's error) reads it again. */
+  onFileChange?: (ok: boolean) => void;
   /** A server's own icon, checked and as a data: URI (MooringCore.iconOf), if it has one. */
   serverIcon?: (name: string) => string | undefined;
 }
@@ -84,6 +86,11 @@ export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' |
   /** What the file is, for a person: "Goose's config" (clientFormats.ts). */
   formatName: string;
   servers: ImportPreviewServer[];
+  /**
+   * Set when some servers have secrets to keep and no keychain is reachable: their names and fields, and
+   * the keychain's own reason (details for whoever asks; the consent names the servers and what to do).
+   */
+  missingKeychain?: { reason: string; servers: Record<string, string[]> };
 }
 
 export class ConfiguredServers {
@@ -230,6 +237,7 @@ export class ConfiguredServers {
   async watch(): Promise<void> {
     if (this.stopWatch) return;
     this.stopWatch = await this.deps.manager.store.watch((change) => {
+      this.deps.onFileChange?.(change.ok);
       if (change.ok) void this.sync();
       else
         this.deps.log({
@@ -363,7 +371,9 @@ export class ConfiguredServers {
   async previewImport(text: string, fileName: string): Promise<ImportPreview> {
     const parsed = parseImport(text, { fileName });
     const existing = new Set((await this.configs()).map((s) => s.name));
+    const missingKeychain = await this.deps.manager.missingKeychain(parsed.servers);
     return {
+      ...(missingKeychain ? { missingKeychain } : {}),
       format: parsed.format,
       formatName: FORMAT_NAMES[parsed.format],
       renamed: parsed.renamed,

@@ -4,7 +4,12 @@
 import { readFile } from 'node:fs/promises';
 import { describeCommandLine } from '@shared/commandLine';
 import type { DetectedClient } from '@shared/wire';
-import { findClientConfigs, type ClientEnvironment } from '../config/clientConfigs';
+import {
+  clientConfigLocations,
+  findClientConfigs,
+  type ClientEnvironment,
+  type ClientLocation,
+} from '../config/clientConfigs';
 import { parseImport } from '../config/importFormats';
 import { MooringError, toErrorData } from '../errors';
 
@@ -19,6 +24,11 @@ const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export class DetectedClients {
   constructor(private readonly deps: DetectedClientsDeps) {}
+
+  /** Where each client documents its config on this platform, whether or not the file exists (for a hint). */
+  locations(): ClientLocation[] {
+    return clientConfigLocations(this.deps.environment());
+  }
 
   async detect(): Promise<DetectedClient[]> {
     const [found, existing] = await Promise.all([

@@ -54,6 +54,9 @@ export function useLiveEvents(): { connected: boolean } {
         // A call's end moves the server's metrics.
         if (e.event.phase === 'done' || e.event.phase === 'failed') invalidateSoon();
         break;
+      case 'serversFile':
+        void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
+        break;
       case 'log':
         qc.setQueryData<LogLine[]>(trpc.servers.logs.queryKey({ name: e.line.server }), (lines) =>
           lines ? [...lines, e.line].slice(-MAX_LOG_LINES) : lines,

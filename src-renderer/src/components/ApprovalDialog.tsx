@@ -11,7 +11,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ApprovalOutcome, ApprovalRequest } from '@shared/approval';
 import { useTRPC } from '../api/trpc';
 import { appOfClient } from '@shared/appViews';
-import { checkArgs } from '../lib/argsValidation';
+import { checkArgs } from '@shared/toolArguments';
 import { AnnotationBadges } from './AnnotationBadges';
 import { ErrorNote } from './ErrorNote';
 

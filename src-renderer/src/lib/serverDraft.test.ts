@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServerConfigSchema } from '@shared/config';
 import { clientConfigKind, draftFrom, emptyDraft, inputFrom } from './serverDraft';
-import { checkArgs } from './argsValidation';
+import { checkArgs } from '@shared/toolArguments';
 
 describe('the server form model', () => {
   it('round-trips a saved entry, keeping what the form has no field for', () => {

@@ -11,7 +11,13 @@ import { Card, EmptyState, PageHeader } from '../ui';
 /** A small SVG line chart of p50 and p95 (no chart library needed for two lines). */
 function LatencyChart({ samples }: { samples: MetricsSample[] }) {
   const pts = samples.filter((s) => s.p50Ms !== null);
-  if (pts.length < 2) return <span className="muted small">Not enough calls for a chart yet.</span>;
+  // The legend comes with the chart: with no lines yet, "p50 p95" would name nothing.
+  if (pts.length < 2)
+    return (
+      <span className="muted small" data-testid="diag-no-chart">
+        Not enough calls for a latency chart yet.
+      </span>
+    );
   const w = 260;
   const h = 56;
   const max = Math.max(...pts.map((s) => s.p95Ms ?? s.p50Ms ?? 0), 1);
@@ -23,18 +29,33 @@ function LatencyChart({ samples }: { samples: MetricsSample[] }) {
       )
       .join(' ');
   return (
-    <svg
-      viewBox={`0 0 ${w} ${h}`}
-      width="100%"
-      height={h}
-      preserveAspectRatio="none"
-      role="img"
-      aria-label={`Latency over ${pts.length} samples, up to ${max.toFixed(1)} ms`}
-      className="chart"
-    >
-      <polyline points={line((s) => s.p95Ms)} className="p95" fill="none" vectorEffect="non-scaling-stroke" />
-      <polyline points={line((s) => s.p50Ms)} className="p50" fill="none" vectorEffect="non-scaling-stroke" />
-    </svg>
+    <>
+      <div className="chart-legend small muted" data-testid="diag-legend">
+        <span className="key p50" /> p50 <span className="key p95" /> p95
+      </div>
+      <svg
+        viewBox={`0 0 ${w} ${h}`}
+        width="100%"
+        height={h}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`Latency over ${pts.length} samples, up to ${max.toFixed(1)} ms`}
+        className="chart"
+      >
+        <polyline
+          points={line((s) => s.p95Ms)}
+          className="p95"
+          fill="none"
+          vectorEffect="non-scaling-stroke"
+        />
+        <polyline
+          points={line((s) => s.p50Ms)}
+          className="p50"
+          fill="none"
+          vectorEffect="non-scaling-stroke"
+        />
+      </svg>
+    </>
   );
 }
 
@@ -99,9 +120,6 @@ export function DiagnosticsScreen() {
                   </div>
                 </dl>
                 <div className="diag-chart">
-                  <div className="chart-legend small muted">
-                    <span className="key p50" /> p50 <span className="key p95" /> p95
-                  </div>
                   <LatencyChart samples={history.samples} />
                 </div>
               </div>

@@ -4,12 +4,12 @@
 // names, policy) and which settings of the file are never imported, and consent per server before anything
 // is written. The chosen servers are added all or nothing, each with the default safe set. Every text here
 // comes from the file: control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
-import { Modal } from '../components/Modal';
+import { Button, Callout, Dialog } from '../ui';
 import { useUi, type ImportSeed } from '../stores/uiStore';
 
 export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: ImportSeed | null }) {
@@ -21,9 +21,20 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   // VS Code inputs (`${input:ID}`): asked here, kept in the keychain, filled in when the server starts.
   const [inputValues, setInputValues] = useState<Record<string, string>>({});
+  // Where Claude Desktop keeps its servers on this platform: the file to choose below.
+  const locations = useQuery({ ...trpc.clients.locations.queryOptions(), enabled: !seed });
+  const claudeFile = locations.data?.find((l) => l.client === 'claude-desktop')?.path;
   const preview = useMutation(
     trpc.servers.previewImport.mutationOptions({
-      onSuccess: (p) => setChosen(new Set(p.servers.filter((s) => !s.exists).map((s) => s.config.name))),
+      // A server whose secrets have no keychain to go to starts unchecked: the others can still be imported.
+      onSuccess: (p) =>
+        setChosen(
+          new Set(
+            p.servers
+              .filter((s) => !s.exists && !p.missingKeychain?.servers[s.config.name])
+              .map((s) => s.config.name),
+          ),
+        ),
     }),
   );
   const doImport = useMutation(
@@ -42,16 +53,59 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
   useEffect(() => {
     if (seed) previewSeed({ text: seed.text, fileName: seed.fileName });
   }, [seed, previewSeed]);
-  const toggle = (name: string) =>
+  const resetImport = doImport.reset;
+  const toggle = (name: string) => {
+    resetImport(); // an error about the last choice no longer applies
     setChosen((s) => {
       const n = new Set(s);
       if (n.has(name)) n.delete(name);
       else n.add(name);
       return n;
     });
+  };
+
+  const importChosen = () =>
+    // The text that was previewed, not the box's current content: consent covers what was shown.
+    doImport.mutate({
+      text: preview.variables?.text ?? text,
+      fileName: preview.variables?.fileName ?? fileName,
+      names: (preview.data?.servers ?? []).filter((s) => chosen.has(s.config.name)).map((s) => s.config.name),
+      inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
+    });
+  const footer = preview.data ? (
+    <>
+      {/* Where the person is looking when an import fails: next to the button they pressed. */}
+      <div className="dialog-footer-note">
+        <ErrorNote error={doImport.error} details testId="import-error" />
+      </div>
+      <Button onClick={onClose}>{doImport.data ? 'Close' : 'Cancel'}</Button>
+      <Button
+        variant="primary"
+        disabled={chosen.size === 0 || !!doImport.data}
+        loading={doImport.isPending}
+        onClick={importChosen}
+      >
+        I trust these commands: add {chosen.size}
+      </Button>
+    </>
+  ) : (
+    !seed && (
+      <>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="primary"
+          disabled={!text.trim()}
+          loading={preview.isPending}
+          onClick={() => preview.mutate({ text, fileName })}
+        >
+          Preview
+        </Button>
+      </>
+    )
+  );
 
   return (
-    <Modal
+    <Dialog
       open
       onOpenChange={(o) => !o && onClose()}
       title="Import servers"
@@ -60,11 +114,19 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
           ? `From ${shown(seed.fileName)}.`
           : 'From Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, Continue, LM Studio or Cherry Studio.'
       }
-      wide
+      size="lg"
       testId="import-dialog"
+      footer={footer || undefined}
     >
       {!seed && (
         <>
+          {claudeFile && (
+            <p className="muted" data-testid="import-claude-path">
+              Claude Desktop keeps its servers in <code>{claudeFile}</code> (Settings › Developer › Edit
+              Config opens it). “From other apps” on the Servers screen lists the configs found on this
+              machine.
+            </p>
+          )}
           <label className="stack">
             Choose the file
             <input
@@ -90,15 +152,6 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
               placeholder='{"mcpServers": {"…": {"command": "npx", "args": ["…"]}}}'
             />
           </label>
-          <div className="actions">
-            <button
-              type="button"
-              disabled={!text.trim() || preview.isPending}
-              onClick={() => preview.mutate({ text, fileName })}
-            >
-              Preview
-            </button>
-          </div>
         </>
       )}
       <ErrorNote error={preview.error} />
@@ -118,6 +171,12 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
               “{shown(r.from)}” is imported as “{r.to}”.
             </p>
           ))}
+          {preview.data.missingKeychain && (
+            <NoKeychainNote
+              servers={Object.keys(preview.data.missingKeychain.servers)}
+              reason={preview.data.missingKeychain.reason}
+            />
+          )}
           {preview.data.inputs.map((i) => (
             <label key={i.id} className="stack" data-testid={`import-input-${i.id}`}>
               {shown(i.description ?? i.id)} (for {shown(i.usedBy.join(', '))}; kept in the keychain)
@@ -146,6 +205,12 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
                 <code className="command-line" data-testid="import-command-line">
                   {shown(s.commandLine)}
                 </code>
+                {preview.data.missingKeychain?.servers[s.config.name] && (
+                  <p className="warn-text" data-testid="import-needs-keychain">
+                    Needs the keychain for{' '}
+                    {shown(preview.data.missingKeychain.servers[s.config.name]!.join(', '))}
+                  </p>
+                )}
                 {s.grants.length > 0 && (
                   <ul className="plain" data-testid="import-grants">
                     {s.grants.map((g) => (
@@ -166,7 +231,6 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
               </li>
             ))}
           </ul>
-          <ErrorNote error={doImport.error} />
           {doImport.data && (
             <ul className="plain" data-testid="import-results">
               {doImport.data.added.map((name) => (
@@ -192,33 +256,29 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
           )}
         </div>
       )}
-      {/* The Modal's last child: its sticky action row, in view however long the list above is. */}
-      {preview.data && (
-        <div className="actions">
-          <span className="spacer" />
-          <button type="button" onClick={onClose}>
-            {doImport.data ? 'Close' : 'Cancel'}
-          </button>
-          <button
-            type="button"
-            className="primary"
-            disabled={chosen.size === 0 || doImport.isPending || !!doImport.data}
-            onClick={() =>
-              // The text that was previewed, not the box's current content: consent covers what was shown.
-              doImport.mutate({
-                text: preview.variables?.text ?? text,
-                fileName: preview.variables?.fileName ?? fileName,
-                names: preview.data.servers
-                  .filter((s) => chosen.has(s.config.name))
-                  .map((s) => s.config.name),
-                inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
-              })
-            }
-          >
-            I trust these commands: add {chosen.size}
-          </button>
-        </div>
-      )}
-    </Modal>
+    </Dialog>
+  );
+}
+
+/** No keychain here: which servers cannot be imported as they are, and the two ways forward. */
+function NoKeychainNote({ servers, reason }: { servers: string[]; reason: string }) {
+  return (
+    <Callout
+      tone="warning"
+      role="note"
+      testId="import-no-keychain"
+      title={`No keychain is reachable, so ${servers.length === 1 ? 'this server' : 'these servers'} cannot keep ${servers.length === 1 ? 'its' : 'their'} secrets: ${servers.map((n) => shown(n)).join(', ')}`}
+    >
+      <p>
+        {servers.length === 1 ? 'It is' : 'They are'} unchecked; import the others as they are. To bring{' '}
+        {servers.length === 1 ? 'it' : 'them'} too, replace each secret value in the file with{' '}
+        <code>{'${env:NAME}'}</code> (e.g. <code>{'"GITHUB_TOKEN": "${env:GITHUB_TOKEN}"'}</code>) and export
+        NAME before starting Mooring, then preview again.
+      </p>
+      <details>
+        <summary>Details</summary>
+        <pre className="error-details">{shown(reason)}</pre>
+      </details>
+    </Callout>
   );
 }

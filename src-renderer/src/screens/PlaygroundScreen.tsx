@@ -9,7 +9,7 @@ import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
 import { PlaygroundAppView } from '../components/apps/AppView';
 import { ToolCallCard, viewOfEvent } from '../components/ToolCallCard';
-import { argsTemplate, checkArgs } from '../lib/argsValidation';
+import { argsTemplate, checkArgs } from '@shared/toolArguments';
 import { useCalls } from '../stores/callStore';
 import { useUi } from '../stores/uiStore';
 import { Button, Card, EmptyState, Field, PageHeader } from '../ui';

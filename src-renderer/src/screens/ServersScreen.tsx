@@ -12,6 +12,7 @@ import { CliHint } from './CliHint';
 import { DetectedClientsDialog, DetectedClientsSection } from './DetectedClients';
 import { ImportDialog } from './ImportDialog';
 import { ServerForm } from './ServerForm';
+import { ServersFileProblem } from './ServersFileProblem';
 import { ServerRowCard } from './ServerRowCard';
 
 function RemoveDialog({ name, onClose }: { name: string; onClose: () => void }) {
@@ -119,7 +120,7 @@ export function ServersScreen() {
           </>
         }
       />
-      <ErrorNote error={list.error} />
+      <ServersFileProblem error={list.error} />
       {ui.notice && <SafeDefaultsNotice servers={ui.notice.servers} />}
       {list.isSuccess && rows.length === 0 ? (
         <>

@@ -13,6 +13,7 @@ export function SharingScreen() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const status = useQuery(trpc.mcpServer.status.queryOptions());
+  const entry = useQuery(trpc.mcpServer.clientEntry.queryOptions());
   const [readOnly, setReadOnly] = useState(true);
   const [shown, setShown] = useState<{ url: string; token: string } | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.mcpServer.status.queryKey() });
@@ -111,13 +112,22 @@ export function SharingScreen() {
       </Card>
       <h2 className="section-title">For a client that starts servers itself</h2>
       <p className="muted">
-        Claude Desktop and Cursor start their servers as commands. Give them this entry:
+        Claude Desktop and Cursor start their servers as commands. Add this entry to their config (it names
+        this install by its full path, so it works without <code>mooring</code> on PATH):
       </p>
-      <CodeBlock
-        label="config"
-        code={`{ "mcpServers": { "mooring": { "command": "mooring", "args": ["serve", "--stdio"] } } }`}
+      {entry.data ? (
+        <>
+          <CodeBlock label="config" code={entry.data.json} testId="sharing-client-entry" />
+          <p className="muted" data-testid="sharing-bare-note">
+            {entry.data.bareNote}
+          </p>
+        </>
+      ) : (
+        <ErrorNote error={entry.error} />
+      )}
+      <CliHint
+        commands={['mooring serve --client-entry', 'mooring serve --stdio', 'mooring serve --http 8765']}
       />
-      <CliHint commands={['mooring serve --stdio', 'mooring serve --http 8765']} />
     </section>
   );
 }

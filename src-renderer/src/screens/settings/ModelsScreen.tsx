@@ -107,8 +107,9 @@ function ModelsForm({ data }: { data: ModelsView }) {
             onChanged={refresh}
           />
         ))}
-        <ErrorNote error={save.error} testId="models-save-error" />
-        <div className="actions">
+        {/* Stays at the bottom of the window while the providers scroll past: Save is always in reach. */}
+        <div className="actions models-footer">
+          <ErrorNote error={save.error} testId="models-save-error" />
           {save.isSuccess && (
             <span className="ok-text" data-testid="models-saved">
               Saved.
@@ -231,10 +232,25 @@ function ProviderRow(props: {
         </div>
       )}
       <div className="actions">
-        <button type="button" onClick={() => check.mutate({ provider: p.id })} disabled={check.isPending}>
+        <button
+          type="button"
+          onClick={() =>
+            // What the form holds, saved or not: the base URL above, and a key typed but not stored yet
+            // (a reference is resolved only once it is used).
+            check.mutate({
+              provider: p.id,
+              baseUrl: props.url,
+              ...(storage !== 'envRef' && key.trim() ? { apiKey: key } : {}),
+            })
+          }
+          disabled={check.isPending}
+        >
           {check.isPending ? 'Checking…' : 'Check'}
         </button>
-        <span className="muted small">Uses the saved URL and key: save first.</span>
+        <span className="muted small">
+          Tries the URL{p.needsKey ? ' and key' : ''} in this form, saved or not
+          {p.needsKey ? ' (the stored key when none is typed)' : ''}.
+        </span>
       </div>
       {result &&
         (result.ok ? (

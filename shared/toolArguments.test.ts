@@ -1,6 +1,6 @@
 // The Playground's arguments: the template it starts from for a tool, and the check before a call.
 import { describe, expect, it } from 'vitest';
-import { argsTemplate, checkArgs } from './argsValidation';
+import { argsTemplate, checkArgs, describeExpectedArgs } from './toolArguments';
 
 // server-everything's echo and get-sum, and a schema with the other kinds a template fills in.
 const ECHO = {
@@ -65,5 +65,28 @@ describe('checkArgs', () => {
       ok: false,
       error: expect.stringContaining('one JSON object'),
     });
+  });
+});
+
+describe('describeExpectedArgs', () => {
+  it('names each property with its type, required ones first, and an example to start from', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        mode: { type: 'string', enum: ['fast', 'slow'], description: 'How\nfast' },
+        path: { type: 'string', description: 'Where' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['path'],
+    };
+    expect(describeExpectedArgs(schema)).toEqual({
+      lines: [
+        'path (string, required): Where',
+        'mode (one of "fast", "slow"): How',
+        'tags (array of string)',
+      ],
+      example: '{\n  "path": ""\n}',
+    });
+    expect(describeExpectedArgs({ type: 'object' })).toEqual({ lines: [], example: '{}' });
   });
 });

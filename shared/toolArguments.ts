@@ -1,5 +1,7 @@
-// Arguments a person edits (the approval dialog, the Playground) are checked against the tool's input
-// schema before they are sent. zod converts the JSON Schema; a schema it cannot read only skips the check.
+// Tool arguments checked against the tool's input schema before they are sent: arguments a person edits (the
+// approval dialog, the Playground) and those typed on a command line (`mooring mcp call`). zod converts the
+// JSON Schema; a schema it cannot read only skips the check. What a tool expects is said in the same words
+// everywhere: each property with its type, required ones marked, and a JSON object to start from.
 import { z } from 'zod';
 
 export type ArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
@@ -11,6 +13,11 @@ export function checkArgs(text: string, schema: unknown): ArgsCheck {
   } catch (err) {
     return { ok: false, error: `Not valid JSON: ${(err as Error).message}` };
   }
+  return checkArgValues(value, schema);
+}
+
+/** The check of `checkArgs` on arguments already parsed. */
+export function checkArgValues(value: unknown, schema: unknown): ArgsCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, error: 'The arguments must be one JSON object, e.g. {"path": "…"}.' };
   if (schema && typeof schema === 'object') {
@@ -33,6 +40,40 @@ export function checkArgs(text: string, schema: unknown): ArgsCheck {
     }
   }
   return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** A JSON Schema's type in a word or two: "string", "integer", "one of fast, slow", "array of string". */
+function typeOf(schema: unknown): string {
+  if (!schema || typeof schema !== 'object') return 'any';
+  const s = schema as { type?: unknown; enum?: unknown[]; items?: unknown; const?: unknown };
+  if (Array.isArray(s.enum) && s.enum.length)
+    return `one of ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t): t is string => typeof t === 'string');
+  if (types.length === 0) return 'any';
+  return types.map((t) => (t === 'array' && s.items ? `array of ${typeOf(s.items)}` : t)).join(' or ');
+}
+
+/**
+ * What a tool expects, for a person: one line per property (`  message (string, required): Message to
+ * echo`), required ones first, then a JSON object to start from (`argsTemplate`).
+ */
+export function describeExpectedArgs(schema: unknown): { lines: string[]; example: string } {
+  const s = (schema && typeof schema === 'object' ? schema : {}) as {
+    properties?: Record<string, unknown>;
+    required?: unknown;
+  };
+  const required = new Set(Array.isArray(s.required) ? s.required.filter((r) => typeof r === 'string') : []);
+  const names = Object.keys(s.properties ?? {}).sort(
+    (a, b) => Number(required.has(b)) - Number(required.has(a)),
+  );
+  const lines = names.map((name) => {
+    const prop = s.properties![name];
+    const description = (prop as { description?: unknown } | undefined)?.description;
+    const text = typeof description === 'string' ? `: ${description.split('\n')[0]}` : '';
+    return `${name} (${typeOf(prop)}${required.has(name) ? ', required' : ''})${text}`;
+  });
+  return { lines, example: argsTemplate(schema) };
 }
 
 /** A value of a JSON Schema's type for a person to fill in: its default, its first enum value, or empty. */
