@@ -269,7 +269,9 @@ const add = (m: Map<string, Set<string>>, file: string, rule: string) =>
   m.set(file, (m.get(file) ?? new Set()).add(rule));
 
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'mooring-layering-'));
+  // Not a mooring-* folder: it is a copy of the repo (test secrets in its test files), not a Mooring home,
+  // and the end-of-suite scan (scripts/scanSecrets.mjs) reads every mooring-* folder a run leaves.
+  scratch = mkdtempSync(join(tmpdir(), 'layering-scratch-'));
   const skip = new Set(['node_modules', '.git', 'out', 'dist', 'test-results', 'bench']);
   cpSync(ROOT, scratch, {
     recursive: true,
