@@ -2,32 +2,10 @@
 // text; images and audio (and binary embedded resources) saved to files it names, never base64 on the
 // terminal; resource links and embedded resources listed; structured content with the output-schema
 // verdict. Every string in it came from the server and is escaped (terminalText.ts).
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { formatBytes, toResultJson, type ToolResult, type ToolResultJson } from '@shared/toolResult';
 import { jsonForTerminal } from '@shared/untrustedText';
+import { writeBlobFiles } from '../core/calls/blobFiles';
 import { multiline, print, tty } from './terminalText';
-
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/svg+xml': 'svg',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/ogg': 'ogg',
-  'audio/webm': 'webm',
-  'audio/flac': 'flac',
-  'text/plain': 'txt',
-  'application/json': 'json',
-  'application/pdf': 'pdf',
-};
-
-/** A file extension from a fixed table (never from the server), `bin` when unknown. */
-export const extensionFor = (mimeType: string | undefined): string => EXTENSIONS[mimeType ?? ''] ?? 'bin';
 
 /** Writes each image, audio clip and binary resource to a file; returns the JSON with each file named. */
 export async function saveMedia(result: ToolResult, opts: { dir?: string }): Promise<ToolResultJson> {
@@ -50,20 +28,8 @@ export async function saveMedia(result: ToolResult, opts: { dir?: string }): Pro
         });
     }
   }
-  if (!blobs.length) return json;
-  let dir: string;
-  if (opts.dir) {
-    dir = resolve(opts.dir);
-    await mkdir(dir, { recursive: true });
-  } else dir = await mkdtemp(join(tmpdir(), 'mooring-call-'));
-  const counts: Record<string, number> = {};
-  for (const b of blobs) {
-    const n = (counts[b.kind] = (counts[b.kind] ?? 0) + 1);
-    // The name is ours (kind, number, an extension from a fixed table), never the server's.
-    const file = join(dir, `${b.kind}-${n}.${extensionFor(b.mimeType)}`);
-    await writeFile(file, b.bytes, { mode: 0o600 });
-    b.entry.file = file;
-  }
+  const files = await writeBlobFiles(blobs, { dir: opts.dir, tempPrefix: 'mooring-call-' });
+  blobs.forEach((b, i) => (b.entry.file = files[i]));
   return json;
 }
 
