@@ -2,14 +2,20 @@
 // real server through the core, 8 calls at a time, is killed with SIGKILL mid-burst, several times. Every
 // call it reported done before the kill has its line in the log; the calls the log lacks were all still in
 // flight (started, not reported done), so there are at most as many as were in flight. The log is told apart
-// call by call by each call's own argument hash (keyed with the home's audit key).
+// call by call by each call's own argument hash (keyed with the home's audit key). And the server itself
+// finds each call's line in the log when the call reaches it, 16 calls at once included (their lines go
+// out in one write per tick).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { resultText } from '@shared/toolResult';
+import { MooringCore } from '../../src-main/core/mooringCore';
 import { AuditLog, summariseArgs } from '../../src-main/core/safety/auditLog';
-import { tempDir } from '../helpers/servers';
+import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
+import { FILESYSTEM, tempDir } from '../helpers/servers';
 
 const TSX = createRequire(import.meta.url).resolve('tsx');
 const CHILD = fileURLToPath(new URL('../fixtures/auditBurstChild.ts', import.meta.url));
@@ -71,4 +77,45 @@ describe('the audit log across kill -9', () => {
       }
     },
   );
+});
+
+describe('the audit line is written before the request is sent', () => {
+  it('the server reads each call’s line in the log when the call reaches it, 16 calls at once', async () => {
+    const home = tempDir('mooring-audit-first-');
+    writeFileSync(
+      join(home, 'mcp_servers.json'),
+      JSON.stringify({ servers: [{ name: 'files', command: 'node', args: [FILESYSTEM, home] }] }),
+    );
+    const core = await MooringCore.open({
+      home,
+      secretStore: new MemorySecretStore(),
+      env: { ...process.env, MOORING_NO_SHELL_PATH: '1' },
+    });
+    try {
+      await core.start();
+      const log = new AuditLog(home);
+      // The tool reads the audit log itself; each call asks for a different number of lines (all of
+      // them), so each has its own argument hash. The first call also loads (makes) the audit key.
+      const read = (n: number) =>
+        core.tools.call(
+          'mcp__files__read_text_file',
+          { path: log.file, head: 100_000 + n },
+          { client: 'test' },
+        );
+      const outcomes = [await read(0)];
+      for (let round = 0; round < 5; round++)
+        outcomes.push(...(await Promise.all(Array.from({ length: 16 }, (_, i) => read(1 + round * 16 + i)))));
+      const key = Buffer.from(readFileSync(log.keyFile, 'utf8').trim(), 'hex');
+      const unseen = outcomes.filter(
+        (o) => o.decision !== 'auto' || !resultText(o.result).includes(summariseArgs(o.arguments, key).hmac),
+      );
+      expect(outcomes).toHaveLength(81);
+      expect(
+        unseen.map((o) => o.arguments),
+        'calls whose line the server did not find',
+      ).toEqual([]);
+    } finally {
+      await core.close();
+    }
+  });
 });

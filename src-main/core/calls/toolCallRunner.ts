@@ -147,6 +147,8 @@ export async function runToolCall(
         arguments: prepared.args,
         client: ctx.client,
       }) ?? (await authorizeWithPerson(deps, { plan, args: prepared.args, ctx, events }));
+    // The audit line is written before the request is sent (ARCHITECTURE.md, "Data on disk").
+    if (gate.audited) await gate.audited;
   } catch (err) {
     events.emit('refused', { error: toErrorData(err) });
     throw err;
@@ -205,7 +207,6 @@ export async function runToolCall(
         onRetry: (e: MooringError) => events.emit('running', { retry: { attempt: 2, error: e.toData() } }),
       });
     }
-    if (gate.audited) await gate.audited;
     const result = normalizeResult(raw, { outputSchema: entry.outputSchema });
     events.emit(result.isError ? 'failed' : 'done', { result });
     return {
@@ -218,7 +219,6 @@ export async function runToolCall(
       argsEdited: gate.argsEdited,
     };
   } catch (err) {
-    await gate.audited?.catch(() => undefined);
     events.emit('failed', { error: toErrorData(err) });
     throw err;
   }

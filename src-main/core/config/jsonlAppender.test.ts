@@ -100,6 +100,35 @@ describe('jsonlAppender', () => {
     expect(lines().map((l) => (JSON.parse(l) as { n: number }).n)).toEqual([...Array(51).keys()]);
   });
 
+  it("'written' lines of one tick: the first is in the file at once, the rest in one write at the tick's end, in order", async () => {
+    const file = join(dir(), 'audit.jsonl');
+    const appender = jsonlAppender(file);
+    await appender.append({ n: 0 }, { wait: 'written' }); // opens the handle
+    const lines = () =>
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { n: number }).n);
+    const first = appender.append({ n: 1 }, { wait: 'written' });
+    expect(lines()).toEqual([0, 1]); // in place, before append returned
+    const rest = [2, 3, 4].map((n) => appender.append({ n }, { wait: 'written' }));
+    expect(lines()).toEqual([0, 1]); // gathered for the tick's one write
+    // A synced record appended in the same tick comes after them: the tick's lines go out first.
+    const synced = appender.append({ n: 5 });
+    expect(lines()).toEqual([0, 1, 2, 3, 4]);
+    await Promise.all([first, ...rest, synced]);
+    expect(lines()).toEqual([0, 1, 2, 3, 4, 5]);
+    // A new tick: its first line is written in place again; the next ones at the tick's end.
+    await new Promise((r) => setImmediate(r));
+    const again = appender.append({ n: 6 }, { wait: 'written' });
+    const after = appender.append({ n: 7 }, { wait: 'written' });
+    expect(lines()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    await new Promise<void>((r) => process.nextTick(r));
+    expect(lines()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    await Promise.all([again, after]);
+    await closeJsonlAppender(file);
+  });
+
   it('starts on a fresh line after a torn one', async () => {
     const file = join(dir(), 'memory.jsonl');
     writeFileSync(file, '{"whole":1}\n{"torn":');

@@ -6,6 +6,9 @@
 //   the tool-call path, waits only until its record is written (`wait: 'written'`): then it is in the
 //   kernel's hands and survives this process being killed; the fsync follows in the background, off the
 //   call's path, and `close` waits for it (a clean exit has every record on disk);
+// - one write per tick for 'written' records: the first of a tick is written in place, at once; those
+//   that follow in the same tick (calls whose answers arrived together) go out together in one write at
+//   the end of the tick, and each caller's promise resolves once its record is written;
 // - one open handle per file in this process, shared by every store on it and closed when idle;
 // - several processes at once: the handle is O_APPEND, so each write lands whole at the end of the file,
 //   never inside another process's line;
@@ -67,6 +70,11 @@ export class JsonlAppender {
   /** Where this appender's last write ended, when it knows (the torn-line check reads nothing then). */
   private end = -1;
   private lastWrite = 0;
+  /** A 'written' record was written in place this tick: the next ones join `tick` (see appendLineSoon). */
+  private tickOpen = false;
+  /** The 'written' records after the first of this tick, written together when the tick ends. */
+  private tick:
+    { text: string; done: Promise<void>; resolve: () => void; reject: (err: Error) => void } | undefined;
 
   constructor(file: string, opts: AppenderOptions = {}) {
     this.file = file;
@@ -84,11 +92,14 @@ export class JsonlAppender {
     const synced = opts?.wait !== 'written';
     if (!synced) {
       try {
-        if (this.appendLineNow(text)) return WRITTEN;
+        const soon = this.appendLineSoon(text);
+        if (soon) return soon === true ? WRITTEN : soon;
       } catch (err) {
         return Promise.reject(err as Error);
       }
     }
+    // Records of this tick still waiting for their write go first: lines keep the order of the appends.
+    this.endTick();
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ text, synced, resolve, reject });
       if (this.batchQueued) return;
@@ -98,23 +109,64 @@ export class JsonlAppender {
   }
 
   /**
-   * The common case of 'written', without a promise: when the file is open and nothing is queued, the line
-   * goes out now, in place, before the caller goes on (one fstat and one write, a few microseconds; the
-   * thread pool's round trips cost a tool call more than the write itself), and this returns true. False:
-   * nothing was written, use `appendLine`. Throws when the write fails (the handle is closed then).
+   * The common case of 'written', with a promise only when one is needed. When the file is open and
+   * nothing is queued: the tick's first line goes out now, in place, before the caller goes on (one fstat
+   * and one write, a few microseconds; the thread pool's round trips cost a tool call more than the write
+   * itself), and this returns true; a line that follows in the same tick joins the tick's one write at its
+   * end, and this returns the promise of that write. False: nothing was written or queued, use
+   * `appendLine`. Throws when an in-place write fails (the handle is closed then).
    */
-  appendLineNow(text: string): boolean {
+  appendLineSoon(text: string): true | Promise<void> | false {
     if (!this.handle || this.batchQueued || this.writing) return false;
+    if (this.tickOpen) {
+      if (this.tick) {
+        this.tick.text += text;
+        return this.tick.done;
+      }
+      let resolve!: () => void;
+      let reject!: (err: Error) => void;
+      const done = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.tick = { text, done, resolve, reject };
+      return done;
+    }
     try {
-      return this.writeNow(this.handle, text);
+      if (!this.writeNow(this.handle, text)) return false;
     } catch (err) {
       void this.closeHandle();
       throw err;
     }
+    this.tickOpen = true;
+    process.nextTick(this.endTick);
+    return true;
   }
+
+  /**
+   * The tick's end: its records after the first go out in one write (or, when the file went away
+   * meanwhile, through the queue that reopens it). Called early by anything that must come after them.
+   */
+  private readonly endTick = (): void => {
+    this.tickOpen = false;
+    const tick = this.tick;
+    if (!tick) return;
+    this.tick = undefined;
+    try {
+      if (this.handle && this.writeNow(this.handle, tick.text)) return tick.resolve();
+    } catch (err) {
+      void this.closeHandle();
+      return tick.reject(err as Error);
+    }
+    this.pending.unshift({ text: tick.text, synced: false, resolve: tick.resolve, reject: tick.reject });
+    if (this.batchQueued) return;
+    this.batchQueued = true;
+    this.tail = this.tail.then(() => this.writeBatch());
+  };
 
   /** Waits for every append so far and its fsync, then closes the handle (the next append opens it again). */
   close(): Promise<void> {
+    this.endTick();
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     this.tail = this.tail.then(async () => {

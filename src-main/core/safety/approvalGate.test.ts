@@ -52,7 +52,7 @@ describe('authorizeCall', () => {
     const r = await authorizeCall(deps, call({ tool: readFileTool }));
     expect(r).toMatchObject({ decision: 'auto', decidedBy: 'policy' });
     expect(deps.broker.pending()).toEqual([]);
-    await r.audited; // written alongside the call, awaited before it is reported done
+    await r.audited; // written before the gate returned, or awaited by the caller before it sends the request
     expect((await deps.audit.read()).map((e) => e.decision)).toEqual(['auto']);
   });
 

@@ -59,8 +59,8 @@ export interface GateCall extends GateSubject {
 export interface GateResult {
   /**
    * The audit line of an automatic decision, when it is still being written (absent when it was written
-   * before the gate returned): the caller runs the tool meanwhile and awaits this before it reports the
-   * call done, so a call reported done is in the log (ARCHITECTURE.md, "Data on disk").
+   * before the gate returned): the caller awaits it before it sends the request, so no call runs that is
+   * not in the log (ARCHITECTURE.md, "Data on disk").
    */
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */
@@ -124,8 +124,8 @@ export interface AutomaticCall {
 
 /**
  * The common case without a promise in between: a call the plan runs without asking gets its audit line
- * issued now and its result at once; anything else (refuse, ask, a pre-approval) is `undefined`, for
- * `authorizeCall`.
+ * issued now and its result at once (with `audited` when the line is still on its way); anything else
+ * (refuse, ask, a pre-approval) is `undefined`, for `authorizeCall`.
  */
 export function authorizeAutomatic(
   deps: Pick<GateDeps, 'audit'>,
@@ -151,11 +151,12 @@ export function authorizeAutomatic(
     verdict: plan.verdict,
     fingerprint: plan.fingerprint,
   };
-  // Written now when it can be (nothing left to wait for); else on its way, awaited by the caller.
-  if (deps.audit.recordNow(line)) return result;
-  const audited = deps.audit.record(line);
-  audited.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
-  result.audited = audited;
+  // Written now when it can be; else on its way (the tick's one write, or the key's first load), and
+  // awaited by the caller before it sends the request.
+  const written = deps.audit.recordSoon(line);
+  if (!(written instanceof Promise)) return result;
+  written.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+  result.audited = written;
   return result;
 }
 

@@ -96,14 +96,35 @@ export class AuditLog {
    * Appends one line through the home's one appender (one handle; whole lines even with `mooring serve`
    * appending too), and resolves once the line is written, before its fsync: a written line survives the
    * process being killed, the fsync follows in the background, and `close` waits for it (ARCHITECTURE.md,
-   * "Data on disk"). With the key loaded and the file open, the line is written before this returns, so
-   * the tool-call runner's wait for it alongside the call costs nothing; waiting for each line's fsync
-   * cost more than the call itself.
+   * "Data on disk"); waiting for each line's fsync cost more than the call itself.
    */
   record(input: AuditInput): Promise<AuditEntry> {
+    const soon = this.recordSoon(input);
+    return soon instanceof Promise ? soon : Promise.resolve(soon);
+  }
+
+  /**
+   * `record` without a promise when none is needed, for the tool-call path: the entry when its line was
+   * written before this returned (the key loaded, the file open, the first line of this tick), else the
+   * promise of it (a line that follows in the same tick goes out in the tick's one write at its end:
+   * config/jsonlAppender.ts). Either way the caller sends the request only once the line is written.
+   */
+  recordSoon(input: AuditInput): AuditEntry | Promise<AuditEntry> {
     const at = input.at ?? new Date();
-    const now = this.recordNow(input, at);
-    if (now) return Promise.resolve(now);
+    if (this.loadedKey && this.waiting === 0) {
+      const appender = jsonlAppender(this.file);
+      const entry = this.entry(input, at, this.loadedKey);
+      // JSON.stringify escapes every newline inside strings, so a record is always exactly one line.
+      const line = `${JSON.stringify(entry)}\n`;
+      let soon;
+      try {
+        soon = appender.appendLineSoon(line);
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+      if (soon === true) return entry;
+      return (soon || appender.appendLine(line, { wait: 'written' })).then(() => entry);
+    }
     // Every record waits for the key, with or without arguments: lines keep the order of the calls.
     this.waiting++;
     return this.auditKey()
@@ -113,18 +134,6 @@ export class AuditLog {
         return entry;
       })
       .finally(() => this.waiting--);
-  }
-
-  /**
-   * The line written now, without a promise (the key loaded, the file open, nothing queued ahead): the
-   * entry, or undefined when the caller must use `record`. The tool-call path's automatic decisions.
-   */
-  recordNow(input: AuditInput, at = input.at ?? new Date()): AuditEntry | undefined {
-    if (!this.loadedKey || this.waiting !== 0) return undefined;
-    const appender = jsonlAppender(this.file);
-    const entry = this.entry(input, at, this.loadedKey);
-    // JSON.stringify escapes every newline inside strings, so a record is always exactly one line.
-    return appender.appendLineNow(`${JSON.stringify(entry)}\n`) ? entry : undefined;
   }
 
   private entry(input: AuditInput, at: Date, key: Buffer): AuditEntry {
