@@ -7,8 +7,8 @@ import type { ApprovalRequest } from '@shared/approval';
 import { resultText } from '@shared/toolResult';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import type { ToolCallEvent } from '@shared/toolCall';
-import { FILESYSTEM, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
+import { foldCallEvent, type ToolCallEvent } from '@shared/toolCall';
+import { EVERYTHING, FILESYSTEM, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const cores: MooringCore[] = [];
 afterEach(async () => void (await Promise.all(cores.splice(0).map((c) => c.close()))));
@@ -130,5 +130,34 @@ describe('tool calls through the core', () => {
     // session stays warm and the runtime tool is still there.
     const out = await core.tools.call('mcp__fx__late_arrival', {}, { preApproved: true });
     expect(resultText(out.result)).toBe('I am late_arrival');
+  });
+
+  it("the stream's snapshot is each call's events folded, in flight and ended, for a call with many progress events", async () => {
+    const { core } = await coreWith([{ name: 'every', command: 'node', args: [EVERYTHING, 'stdio'] }]);
+    const events: ToolCallEvent[] = [];
+    core.tools.on('toolCall', (e) => events.push(e));
+    const fold = (id: string) => events.filter((e) => e.id === id).reduce((s, e) => foldCallEvent(s, e));
+    const args = { duration: 0.24, steps: 12 };
+    let inFlight: ToolCallEvent | undefined;
+    let foldedThen: ToolCallEvent | undefined;
+    const out = await core.tools.call('mcp__every__trigger-long-running-operation', args, {
+      client: 'test',
+      onPhase: (e) => {
+        if (e.progress?.progress !== 10) return;
+        inFlight = core.tools.snapshot().find((s) => s.id === e.id);
+        foldedThen = fold(e.id);
+      },
+    });
+    // Ten progress events after `requested` and `running`: more than the service keeps unfolded.
+    expect(inFlight).toEqual(foldedThen);
+    expect(inFlight).toMatchObject({
+      phase: 'running',
+      arguments: args,
+      progress: { progress: 10, total: 12 },
+    });
+    const ended = core.tools.snapshot().find((s) => s.id === out.id);
+    expect(ended).toEqual(fold(out.id));
+    expect(ended).toMatchObject({ phase: 'done', arguments: args });
+    expect(events.filter((e) => e.id === out.id && e.progress).length).toBe(12);
   });
 });

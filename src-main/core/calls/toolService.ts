@@ -29,6 +29,8 @@ import type { UrlElicitationPort } from './urlElicitationRetry';
 
 /** Ended calls whose last state the stream's snapshot still replays (the UI keeps about as many cards). */
 export const RECENT_CALLS = 32;
+/** A call's events kept unfolded until there are this many (a long call's progress does not pile up). */
+const FOLD_AFTER = 8;
 
 export interface ToolServiceEvents {
   /** One step of one call's lifecycle: one listener per subscriber, never one per call. */
@@ -68,8 +70,12 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
   private readonly catalogs = new Map<string, ToolCatalog>();
   /** The stream's position: the `seq` of the last event. */
   private seq = 0;
-  /** Each call's state (every event folded in), by call key: the calls in flight and the last ended. */
-  private readonly states = new Map<string, ToolCallEvent>();
+  /**
+   * Each call's events, by call key: the calls in flight and the last ended. Its state is their fold
+   * (`foldCallEvent`), made when a snapshot asks for it: folding each event as it came copied the
+   * whole event every time, for a snapshot that a UI asks for when it connects.
+   */
+  private readonly states = new Map<string, ToolCallEvent[]>();
   /** Keys of ended calls, oldest first. */
   private readonly ended: string[] = [];
   private readonly runner: RunnerDeps;
@@ -199,7 +205,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
    * that connects (or reconnects) starts from before the stream's next events.
    */
   snapshot(): ToolCallEvent[] {
-    return [...this.states.values()].sort((a, b) => a.seq - b.seq);
+    return [...this.states.values()].map(foldEvents).sort((a, b) => a.seq - b.seq);
   }
 
   /**
@@ -212,12 +218,14 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
     const event = e as ToolCallEvent;
     event.seq = ++this.seq;
     const key = callKey(event);
-    this.states.set(key, foldCallEvent(this.states.get(key), event));
+    const events = this.states.get(key);
+    if (!events) this.states.set(key, [event]);
+    else if (events.push(event) > FOLD_AFTER) events.splice(0, events.length, foldEvents(events));
     if (isTerminalPhase(event.phase)) {
       this.ended.push(key);
       while (this.ended.length > RECENT_CALLS) {
         const old = this.ended.shift()!;
-        if (isTerminalPhase(this.states.get(old)?.phase ?? 'done')) this.states.delete(old);
+        if (isTerminalPhase(this.states.get(old)?.at(-1)?.phase ?? 'done')) this.states.delete(old);
       }
     }
     this.emit('toolCall', event);
@@ -245,3 +253,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
       );
   }
 }
+
+/** A call's state: its events folded in order. */
+const foldEvents = (events: ToolCallEvent[]): ToolCallEvent =>
+  events.reduce((state, e) => foldCallEvent(state, e));
