@@ -23,7 +23,12 @@ import {
 } from '../safety/approvalGate';
 import type { TaskService } from '../tasks/taskService';
 import type { CallPlan } from './callPlan';
-import { withUrlElicitation, type UrlElicitationPort } from './urlElicitationRetry';
+import {
+  afterUrlElicitationError,
+  withUrlElicitation,
+  type UrlElicitationOptions,
+  type UrlElicitationPort,
+} from './urlElicitationRetry';
 
 export type { ToolCallEvent, ToolCallPhase };
 
@@ -163,49 +168,13 @@ export async function runToolCall(
     },
   };
   if (ctx.signal) callOpts.signal = ctx.signal;
-  const { tasks } = deps;
-  const actor = plan.actor;
-  // As a task when the server and the tool call for it (tasks/taskService.ts), else a plain call.
-  const once = (): Promise<CallToolResult> =>
-    tasks && actor
-      ? tasks.callTool({
-          actor,
-          handle: entry.handle,
-          args,
-          call: {
-            id: events.id,
-            modelName: entry.modelName,
-            friendlyName: entry.friendlyName,
-            ...(ctx.client ? { client: ctx.client } : {}),
-            ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
-          },
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-          onProgress: callOpts.onProgress!,
-          onTask: (task) => events.emit('running', { task }),
-        })
-      : entry.handle.call(args, callOpts);
-  // A -32042 error starts the browser flows it names and runs the call again once they are complete.
-  const attempt = () =>
-    withUrlElicitation(once, {
-      server: entry.server,
-      tool: entry.tool,
-      port: deps.urlElicitation,
-      signal: ctx.signal,
-      onWaiting: (waitingFor) => events.emit('running', { waitingFor }),
-    });
+  const run: CallRun = { deps, plan, args, ctx, events, callOpts };
   try {
     let raw: CallToolResult;
     try {
-      raw = await attempt();
+      raw = await sendOnce(run);
     } catch (err) {
-      // A dropped connection is retried once, on the reconnected session, only for read-only or
-      // idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
-      raw = await retryAfterDrop(err, {
-        call: attempt,
-        tool: plan.retry,
-        signal: ctx.signal,
-        onRetry: (e: MooringError) => events.emit('running', { retry: { attempt: 2, error: e.toData() } }),
-      });
+      raw = await afterFailure(run, err);
     }
     const result = normalizeResult(raw, { outputSchema: entry.outputSchema });
     events.emit(result.isError ? 'failed' : 'done', { result });
@@ -221,6 +190,67 @@ export async function runToolCall(
   } catch (err) {
     events.emit('failed', { error: toErrorData(err) });
     throw err;
+  }
+}
+
+/** One authorised call on its way to the session. */
+interface CallRun {
+  deps: RunnerDeps;
+  plan: CallPlan;
+  args: Record<string, unknown>;
+  ctx: CallContext;
+  events: CallEvents;
+  callOpts: CallOptions;
+}
+
+/** One attempt: as a task when the server and the tool call for it (tasks/taskService.ts), else a plain call. */
+function sendOnce(run: CallRun): Promise<CallToolResult> {
+  const { deps, plan, args, ctx, events, callOpts } = run;
+  const { tasks } = deps;
+  const { actor, entry } = plan;
+  if (!tasks || !actor) return entry.handle.call(args, callOpts);
+  return tasks.callTool({
+    actor,
+    handle: entry.handle,
+    args,
+    call: {
+      id: events.id,
+      modelName: entry.modelName,
+      friendlyName: entry.friendlyName,
+      ...(ctx.client ? { client: ctx.client } : {}),
+      ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
+    },
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    onProgress: callOpts.onProgress!,
+    onTask: (task) => events.emit('running', { task }),
+  });
+}
+
+/**
+ * After a first attempt failed (the first is made without any of this, so a call that succeeds makes
+ * none of it): a -32042 error starts the browser flows it names and runs the call again once they are
+ * complete; a dropped connection is retried once, on the reconnected session, only for read-only or
+ * idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
+ */
+async function afterFailure(run: CallRun, err: unknown): Promise<CallToolResult> {
+  const { deps, plan, ctx, events } = run;
+  const once = () => sendOnce(run);
+  const elicitation: UrlElicitationOptions = {
+    server: plan.entry.server,
+    tool: plan.entry.tool,
+    port: deps.urlElicitation,
+    signal: ctx.signal,
+    onWaiting: (waitingFor) => events.emit('running', { waitingFor }),
+  };
+  try {
+    return await afterUrlElicitationError(err, once, elicitation);
+  } catch (failed) {
+    return retryAfterDrop(failed, {
+      call: () => withUrlElicitation(once, elicitation),
+      tool: plan.retry,
+      signal: ctx.signal,
+      onRetry: (e: MooringError) => events.emit('running', { retry: { attempt: 2, error: e.toData() } }),
+    });
   }
 }
 

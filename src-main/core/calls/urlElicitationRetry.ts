@@ -18,41 +18,60 @@ export interface UrlElicitationPort {
 /** Flows one call may ask for before Mooring stops running it again. */
 export const MAX_URL_ELICITATION_ROUNDS = 3;
 
-export async function withUrlElicitation<T>(
+export interface UrlElicitationOptions {
+  server: string;
+  tool: string;
+  port?: UrlElicitationPort | undefined;
+  signal?: AbortSignal | undefined;
+  onWaiting: (waits: UrlElicitationWait[]) => void;
+}
+
+export async function withUrlElicitation<T>(run: () => Promise<T>, opts: UrlElicitationOptions): Promise<T> {
+  let failure: unknown;
+  try {
+    return await run();
+  } catch (err) {
+    failure = err;
+  }
+  return afterUrlElicitationError(failure, run, opts);
+}
+
+/**
+ * What `withUrlElicitation` does once a first run failed with `err`: for a caller that made the first
+ * run itself (the tool-call runner, which makes no closure for a call that succeeds). Not a -32042 error:
+ * `err` is thrown as it is.
+ */
+export async function afterUrlElicitationError<T>(
+  err: unknown,
   run: () => Promise<T>,
-  opts: {
-    server: string;
-    tool: string;
-    port?: UrlElicitationPort | undefined;
-    signal?: AbortSignal | undefined;
-    onWaiting: (waits: UrlElicitationWait[]) => void;
-  },
+  opts: UrlElicitationOptions,
 ): Promise<T> {
   for (let round = 1; ; round++) {
+    const flows = requiredUrlElicitations(err);
+    if (!flows) throw err;
+    const where = `${opts.server}/${opts.tool}`;
+    if (!opts.port)
+      throw new MooringError(
+        'refused',
+        `${where} needs you to finish a step in a browser first, which this host cannot open`,
+        'Use the Mooring app or `mooring web`, where the link can be opened with your consent.',
+        { cause: err },
+      );
+    if (round > MAX_URL_ELICITATION_ROUNDS)
+      throw new MooringError(
+        'protocol_error',
+        `${where} asked again for a step in the browser after ${MAX_URL_ELICITATION_ROUNDS} rounds; Mooring stopped running it`,
+        'Finish the step in your browser, then call the tool again.',
+        { cause: err },
+      );
+    await opts.port.satisfy(opts.server, flows, {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      onWaiting: opts.onWaiting,
+    });
     try {
       return await run();
-    } catch (err) {
-      const flows = requiredUrlElicitations(err);
-      if (!flows) throw err;
-      const where = `${opts.server}/${opts.tool}`;
-      if (!opts.port)
-        throw new MooringError(
-          'refused',
-          `${where} needs you to finish a step in a browser first, which this host cannot open`,
-          'Use the Mooring app or `mooring web`, where the link can be opened with your consent.',
-          { cause: err },
-        );
-      if (round > MAX_URL_ELICITATION_ROUNDS)
-        throw new MooringError(
-          'protocol_error',
-          `${where} asked again for a step in the browser after ${MAX_URL_ELICITATION_ROUNDS} rounds; Mooring stopped running it`,
-          'Finish the step in your browser, then call the tool again.',
-          { cause: err },
-        );
-      await opts.port.satisfy(opts.server, flows, {
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        onWaiting: opts.onWaiting,
-      });
+    } catch (again) {
+      err = again;
     }
   }
 }

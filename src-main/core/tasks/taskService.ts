@@ -15,7 +15,7 @@ import { MooringError, toErrorData } from '../errors';
 import type { SessionActor } from '../mcp/sessionActor';
 import { callError } from '../mcp/sessionErrors';
 import { createdTaskOf, type MooringClient } from '../mcp/taskClient';
-import type { ToolHandle } from '../mcp/types';
+import type { CallOptions, ToolHandle } from '../mcp/types';
 import {
   followTask,
   isSuspended,
@@ -92,16 +92,26 @@ export class TaskService {
   }
 
   /** One tool call, as a task when the server runs it as one; resolves with the tool's result. */
-  async callTool(input: TaskCallInput): Promise<CallToolResult> {
+  callTool(input: TaskCallInput): Promise<CallToolResult> {
+    // A ready session is used at once: a call pays no promise for a session it already has.
+    const client = input.actor.sdkClient();
+    return client ? this.callOn(input, client) : this.callWhenReady(input);
+  }
+
+  private async callWhenReady(input: TaskCallInput): Promise<CallToolResult> {
+    const timeoutMs = input.actor.config.timeoutSeconds * 1000;
+    return this.callOn(input, await input.actor.readyClient(timeoutMs, input.signal));
+  }
+
+  private async callOn(input: TaskCallInput, client: MooringClient): Promise<CallToolResult> {
     const { actor, handle } = input;
-    const timeoutMs = actor.config.timeoutSeconds * 1000;
-    const client = await actor.readyClient(timeoutMs, input.signal);
-    if (runsAsTask(client, handle.definition)) return this.createAndFollow(input, client, timeoutMs);
+    if (runsAsTask(client, handle.definition))
+      return this.createAndFollow(input, client, actor.config.timeoutSeconds * 1000);
+    const opts: CallOptions = {};
+    if (input.signal) opts.signal = input.signal;
+    if (input.onProgress) opts.onProgress = input.onProgress;
     try {
-      return await handle.call(input.args, {
-        ...(input.signal ? { signal: input.signal } : {}),
-        ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-      });
+      return await handle.call(input.args, opts);
     } catch (err) {
       // The 2026-07-28 extension: the server decided to answer with a task ("Polymorphic Results").
       const created = createdTaskOf(err);
