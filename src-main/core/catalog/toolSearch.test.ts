@@ -16,7 +16,9 @@ import type { ToolsChange } from '../mcp/types';
 import { ToolCatalog } from './catalog';
 import { ConversationTools, shouldDefer } from './conversationTools';
 import { startServers } from '../../../test/helpers/realServers';
-import { parseSelect, parseToolSearchInput } from './toolSearch';
+import { generatedServers, searchQueries } from '../../../bench/lib/toolDefs';
+import { buildCatalog } from './catalog';
+import { parseSelect, parseToolSearchInput, ToolSearchIndex } from './toolSearch';
 
 let pool: SessionPool;
 let catalogNow: () => ToolCatalog;
@@ -102,6 +104,20 @@ describe('tool_search', () => {
     expect(() => conv.resolveCall('mcp__everything__get-sum')).toThrow(/not loaded yet/);
     const restored = new ConversationTools(catalogNow(), { restore: conv.state() });
     expect(restored.modelTools()).toEqual(conv.modelTools());
+  });
+
+  it("keeps MiniSearch's own ranking, ties included, without making every match", () => {
+    // 1,000 generated tools from a small vocabulary: hundreds match each query, many with equal scores.
+    const all = [...catalogNow().active(), ...buildCatalog(generatedServers(10, 100)).active()];
+    const index = new ToolSearchIndex(all);
+    const names = (es: { modelName: string }[]) => es.map((e) => e.modelName);
+    let compared = 0;
+    for (const q of [...searchQueries(), 'echo', 'read file', 'entities', 'xyzzy nothing'])
+      for (const k of [1, 5, 50]) {
+        expect(names(index.search(q, k)), `${q} (${k})`).toEqual(names(index.searchAll(q, k)));
+        compared += index.searchAll(q, k).length;
+      }
+    expect(compared).toBeGreaterThan(1000);
   });
 
   it('rejects a bad input with a usage error the model can read', () => {

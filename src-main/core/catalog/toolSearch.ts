@@ -165,10 +165,57 @@ export class ToolSearchIndex {
 
   /** Best matches first. */
   search(query: string, maxResults: number): CatalogEntry[] {
-    return this.index
-      .search(query)
-      .slice(0, maxResults)
-      .map((r) => this.byName.get(String(r.id)))
-      .filter((e): e is CatalogEntry => e !== undefined);
+    const ids = topIds(this.index, query, maxResults);
+    return ids ? this.entriesOf(ids) : this.searchAll(query, maxResults);
   }
+
+  /** The same ranking through MiniSearch's own `search`, every match made and sorted: the fallback. */
+  searchAll(query: string, maxResults: number): CatalogEntry[] {
+    return this.entriesOf(
+      this.index
+        .search(query)
+        .slice(0, maxResults)
+        .map((r) => r.id),
+    );
+  }
+
+  private entriesOf(ids: unknown[]): CatalogEntry[] {
+    const out: CatalogEntry[] = [];
+    for (const id of ids) {
+      const e = this.byName.get(String(id));
+      if (e) out.push(e);
+    }
+    return out;
+  }
+}
+
+/** MiniSearch's raw matches by internal document id (its `executeQuery`, which `search` is built on). */
+type RawResults = Map<number, { score: number; terms: string[] }>;
+interface RawIndex {
+  executeQuery?: (query: string, options: object) => RawResults;
+  _documentIds: Map<number, unknown>;
+}
+
+/**
+ * The ids of the best `k` matches, in the order MiniSearch's `search` ranks them (score × matched query
+ * terms, descending; ties in match order, as its stable sort leaves them). `search` makes a result object
+ * with its match details for every document that matches (about 700 of 5,000 tools for a short query)
+ * and sorts them all, for the 5 a tool_search keeps: garbage that surfaced as collection pauses in the
+ * p99 (README, "Performance"). Undefined when this MiniSearch has no `executeQuery` (the caller then
+ * uses `searchAll`; toolSearch.test.ts checks both rank alike).
+ */
+function topIds(index: MiniSearch<Doc>, query: string, k: number): unknown[] | undefined {
+  const raw = index as unknown as RawIndex;
+  if (typeof raw.executeQuery !== 'function') return undefined;
+  const best: { id: number; score: number }[] = [];
+  for (const [id, { score, terms }] of raw.executeQuery(query, {})) {
+    const s = score * (terms.length || 1);
+    if (best.length === k && !(s > best[k - 1]!.score)) continue;
+    // After every kept match of an equal or higher score: ties keep their match order.
+    let i = best.length;
+    while (i > 0 && best[i - 1]!.score < s) i--;
+    best.splice(i, 0, { id, score: s });
+    if (best.length > k) best.pop();
+  }
+  return best.map((b) => raw._documentIds.get(b.id));
 }
