@@ -97,7 +97,9 @@ export type ChatEvent =
    * holding more ignores it, and one holding fewer knows it missed some (a snapshot plus deltas).
    */
   | { type: 'message-complete'; conversationId: string; index: number; message: ChatMessage }
-  | { type: 'error'; conversationId: string; error: ErrorData };
+  | { type: 'error'; conversationId: string; error: ErrorData }
+  /** The conversation's model named it after its first answer (saved before this is sent). */
+  | { type: 'title'; conversationId: string; title: string };
 
 /** One conversation in a list (title search, sidebar). */
 export interface ConversationSummary {

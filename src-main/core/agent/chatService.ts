@@ -16,6 +16,7 @@ import { MooringError, toErrorData } from '../errors';
 import type { ChatPreferencesFile } from './chatPreferences';
 import { runChatTurn, type ChatTurnResult } from './chatTurn';
 import { titleFromText, type ConversationStore, type LoadedConversation } from './conversationStore';
+import type { ConversationTitles } from './conversationTitles';
 import { exportConversation, importConversation } from './conversationTransfer';
 import { CoreToolRuntime } from './coreToolRuntime';
 import type { ProviderAccess, ProviderCheck } from './providerAccess';
@@ -40,6 +41,8 @@ export interface ChatServiceDeps {
    */
   appContext?: (conversationId: string) => string | undefined;
   conversations: ConversationStore;
+  /** Names a conversation with its model after its first answer (the core's one, shared with `serve`). */
+  titles: ConversationTitles;
   prefs: ChatPreferencesFile;
   providers: ProviderAccess;
   settings: SettingsService;
@@ -246,25 +249,38 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     keychain: { ok: true } | { ok: false; reason: string };
     /** The plain-text key file offered when there is no keychain (null: this host has none). */
     keyFile: string | null;
+    /** Whether conversations are named by their model (conversationTitles.ts). */
+    titlesFromModel: boolean;
   }> {
     const [defaultModel, providers, keychain] = await Promise.all([
       this.defaultModel(),
       this.deps.providers.views(),
       this.deps.providers.keychain(),
     ]);
-    return { defaultModel, providers, keychain, keyFile: this.deps.providers.keyFilePath() };
+    return {
+      defaultModel,
+      providers,
+      keychain,
+      keyFile: this.deps.providers.keyFilePath(),
+      titlesFromModel: this.deps.settings.current().titlesFromModel,
+    };
   }
 
-  /** Writes the default model and the base URLs (validated by the settings schema; nothing written if bad). */
+  /**
+   * Writes the default model, the base URLs and (when given) whether the model names conversations;
+   * validated by the settings schema, nothing written if bad.
+   */
   async saveModels(input: {
     defaultModel: string;
     baseUrls: Partial<Record<ProviderId, string | null>>;
+    titlesFromModel?: boolean;
   }): Promise<void> {
     const { provider } = parseModelSpec(input.defaultModel);
     const openai = emptyToUndefined(input.baseUrls.openai);
     const anthropic = emptyToUndefined(input.baseUrls.anthropic);
     await this.deps.settings.update((current) => ({
       ...current,
+      ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
       providers: {
         default: provider,
         ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },
@@ -348,6 +364,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     if (!cid) {
       const created = await this.deps.conversations.create({
         title: titleFromText(input.text),
+        titleFrom: 'first-words',
         workspace: input.workspace ?? null,
       });
       cid = created.id;
@@ -388,6 +405,15 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       ...(appContext ? { system: appContext } : {}),
       onEvent: (e) => this.emit('chat', e),
     })
+      .then((result) =>
+        this.deps.titles.afterTurn({
+          conversationId,
+          provider,
+          model,
+          result,
+          onEvent: (e) => this.emit('chat', e),
+        }),
+      )
       .catch((err: unknown) => {
         // runChatTurn already reported the failure as an `error` event and a note; cancel is a note.
         const e = toErrorData(err);
@@ -433,8 +459,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const { provider, model } = await this.deps.providers.providerFor(opts.model);
     this.deps.setSamplingModel(providerCompletion(provider, model));
     return {
-      run: (r) =>
-        runChatTurn({
+      run: async (r) => {
+        const result = await runChatTurn({
           store: this.deps.conversations,
           provider,
           model,
@@ -454,7 +480,17 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
           ...(r.signal ? { signal: r.signal } : {}),
           ...(r.onEvent ? { onEvent: r.onEvent } : {}),
           ...(r.onPhase ? { onPhase: r.onPhase } : {}),
-        }),
+        });
+        // In the background: the command waits for it (`titles.settled`) after printing the answer.
+        this.deps.titles.afterTurn({
+          conversationId: result.conversationId,
+          provider,
+          model,
+          result,
+          ...(r.onEvent ? { onEvent: r.onEvent } : {}),
+        });
+        return result;
+      },
     };
   }
 
