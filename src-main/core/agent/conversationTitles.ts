@@ -176,7 +176,10 @@ export class ConversationTitles {
       });
     } catch (err) {
       if (this.closing.signal.aborted) return;
-      if (timeout.aborted) return this.failed(t, `no answer within ${Math.round(timeoutMs / 1000)} s`);
+      if (timeout.aborted) {
+        const limit = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+        return this.failed(t, `no answer within ${limit}`);
+      }
       throw err;
     }
     if (!title) return this.failed(t, 'the answer held no usable title');
