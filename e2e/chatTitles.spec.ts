@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
+import { expectAccessible } from './a11y';
 import { chatHome, shot, startWebWithEnv } from './chatHarness';
 import type { RunningWeb } from './harness';
 
@@ -73,6 +74,7 @@ test('with "Name conversations with the model" off, a new conversation keeps its
     titlesFromModel: false,
   });
   await shot(page, 'settings-model-titles-off');
+  await expectAccessible(page, 'Settings > Models with the titles switch');
 
   await page.getByRole('button', { name: 'Chat', exact: true }).click();
   await page.getByRole('button', { name: 'New conversation' }).click();
