@@ -11,8 +11,9 @@ describe("the composer's @", () => {
     expect(at('@arch|')).toEqual({ start: 0, end: 5, query: 'arch' });
     expect(at('look at @arch|')).toEqual({ start: 8, end: 13, query: 'arch' });
     expect(at('first line\n@doc|')).toEqual({ start: 11, end: 15, query: 'doc' });
-    // The token goes on past the caret: a pick replaces all of it.
-    expect(at('see @ar|chitecture now')).toEqual({ start: 4, end: 17, query: 'ar' });
+    // It ends at the caret: what follows was there before and stays.
+    expect(at('see @ar|chitecture now')).toEqual({ start: 4, end: 7, query: 'ar' });
+    expect(at('@|Read it')).toEqual({ start: 0, end: 1, query: '' });
   });
 
   it('is not an e-mail address, a word after a space, or a second @', () => {
@@ -30,6 +31,7 @@ describe("the composer's @", () => {
     expect(withoutAtQuery('@arch', atQueryAt('@arch', 5)!)).toEqual({ text: '', caret: 0 });
     expect(withoutAtQuery('@arch then', atQueryAt('@arch then', 5)!)).toEqual({ text: 'then', caret: 0 });
     expect(withoutAtQuery('a\n@x\nb', atQueryAt('a\n@x\nb', 4)!)).toEqual({ text: 'a\n\nb', caret: 2 });
+    expect(withoutAtQuery('@inRead it', atQueryAt('@inRead it', 3)!)).toEqual({ text: 'Read it', caret: 0 });
   });
 });
 

@@ -3,7 +3,7 @@
 // "Resources") match it. Plain functions, so the rules are tested without a browser.
 import type { ResourceTemplateView, ResourceView } from '@shared/resources';
 
-/** An `@word` in the composer: `@` at `start`, the word up to the caret, the token up to `end`. */
+/** An `@word` in the composer: `@` at `start`, the word typed after it up to the caret at `end`. */
 export interface AtQuery {
   start: number;
   end: number;
@@ -12,15 +12,15 @@ export interface AtQuery {
 }
 
 /**
- * The `@word` the caret is in, or null: `@` at the start of the text or after whitespace (so an e-mail
- * address is not one), then no whitespace up to the caret.
+ * The `@word` being typed at the caret, or null: `@` at the start of the text or after whitespace (so an
+ * e-mail address is not one), then no whitespace up to the caret. It ends at the caret: a pick takes out
+ * what was typed for the picker, never text that was there after it.
  */
 export function atQueryAt(text: string, caret: number): AtQuery | null {
   const m = /(?:^|\s)@([^\s@]*)$/.exec(text.slice(0, caret));
   if (!m) return null;
   const query = m[1]!;
-  const rest = /^[^\s@]*/.exec(text.slice(caret))![0];
-  return { start: caret - query.length - 1, end: caret + rest.length, query };
+  return { start: caret - query.length - 1, end: caret, query };
 }
 
 /** The text without the `@word` (and without the double space it would leave), and where the caret goes. */
