@@ -11,6 +11,7 @@ import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServ
 import { expectAccessible } from './a11y';
 import { chatHome, shot, startWebWithEnv } from './chatHarness';
 import { EVERYTHING, ROOT, type RunningWeb } from './harness';
+import { openScreen } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -84,6 +85,7 @@ test("@ lists the servers' resources, filters as you type, picks with the keyboa
   await expect(box).toHaveAttribute('aria-activedescendant', (await options.nth(1).getAttribute('id'))!);
   await box.press('ArrowUp');
   await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await shot(page, 'atpicker-0-every-server');
 
   await box.pressSequentially('arch');
   await expect(list.getByRole('group')).toHaveCount(1);
@@ -128,6 +130,9 @@ test("@ lists the servers' resources, filters as you type, picks with the keyboa
   expect(asked).toContain(`Resource ${ARCHITECTURE} from \\"everything\\"`);
   expect(asked).toContain('Everything Server – Architecture');
   await expect(page.getByTestId('attachments')).toBeHidden();
+  // The turn has ended when the answer shows its model at its foot.
+  await expect(page.getByTestId('msg-assistant').last().getByText('gpt-4o')).toBeVisible();
+  await expect(sent.getByTestId('resource-chip')).toBeVisible();
   await shot(page, 'atpicker-2-sent-chip');
 });
 
@@ -158,6 +163,7 @@ test('a template picked from the Attach resource button asks for its variables w
     'harbour',
     'highlands',
   ]);
+  await shot(page, 'atpicker-3-template');
   await item.press('ArrowDown');
   await item.press('ArrowDown');
   await item.press('Enter');
@@ -208,4 +214,24 @@ test('a resource that cannot be read fails the send with a clear error and keeps
   await box.press('Backspace');
   await expect(chips).toHaveCount(0);
   await expect(box).toHaveValue('Read it');
+});
+
+test('with no server offering resources the picker says so and opens the Resources screen', async () => {
+  await openScreen(page, 'Servers');
+  for (const name of ['everything', 'catalog']) {
+    const row = page.getByTestId(`server-${name}`);
+    await row.getByRole('switch', { name: `Enable ${name}` }).click();
+    await expect(row.getByTestId('server-state')).toHaveText('disabled');
+  }
+  await openScreen(page, 'Chat');
+  await page.getByLabel('Message').pressSequentially('@');
+  const empty = page.getByTestId('resource-picker-empty');
+  await expect(empty).toContainText('No connected server offers resources.');
+  await page.getByLabel('Message').press('Escape');
+  await expect(empty).toBeHidden();
+  await page.getByRole('button', { name: 'Attach resource' }).click();
+  await expect(empty).toBeVisible();
+  await expectAccessible(page, 'the picker with nothing to attach');
+  await empty.getByRole('button', { name: 'Open Resources' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Resources', exact: true })).toBeVisible();
 });
