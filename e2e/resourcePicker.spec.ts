@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
-import { chatHome, shot, startWebWithEnv } from './chatHarness';
+import { chatHome, openChatApp, scriptedModelSettings, shot } from './chatHarness';
 import { EVERYTHING, ROOT, type RunningWeb } from './harness';
 import { openScreen } from './uiFlows';
 
@@ -34,19 +34,8 @@ test.beforeAll(async ({ browser }) => {
     },
   ]);
   model = await startOpenAIServer([{ text: 'It is about the architecture.' }, { text: 'Highlands, noted.' }]);
-  writeFileSync(
-    join(home, 'settings.json'),
-    JSON.stringify({
-      deferredToolThreshold: { tools: 500, tokens: 1_000_000 },
-      providers: { default: 'openai', openai: { baseUrl: `${model.url}/v1` } },
-    }),
-  );
-  web = await startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(web.url);
-  for (const name of ['everything', 'catalog'])
-    await expect(page.getByTestId(`server-${name}`).getByTestId('server-state')).toHaveText('ready');
+  writeFileSync(join(home, 'settings.json'), JSON.stringify(scriptedModelSettings(model.url)));
+  ({ web, page } = await openChatApp(browser, { home, ready: ['everything', 'catalog'], pageErrors }));
   await page.getByRole('button', { name: 'Chat', exact: true }).click();
   await page.getByRole('button', { name: 'New conversation' }).click();
 });
