@@ -33,8 +33,8 @@ export function MessageList({
   const streaming = (id: string | undefined) => id !== undefined && !messages.some((m) => m.id === id);
   const live: Pick<ShownTurn, 'draft' | 'partial'> = {
     ...(draft && streaming(draft.messageId) ? { draft: draft.text } : {}),
-    // Calls of a stopped answer stay even when the answer's text was saved (under the same id).
-    ...(partial && (partial.stopped || streaming(partial.messageId)) ? { partial } : {}),
+    // The store drops them once the saved message carries them; a stopped answer's stay with its text.
+    ...(partial ? { partial } : {}),
   };
   if (live.draft !== undefined || live.partial) {
     // The streaming answer belongs to the running turn: the last answer, or a new one after the question.
@@ -119,9 +119,18 @@ function TurnView(props: {
       {/* One keyed list: a call's card keeps its place in React (and its app view stays up) when the
           streamed call becomes the saved one under the same id. */}
       {[
-        ...turn.steps.map((s) => (
-          <StepView key={stepKey(s)} conversationId={props.conversationId} step={s} />
-        )),
+        ...turn.steps.map((s) =>
+          s.kind === 'tool' ? (
+            <ChatToolCard
+              key={stepKey(s)}
+              conversationId={props.conversationId}
+              call={s.call}
+              step={s.step}
+            />
+          ) : (
+            <StepView key={stepKey(s)} step={s} />
+          ),
+        ),
         ...(turn.draft !== undefined
           ? [<Markdown key="draft" text={turn.draft} testId="msg-markdown" />]
           : []),
@@ -148,7 +157,8 @@ function TurnView(props: {
 
 const stepKey = (s: TurnStep) => (s.kind === 'tool' ? `tool:${s.call.id}` : `${s.kind}:${s.message.id}`);
 
-function StepView({ conversationId, step }: { conversationId: string; step: TurnStep }) {
+/** A text or note step (tool steps are cards of their own, keyed beside them). */
+function StepView({ step }: { step: Exclude<TurnStep, { kind: 'tool' }> }) {
   switch (step.kind) {
     case 'text':
       return (
@@ -157,8 +167,6 @@ function StepView({ conversationId, step }: { conversationId: string; step: Turn
           {step.message.cancelled && <p className="muted small">(cancelled while answering)</p>}
         </>
       );
-    case 'tool':
-      return <ChatToolCard conversationId={conversationId} call={step.call} step={step.step} />;
     case 'note':
       return (
         <p

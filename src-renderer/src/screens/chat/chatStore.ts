@@ -133,8 +133,10 @@ export const useChat = create<ChatLiveState>((set) => ({
             ...(s.drafts[cid]?.messageId === e.message.id
               ? { drafts: { ...s.drafts, [cid]: undefined } }
               : {}),
-            // The complete message carries these calls now, under the same ids.
-            ...(s.partials[cid]?.messageId === e.message.id
+            // The complete message carries these calls now, under the same ids; a message cut short by
+            // a Stop carries none of them, and they stay to be marked as not run when the turn ends.
+            ...(s.partials[cid]?.messageId === e.message.id &&
+            !(e.message.role === 'assistant' && e.message.cancelled)
               ? { partials: { ...s.partials, [cid]: undefined } }
               : {}),
           };
