@@ -49,6 +49,11 @@ export interface ChatLiveState {
   /** From a `turn` event (`event: true`), or from an answer of `chat.load` / `chat.send`. */
   setRunning(id: string, running: boolean, seq: number, from?: 'event' | 'answer'): void;
   apply(e: ChatEvent): void;
+  /**
+   * A message was saved in a conversation that keeps no deltas (not loaded yet): the calls it carries
+   * are no longer being written, even though the message itself is read later with the conversation.
+   */
+  saved(id: string, message: ChatMessage): void;
   /** A snapshot of `length` messages arrived: deltas it holds are dropped. */
   covered(id: string, length: number): void;
   /** The conversation branches (edit-and-resend, regenerate): what was announced before is forgotten. */
@@ -133,10 +138,7 @@ export const useChat = create<ChatLiveState>((set) => ({
             ...(s.drafts[cid]?.messageId === e.message.id
               ? { drafts: { ...s.drafts, [cid]: undefined } }
               : {}),
-            // The complete message carries these calls now, under the same ids; a message cut short by
-            // a Stop carries none of them, and they stay to be marked as not run when the turn ends.
-            ...(s.partials[cid]?.messageId === e.message.id &&
-            !(e.message.role === 'assistant' && e.message.cancelled)
+            ...(carriesPartials(s.partials[cid], e.message)
               ? { partials: { ...s.partials, [cid]: undefined } }
               : {}),
           };
@@ -147,6 +149,10 @@ export const useChat = create<ChatLiveState>((set) => ({
           return s;
       }
     }),
+  saved: (id, message) =>
+    set((s) =>
+      carriesPartials(s.partials[id], message) ? { partials: { ...s.partials, [id]: undefined } } : s,
+    ),
   covered: (id, length) =>
     set((s) => {
       const held = s.deltas[id];
@@ -154,6 +160,14 @@ export const useChat = create<ChatLiveState>((set) => ({
       return { deltas: { ...s.deltas, [id]: held.filter((d) => d.index >= length) } };
     }),
 }));
+
+/**
+ * The saved message carries the calls that were being written, under the same ids; a message cut short by
+ * a Stop carries none of them, and they stay to be marked as not run when the turn ends.
+ */
+function carriesPartials(partials: PartialCalls | undefined, message: ChatMessage): boolean {
+  return partials?.messageId === message.id && !(message.role === 'assistant' && message.cancelled);
+}
 
 /**
  * The snapshot plus the deltas that continue it, in order. `gap`: a delta lies beyond the next index
