@@ -7,14 +7,44 @@ import type { ErrorData } from './errors';
 export interface TextPart {
   type: 'text';
   text: string;
+  /** The part is (part of) a server's resource attached to the person's message, not typed text. */
+  resource?: AttachedResource;
 }
 /** An image as base64 data; never shown to a model as text (non-vision models get a placeholder). */
 export interface ImagePart {
   type: 'image';
   mimeType: string;
   data: string;
+  resource?: AttachedResource;
 }
 export type ContentPart = TextPart | ImagePart;
+
+/**
+ * A server's resource attached to a message (the composer's `@`, MCP 2025-11-25 "Resources"): read when
+ * the message is sent, its contents become parts marked with it, so the transcript shows what was attached
+ * apart from what was typed, and a regenerate reads it again. `name` is the server's name for it, for
+ * display only.
+ */
+export interface AttachedResource {
+  server: string;
+  uri: string;
+  name?: string;
+}
+
+/** The resources attached to a message, each once, in the order they were attached. */
+export function attachedResources(parts: readonly ContentPart[]): AttachedResource[] {
+  const seen = new Map<string, AttachedResource>();
+  for (const p of parts)
+    if (p.resource) {
+      const key = JSON.stringify([p.resource.server, p.resource.uri]);
+      if (!seen.has(key)) seen.set(key, p.resource);
+    }
+  return [...seen.values()];
+}
+
+/** What the person typed (with their text files), without the text of attached resources. */
+export const typedText = (parts: readonly ContentPart[]): string =>
+  parts.flatMap((p) => (p.type === 'text' && !p.resource ? [p.text] : [])).join('\n');
 
 /** A tool call as the model asked for it; `arguments` is already parsed from the wire's JSON. */
 export interface ToolCallRequest {

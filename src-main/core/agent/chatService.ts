@@ -4,7 +4,16 @@
 import type { AppOrigin } from '@shared/appViews';
 import { EventEmitter } from 'node:events';
 import { messageWithFiles, type AttachedTextFile } from '@shared/attachedFiles';
-import type { ChatEvent, ChatMessage, ContentPart, ConversationSummary, ImagePart } from '@shared/chat';
+import {
+  attachedResources,
+  typedText,
+  type AttachedResource,
+  type ChatEvent,
+  type ChatMessage,
+  type ContentPart,
+  type ConversationSummary,
+  type ImagePart,
+} from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
@@ -65,7 +74,7 @@ export interface SendInput {
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
   /** Resources to attach to the message (the composer's `@`): read now, sent with the text. */
-  attachments?: Array<{ server: string; uri: string }>;
+  attachments?: AttachedResource[];
   /** Sent by an MCP App view (`ui/message`): labelled as the app's in the conversation and to the model. */
   app?: AppOrigin;
   /**
@@ -125,6 +134,17 @@ const contentOf = (input: SendInput): ContentPart[] => {
   const text = input.files?.length ? messageWithFiles(input.text, input.files) : input.text;
   return [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...(input.images ?? [])];
 };
+
+/** A resource that could not be read for a message, named, with the reason the server or session gave. */
+function attachFailed(resource: AttachedResource, err: unknown): MooringError {
+  const e = toErrorData(err);
+  return new MooringError(
+    e.code,
+    `Could not attach ${resource.name ?? resource.uri} from "${resource.server}": ${e.message}`,
+    e.hint ?? 'Remove it from the message or pick another resource, then send again.',
+    { cause: err },
+  );
+}
 
 const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
@@ -417,9 +437,17 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const last = messages.findLast((m) => m.role === 'user' && m.origin !== 'protocol');
     if (!last || last.role !== 'user')
       throw new MooringError('usage', 'There is no message to answer again', 'Send a message first');
-    const text = last.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-    const images = last.content.filter((p): p is ImagePart => p.type === 'image');
-    return this.send({ ...input, text, images, replaceFrom: last.id });
+    // The attached resources are read again (they are read when a message is sent), not resent as text.
+    const text = typedText(last.content);
+    const images = last.content.filter((p): p is ImagePart => p.type === 'image' && !p.resource);
+    const attachments = attachedResources(last.content);
+    return this.send({
+      ...input,
+      text,
+      images,
+      ...(attachments.length ? { attachments } : {}),
+      replaceFrom: last.id,
+    });
   }
 
   /**
@@ -460,7 +488,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
 
   /**
    * The person's message as parts: the text (with its files), each attached resource as read now (a
-   * resource that cannot be read fails the send), then the images.
+   * resource that cannot be read fails the send, naming it), then the images. A resource's parts are
+   * marked with it (shared/chat.ts `AttachedResource`).
    */
   private async messageContent(input: SendInput): Promise<ContentPart[]> {
     const parts = contentOf(input);
@@ -468,7 +497,17 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const attach = this.deps.attach;
     if (!attach) throw new MooringError('usage', 'This host cannot attach resources');
     const resources: ContentPart[] = [];
-    for (const a of input.attachments) resources.push(...(await attach(a.server, a.uri)));
+    for (const a of input.attachments) {
+      const resource: AttachedResource = {
+        server: a.server,
+        uri: a.uri,
+        ...(a.name ? { name: a.name } : {}),
+      };
+      const read = await attach(a.server, a.uri).catch((err: unknown) => {
+        throw attachFailed(resource, err);
+      });
+      resources.push(...read.map((p) => ({ ...p, resource })));
+    }
     return [
       ...parts.filter((p) => p.type === 'text'),
       ...resources,

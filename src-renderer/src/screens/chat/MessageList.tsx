@@ -4,13 +4,14 @@
 // list follows the answer as it streams in unless the user scrolled up.
 import { useState } from 'react';
 import { Virtuoso } from 'react-virtuoso';
-import type { ChatMessage, UserChatMessage } from '@shared/chat';
+import { attachedResources, typedText, type ChatMessage, type UserChatMessage } from '@shared/chat';
 import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
 import { AppMessageLabel } from '../../components/apps/AppMessageLabel';
 import { Gallery } from '../../components/Gallery';
 import { Markdown } from '../../components/Markdown';
 import { ChatToolCard } from './ChatToolCard';
 import { useChat, type PartialCalls } from './chatStore';
+import { ResourceChips } from './ResourceAttach';
 import { EditMessage, TurnActions, UserActions, type MessageActionHandlers } from './MessageActions';
 
 /** A turn as shown: its saved steps, then the text still streaming and the calls still being written. */
@@ -71,7 +72,9 @@ export function MessageList({
 
 function UserView({ message: m, actions }: { message: UserChatMessage; actions?: MessageActionHandlers }) {
   const [editing, setEditing] = useState(false);
-  const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  // What was typed; an attached resource shows as its chip (its text went to the model, not in the bubble).
+  const text = typedText(m.content);
+  const resources = attachedResources(m.content);
   const images = m.content.flatMap((p) =>
     p.type === 'image' ? [{ base64: p.data, mimeType: p.mimeType, size: p.data.length }] : [],
   );
@@ -93,7 +96,8 @@ function UserView({ message: m, actions }: { message: UserChatMessage; actions?:
         data-testid={m.origin === 'app' ? 'msg-app' : 'msg-user'}
       >
         {m.origin === 'app' && m.app && <AppMessageLabel app={m.app} />}
-        <div className="msg-text">{text}</div>
+        {text && <div className="msg-text">{text}</div>}
+        {resources.length > 0 && <ResourceChips resources={resources} />}
         {images.length > 0 && <Gallery images={images} label="your message" />}
       </div>
       <UserActions text={text} idle={actions?.idle === true} onEdit={() => setEditing(true)} />
