@@ -35,6 +35,15 @@ export function chatHome(
   return { home, root };
 }
 
+/** `mooring web` on `home` whose default model is the scripted OpenAI-format server at `modelUrl`. */
+export async function startWebWithOpenAI(home: string, modelUrl: string): Promise<RunningWeb> {
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({ providers: { default: 'openai', openai: { baseUrl: `${modelUrl}/v1` } } }),
+  );
+  return startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
+}
+
 /** `mooring web` with `env` added; the test process's own environment is restored at once. */
 export async function startWebWithEnv(home: string, env: Record<string, string>): Promise<RunningWeb> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));

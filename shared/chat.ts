@@ -102,6 +102,12 @@ export interface ToolChatMessage extends MessageBase {
   target?: { server: string; tool: string; friendlyName: string };
   /** The arguments the tool ran with, as the user edited them before approving (the model is told so). */
   editedArguments?: Record<string, unknown>;
+  /**
+   * A `failed` step whose tool answered, with a result marked `isError` (MCP spec, "Tools: Error
+   * Handling"), rather than a call that did not complete: an MCP App view gets that result, not a
+   * cancellation.
+   */
+  resultIsError?: true;
 }
 
 /** Visible to the person, never sent to the model (iteration cap, protocol give-up, cancel). */
@@ -129,7 +135,22 @@ export type ChatEvent =
   | { type: 'message-complete'; conversationId: string; index: number; message: ChatMessage }
   | { type: 'error'; conversationId: string; error: ErrorData }
   /** The conversation's model named it after its first answer (saved before this is sent). */
-  | { type: 'title'; conversationId: string; title: string };
+  | { type: 'title'; conversationId: string; title: string }
+  /**
+   * The arguments of a tool call the model is still writing, recovered from the JSON so far (unclosed
+   * strings, arrays and objects closed; a half-written value left out): for an MCP App view, which may
+   * render them as they arrive (`ui/notifications/tool-input-partial`). Sent only for a tool with a view;
+   * `callId` is the id the call has once `messageId`'s message is complete.
+   */
+  | {
+      type: 'tool-input-partial';
+      conversationId: string;
+      messageId: string;
+      callId: string;
+      name: string;
+      target: { server: string; tool: string };
+      arguments: Record<string, unknown>;
+    };
 
 /** One conversation in a list (title search, sidebar). */
 export interface ConversationSummary {

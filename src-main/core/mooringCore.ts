@@ -365,6 +365,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.apps = new AppViews({
       tools: this.tools,
       pool: this.pool,
+      workspaceOf: async (cid) => {
+        const folder = this.features.roots.folderOf(cid);
+        return folder ? this.workspaces.ensure(folder) : undefined;
+      },
+      folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),
       resources: this.features.resources,
       interactions: this.interactions,
       ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),

@@ -29,8 +29,10 @@ export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boole
       if (
         ev.type === 'message-complete' &&
         !qc.getQueryState(trpc.chat.load.queryKey({ id: ev.conversationId }))
-      )
+      ) {
+        useChat.getState().saved(ev.conversationId, ev.message);
         return true;
+      }
       useChat.getState().apply(ev);
       return true;
     }
