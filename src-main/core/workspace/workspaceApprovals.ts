@@ -26,6 +26,11 @@ const RecordSchema = z
     commandLine: z.string(),
     approvedAt: z.number(),
     decidedBy: z.string().optional(),
+    /**
+     * The person also allowed the settings an import never carries that this entry asks for (trust,
+     * trust-all, private-network reach…: config/importConsent.ts). Absent: they are held back.
+     */
+    heldBackAllowed: z.boolean().optional(),
   })
   .strict();
 export type WorkspaceApproval = z.infer<typeof RecordSchema>;
