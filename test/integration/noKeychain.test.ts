@@ -76,7 +76,8 @@ describe.runIf(process.platform === 'linux')('no keychain (no D-Bus session)', (
     const r = JSON.parse(test.stdout) as { ok: boolean; code: string; error: string; hint: string };
     expect(r).toMatchObject({ ok: false, code: 'secret_unavailable' });
     expect(r.error).toMatch(/Server "keyed": cannot read the secret header Authorization/);
-    expect(r.error).toMatch(/keychain is not available/);
+    expect(r.error.split('\n')[0]).toMatch(/No keychain is reachable on this machine/);
+    expect(r.error.split('\n')[1]).toMatch(/^The keychain said: /);
     expect(r.hint).toContain('${env:NAME}');
     expect(r.hint).toMatch(/Secret Service/);
   });
