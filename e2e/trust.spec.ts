@@ -25,12 +25,14 @@ test.beforeAll(async ({ browser }) => {
   web = await startMooringWeb(home, {
     env: { DBUS_SESSION_BUS_ADDRESS: undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
   });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // A context of its own: axe needs one (browser.newPage has none it can use).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
   await page.goto(web.url);
 });
 
 test.afterAll(async () => {
-  await page?.close();
+  await page?.context().close();
   await web?.stop();
 });
 

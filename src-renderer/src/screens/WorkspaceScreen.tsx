@@ -90,9 +90,9 @@ export function WorkspaceScreen() {
                       </p>
                     )}
                     {s.grants.length > 0 && (
-                      <ul className="plain" data-testid="offered-grants">
+                      <ul className="plain" data-testid="offered-grants" aria-label="Beyond its command line">
                         {s.grants.map((g) => (
-                          <li key={g}>{shown(g)}</li>
+                          <li key={g}>Beyond the command: {shown(g)}</li>
                         ))}
                       </ul>
                     )}
