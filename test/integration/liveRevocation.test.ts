@@ -3,32 +3,26 @@
 // `mooring web` (the app, driven through its router as the Permissions screen is) and `mooring serve
 // --stdio` (launched by the SDK's own client). The serving process remembers "always" for write_file,
 // then the app revokes it: serve's very next call of write_file asks the app again.
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/servers';
-import { appApproval, fsHome, startServe, startWeb, text, type Web } from './relayHelpers';
+import { appApproval, text, webAndServe, type startServe, type Web } from './relayHelpers';
 
 describe('a revoke in the app reaches a running mooring serve at its next call (real processes)', () => {
   let fsRoot: string;
-  let home: string;
   let web: Web;
   let serve: Awaited<ReturnType<typeof startServe>>;
-  const children: ChildProcess[] = [];
+  let close = async () => {};
 
   beforeAll(async () => {
-    fsRoot = tempDir('mooring-revoke-fs-');
-    home = fsHome(fsRoot);
-    web = await startWeb(home);
-    children.push(web.child);
-    serve = await startServe(home, 'revoke-client', 30);
+    ({ fsRoot, web, serve, close } = await webAndServe({
+      prefix: 'revoke',
+      client: 'revoke-client',
+      approvalTimeoutSeconds: 30,
+    }));
   }, 90_000);
 
-  afterAll(async () => {
-    await serve?.client.close();
-    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  });
+  afterAll(() => close());
 
   const write = (file: string, content: string) =>
     serve.client.callTool({
