@@ -105,4 +105,7 @@ test('a hostile .vscode/mcp.json: every widening field shown, trust-all held bac
   await allow.click();
   await expect(held).toContainText('Allowed when you approved it: policy "trust-all"');
   expect(record()?.heldBackAllowed).toBe(true);
+  // A standing permission that widens trust says so where permissions are taken back.
+  await openScreen(page, 'Permissions');
+  await expect(page.getByText('with what the file asks beyond an import (trust, policy…)')).toBeVisible();
 });
