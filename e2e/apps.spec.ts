@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, shot, startWebWithEnv } from './chatHarness';
+import { chatHome, shot, startWebWithOpenAI } from './chatHarness';
 import { ROOT, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
@@ -36,12 +36,7 @@ test.beforeAll(async ({ browser }) => {
     { text: 'I got your note from the form.' },
     { text: 'The form says hello.' },
   ]);
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(
-    join(home, 'settings.json'),
-    JSON.stringify({ providers: { default: 'openai', openai: { baseUrl: `${model.url}/v1` } } }),
-  );
-  web = await startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
+  web = await startWebWithOpenAI(home, model.url);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(web.url);

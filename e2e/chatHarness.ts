@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { startMooringWeb, type RunningWeb } from './harness';
 
 export const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
@@ -35,6 +35,15 @@ export function chatHome(
   return { home, root };
 }
 
+/** `mooring web` on `home` whose default model is the scripted OpenAI-format server at `modelUrl`. */
+export async function startWebWithOpenAI(home: string, modelUrl: string): Promise<RunningWeb> {
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({ providers: { default: 'openai', openai: { baseUrl: `${modelUrl}/v1` } } }),
+  );
+  return startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
+}
+
 /** `mooring web` with `env` added; the test process's own environment is restored at once. */
 export async function startWebWithEnv(home: string, env: Record<string, string>): Promise<RunningWeb> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
@@ -48,6 +57,29 @@ export async function startWebWithEnv(home: string, env: Record<string, string>)
       else process.env[k] = v;
     }
   }
+}
+
+/** Settings that make the scripted OpenAI-format model at `modelUrl` the default, with every tool offered. */
+export const scriptedModelSettings = (modelUrl: string) => ({
+  deferredToolThreshold: { tools: 500, tokens: 1_000_000 },
+  providers: { default: 'openai', openai: { baseUrl: `${modelUrl}/v1` } },
+});
+
+/**
+ * `mooring web` on `home` with the scripted model's key, and a 1280×800 page on it (its errors collected
+ * into `pageErrors`) once every server in `ready` is ready.
+ */
+export async function openChatApp(
+  browser: Browser,
+  opts: { home: string; ready: string[]; pageErrors: string[] },
+): Promise<{ web: RunningWeb; page: Page }> {
+  const web = await startWebWithEnv(opts.home, { OPENAI_API_KEY: 'sk-e2e' });
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page.on('pageerror', (e) => opts.pageErrors.push(e.message));
+  await page.goto(web.url);
+  for (const name of opts.ready)
+    await expect(page.getByTestId(`server-${name}`).getByTestId('server-state')).toHaveText('ready');
+  return { web, page };
 }
 
 export function longConversation(home: string, id: string, pairs: number): void {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, shot, startWebWithEnv } from './chatHarness';
+import { chatHome, openChatApp, scriptedModelSettings, shot } from './chatHarness';
 import { expectAccessible } from './a11y';
 import { EVERYTHING, FILESYSTEM, type RunningWeb } from './harness';
 
@@ -61,19 +61,8 @@ test.beforeAll(async ({ browser }) => {
     { text: 'Yes.' },
     { text: 'Thinking for a long while', hang: true },
   ]);
-  writeFileSync(
-    join(home, 'settings.json'),
-    JSON.stringify({
-      deferredToolThreshold: { tools: 500, tokens: 1_000_000 },
-      providers: { default: 'openai', openai: { baseUrl: `${model.url}/v1` } },
-    }),
-  );
-  web = await startWebWithEnv(home, { OPENAI_API_KEY: 'sk-e2e' });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(web.url);
-  for (const name of ['everything', 'fs'])
-    await expect(page.getByTestId(`server-${name}`).getByTestId('server-state')).toHaveText('ready');
+  writeFileSync(join(home, 'settings.json'), JSON.stringify(scriptedModelSettings(model.url)));
+  ({ web, page } = await openChatApp(browser, { home, ready: ['everything', 'fs'], pageErrors }));
 });
 
 test.afterAll(async () => {

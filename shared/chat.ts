@@ -7,14 +7,44 @@ import type { ErrorData } from './errors';
 export interface TextPart {
   type: 'text';
   text: string;
+  /** The part is (part of) a server's resource attached to the person's message, not typed text. */
+  resource?: AttachedResource;
 }
 /** An image as base64 data; never shown to a model as text (non-vision models get a placeholder). */
 export interface ImagePart {
   type: 'image';
   mimeType: string;
   data: string;
+  resource?: AttachedResource;
 }
 export type ContentPart = TextPart | ImagePart;
+
+/**
+ * A server's resource attached to a message (the composer's `@`, MCP 2025-11-25 "Resources"): read when
+ * the message is sent, its contents become parts marked with it, so the transcript shows what was attached
+ * apart from what was typed, and a regenerate reads it again. `name` is the server's name for it, for
+ * display only.
+ */
+export interface AttachedResource {
+  server: string;
+  uri: string;
+  name?: string;
+}
+
+/** The resources attached to a message, each once, in the order they were attached. */
+export function attachedResources(parts: readonly ContentPart[]): AttachedResource[] {
+  const seen = new Map<string, AttachedResource>();
+  for (const p of parts)
+    if (p.resource) {
+      const key = JSON.stringify([p.resource.server, p.resource.uri]);
+      if (!seen.has(key)) seen.set(key, p.resource);
+    }
+  return [...seen.values()];
+}
+
+/** What the person typed (with their text files), without the text of attached resources. */
+export const typedText = (parts: readonly ContentPart[]): string =>
+  parts.flatMap((p) => (p.type === 'text' && !p.resource ? [p.text] : [])).join('\n');
 
 /** A tool call as the model asked for it; `arguments` is already parsed from the wire's JSON. */
 export interface ToolCallRequest {
@@ -72,6 +102,12 @@ export interface ToolChatMessage extends MessageBase {
   target?: { server: string; tool: string; friendlyName: string };
   /** The arguments the tool ran with, as the user edited them before approving (the model is told so). */
   editedArguments?: Record<string, unknown>;
+  /**
+   * A `failed` step whose tool answered, with a result marked `isError` (MCP spec, "Tools: Error
+   * Handling"), rather than a call that did not complete: an MCP App view gets that result, not a
+   * cancellation.
+   */
+  resultIsError?: true;
 }
 
 /** Visible to the person, never sent to the model (iteration cap, protocol give-up, cancel). */
@@ -97,7 +133,24 @@ export type ChatEvent =
    * holding more ignores it, and one holding fewer knows it missed some (a snapshot plus deltas).
    */
   | { type: 'message-complete'; conversationId: string; index: number; message: ChatMessage }
-  | { type: 'error'; conversationId: string; error: ErrorData };
+  | { type: 'error'; conversationId: string; error: ErrorData }
+  /** The conversation's model named it after its first answer (saved before this is sent). */
+  | { type: 'title'; conversationId: string; title: string }
+  /**
+   * The arguments of a tool call the model is still writing, recovered from the JSON so far (unclosed
+   * strings, arrays and objects closed; a half-written value left out): for an MCP App view, which may
+   * render them as they arrive (`ui/notifications/tool-input-partial`). Sent only for a tool with a view;
+   * `callId` is the id the call has once `messageId`'s message is complete.
+   */
+  | {
+      type: 'tool-input-partial';
+      conversationId: string;
+      messageId: string;
+      callId: string;
+      name: string;
+      target: { server: string; tool: string };
+      arguments: Record<string, unknown>;
+    };
 
 /** One conversation in a list (title search, sidebar). */
 export interface ConversationSummary {

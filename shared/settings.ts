@@ -35,6 +35,11 @@ export const SettingsSchema = z
     yolo: z.boolean().default(false),
     /** Tool-loop turns per user message before the agent stops and asks. */
     maxToolIterations: count(1).max(500, 'must be at most 500').default(25),
+    /**
+     * Name conversations with the model: after a conversation's first answer, its own provider and model
+     * are asked for a short title (one small request); off, a conversation keeps its first words.
+     */
+    titlesFromModel: z.boolean().default(true),
     /** Past either bound, tool schemas load on demand through tool_search (catalog/). */
     deferredToolThreshold: z
       .object({ tools: count(0).default(40), tokens: count(0).default(8000) })

@@ -36,6 +36,9 @@ function printEvent(e: ChatEvent): void {
     case 'error':
       say(tty`\nerror: ${multiline(e.error.message)}\n` + (e.error.hint ? tty`hint: ${e.error.hint}\n` : ''));
       break;
+    case 'title':
+      say(tty`title: ${e.title}\n`);
+      break;
   }
 }
 
@@ -91,6 +94,12 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
             });
             if (!o.json) print('\n');
             say(tty`conversation: ${result.conversationId}\n`);
+            // The model names a new conversation in the background (agent/conversationTitles.ts, at most
+            // its time limit); the command stays until that is saved, or Ctrl-C.
+            await Promise.race([
+              core.titles.settled(),
+              new Promise((resolve) => ac.signal.addEventListener('abort', resolve, { once: true })),
+            ]);
             return EXIT.ok;
           } catch (err) {
             if (err instanceof MooringError && err.code === 'cancelled') return 130;

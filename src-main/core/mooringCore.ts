@@ -12,6 +12,7 @@ import type { LogLevel, Settings } from '@shared/settings';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
+import { ConversationTitles } from './agent/conversationTitles';
 import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
 import { parseModelSpec } from './agent/providers/resolveProvider';
@@ -136,6 +137,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   /** Model providers: endpoints, keys in the keychain, Check. */
   readonly providers: ProviderAccess;
   readonly conversations: ConversationStore;
+  /** Names a new conversation with its own model after its first answer, in the background. */
+  readonly titles: ConversationTitles;
   readonly memory: MemoryStore;
   /** Mooring as an MCP server, started from the app. */
   readonly sharing: McpSharing;
@@ -337,6 +340,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       env,
     });
     this.conversations = ConversationStore.forHome(paths.home);
+    this.titles = new ConversationTitles({
+      store: this.conversations,
+      enabled: () => this.settings.current().titlesFromModel,
+      log: (l) => this.emit('log', { ...l, text: this.redactor.redact(l.text) }),
+    });
     this.memory = MemoryStore.forHome(paths.home);
     this.sharing = new McpSharing(this, {
       ...(opts.selfLaunch ? { selfLaunch: opts.selfLaunch } : {}),
@@ -357,6 +365,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.apps = new AppViews({
       tools: this.tools,
       pool: this.pool,
+      workspaceOf: async (cid) => {
+        const folder = this.features.roots.folderOf(cid);
+        return folder ? this.workspaces.ensure(folder) : undefined;
+      },
+      folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),
       resources: this.features.resources,
       interactions: this.interactions,
       ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
@@ -397,6 +410,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.chatService ??= new ChatService({
       appContext: (cid) => this.apps.contextFor(cid),
       conversations: this.conversations,
+      titles: this.titles,
       prefs: new ChatPreferencesFile(this.opened.paths.home),
       providers: this.providers,
       settings: this.settings,
@@ -550,6 +564,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     // "Mooring closed" as an answer and ask the model again while Mooring closes.
     const suspended = this.tasks.suspend();
     this.chatService?.cancelAll();
+    this.titles.close();
     await suspended;
     this.stopDeclining?.();
     await this.scheduleService?.close();

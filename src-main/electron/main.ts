@@ -34,6 +34,7 @@ import { DesktopTray } from './desktopTray';
 import { MCP_SERVER_FLAG, runMcpServer } from './mcpServerMode';
 import { SafeStorageSecretStore } from './safeStorageSecretStore';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAllowedExternalLink, isTrustedSender } from './senderCheck';
+import { allowViewPermission, checkAsk, requestAsk } from './viewPermissions';
 import { serveViewPage, VIEW_SCHEME, viewSandboxHost } from './viewScheme';
 import { SHELL_STATE_NAME, SHELL_STATE_OPTIONS, ShellStateStore, type ShellState } from './shellState';
 
@@ -296,9 +297,19 @@ let stopNotifier: (() => void) | undefined;
 app.whenReady().then(async () => {
   if (!primary) return;
   if (mcpServerMode) return runMcpServer({ home, secretStore: secretStore() });
-  // Deny every permission (camera, notifications, geolocation, …) unless a feature asks for one.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  // Deny every permission (camera, notifications, geolocation, …) unless a feature asks for one: the only
+  // one that does is an MCP App view's declared permissions, once the person allowed them for its server
+  // (viewPermissions.ts). `core` is set below, before any window (so any view) exists.
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) => {
+    if (!core) return callback(false);
+    const views = core.apps;
+    callback(allowViewPermission(requestAsk(permission, details), (id) => views.registered(id)));
+  });
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, origin, details) =>
+    core
+      ? allowViewPermission(checkAsk(permission, origin, details), (id) => core!.apps.registered(id))
+      : false,
+  );
   protocol.handle(APP_SCHEME, serveRenderer);
   // Registered by the installers too; an unpackaged run leaves the system's handler alone.
   if (app.isPackaged) app.setAsDefaultProtocolClient(LINK_SCHEME);

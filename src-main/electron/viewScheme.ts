@@ -4,10 +4,11 @@
 // no CORS and no CSP bypass. Browser mode's counterpart is core/web/sandboxServer.ts; both serve the same
 // page and headers (apps/sandboxPage.ts). No `electron` import: tested in plain Node.
 //
-// Electron gives an iframe its embedder's session, so a separate session partition cannot hold an
-// iframe; what a partition would separate (cookies, storage) is separated by the origin here, and the
-// view itself runs in an opaque origin with neither. Device permissions stay denied in this shell (the
-// session's permission handler refuses all), even after the person allowed them for a server.
+// Electron gives an iframe its embedder's session (a `partition` belongs to a webContents: a window, a
+// <webview> or a WebContentsView, none of which this shell lets a view have), so no session partition can
+// hold a view's frame; what a partition would separate (cookies, storage, cache) is separated by the origin
+// here — each view's page is an origin of its own and stores nothing — and the view itself runs in an
+// opaque origin, which has no cookies or storage at all. Device permissions: viewPermissions.ts.
 import type { AppViews, SandboxHost } from '../core/apps/appViews';
 import { sandboxHeaders, sandboxPage } from '../core/apps/sandboxPage';
 

@@ -2,7 +2,7 @@
 // extension is declared, app-only tools stay out of the model's catalog and are refused to anyone but a
 // view, a view's resource is read and cached per conversation, its CSP drops what the guard refuses, and a
 // view's calls take the gated path labelled as the app's.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultText } from '@shared/toolResult';
@@ -17,16 +17,11 @@ const TSX_LOADER = join(__dirname, '../../node_modules/tsx/dist/loader.mjs');
 const cores: MooringCore[] = [];
 afterEach(async () => void (await Promise.all(cores.splice(0).map((c) => c.close()))));
 
-async function appsCore() {
+const APPS_SERVER = { command: 'node', args: ['--import', TSX_LOADER, fixturePath('appsServer.ts')] };
+
+async function appsCore(servers: object[] = [{ name: 'apps', ...APPS_SERVER }]) {
   const home = tempDir('mooring-apps-');
-  writeFileSync(
-    join(home, 'mcp_servers.json'),
-    JSON.stringify({
-      servers: [
-        { name: 'apps', command: 'node', args: ['--import', TSX_LOADER, fixturePath('appsServer.ts')] },
-      ],
-    }),
-  );
+  writeFileSync(join(home, 'mcp_servers.json'), JSON.stringify({ servers }));
   const core = await MooringCore.open({
     home,
     secretStore: new MemorySecretStore(),
@@ -105,6 +100,58 @@ describe('MCP Apps in the core', () => {
     expect(req.client).toBe('app:apps/show_counter');
     expect(req.conversationId).toBe('c1');
     expect(result.isError).toBe(true);
+  });
+
+  it('a view whose resource the server updates is read again: open views hear it, new opens get the new HTML', async () => {
+    const core = await appsCore();
+    const first = (await core.apps.open({ server: 'apps', tool: 'show_recorder', conversationId: 'c1' }))!;
+    expect(first.html).toContain('recorder v1');
+    // Cached per conversation until the server says otherwise.
+    const cached = (await core.apps.open({ server: 'apps', tool: 'show_recorder', conversationId: 'c1' }))!;
+    expect(cached.html).toContain('recorder v1');
+    const updated = new Promise<{ server: string; uri: string }>((resolve) =>
+      core.apps.once('updated', resolve),
+    );
+    await core.apps.callTool({ viewId: first.viewId, name: 'bump_recorder_view', arguments: {} });
+    expect(await updated).toEqual({ server: 'apps', uri: 'ui://apps-fixture/recorder.html' });
+    const next = (await core.apps.open({ server: 'apps', tool: 'show_recorder', conversationId: 'c1' }))!;
+    expect(next.html).toContain('recorder v2');
+    expect(next.viewId).not.toBe(first.viewId);
+  });
+
+  it('views of an approved project-folder server work in that folder’s conversations; unapproved, there is none', async () => {
+    const core = await appsCore([]);
+    const ws = tempDir('mooring-apps-ws-');
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(
+      join(ws, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { folderapps: { type: 'stdio', ...APPS_SERVER } } }),
+    );
+    await core.chat.open('in-folder', ws);
+    // Not approved: the folder's server never runs, so its tools and views do not exist anywhere.
+    expect(
+      await core.apps.open({ server: 'folderapps', tool: 'show_counter', conversationId: 'in-folder' }),
+    ).toBe(undefined);
+    await core.workspaces.approve(ws, 'folderapps');
+    const view = (await core.apps.open({
+      server: 'folderapps',
+      tool: 'show_counter',
+      conversationId: 'in-folder',
+    }))!;
+    expect(view.html).toContain('Counter');
+    // The view reaches its own server through the folder's session: an app-only tool and a resource.
+    const result = await core.apps.callTool({
+      viewId: view.viewId,
+      name: 'increment',
+      arguments: { count: 1 },
+    });
+    expect(result.structuredContent).toEqual({ count: 2 });
+    const read = await core.apps.readResource({ viewId: view.viewId, uri: 'ui://apps-fixture/form.html' });
+    expect(JSON.stringify(read.contents)).toContain('Send to chat');
+    // A conversation elsewhere does not see the folder's server.
+    expect(
+      await core.apps.open({ server: 'folderapps', tool: 'show_counter', conversationId: 'elsewhere' }),
+    ).toBe(undefined);
   });
 
   it('the sandbox server serves a view’s page with its CSP, framed by the app only, and nothing else', async () => {

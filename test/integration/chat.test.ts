@@ -92,6 +92,32 @@ describe('mooring chat', () => {
   });
 });
 
+describe('mooring chat names a new conversation with its model', () => {
+  it('through the same core method as the app: a title event, the title saved; a continued one is not asked', async () => {
+    fake = await startOpenAIServer([{ text: 'Paris is sunny.' }, { text: 'Still sunny.' }], {
+      titles: [{ text: '"Sunny Paris"' }],
+    });
+    const env = { MOORING_OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'test-key' };
+    const res = await chat(['--model', 'openai:gpt-4o', '--json', 'weather in paris?'], env);
+    expect(res.code, res.stderr + res.stdout).toBe(0);
+    const titled = events(res.stdout).find((e) => e.type === 'title') as {
+      title?: string;
+      conversationId?: string;
+    };
+    expect(titled?.title).toBe('Sunny Paris');
+    const file = readFileSync(join(home, 'conversations', `${titled.conversationId}.jsonl`), 'utf8');
+    expect(file).toContain('"by":"model"');
+    // A continued conversation is not named again: no request, nothing printed.
+    const again = await chat(
+      ['--model', 'openai:gpt-4o', '--conversation', titled.conversationId!, 'and tomorrow?'],
+      env,
+    );
+    expect(again.code, again.stderr + again.stdout).toBe(0);
+    expect(again.stderr).not.toMatch(/title:/);
+    expect(fake.titleRequests).toHaveLength(1);
+  });
+});
+
 describe('mooring chat --tool-set', () => {
   it('offers the model only the tools of the named set', async () => {
     const bin = join(ROOT, 'bin/mooring.mjs');

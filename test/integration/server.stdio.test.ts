@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src-main/core/agent/conversationStore';
+import { startOpenAIServer } from '../fixtures/providers/openaiServer';
+import type { FakeProviderServer } from '../fixtures/providers/scriptedServer';
 import { freePort, tempDir } from '../helpers/servers';
 import { serveCommandLine, writeHome } from './serverHelpers';
 
@@ -40,6 +42,7 @@ describe('mooring serve --stdio', () => {
   let home: string;
   let client: Client;
   let conversationId: string;
+  let model: FakeProviderServer;
 
   beforeAll(async () => {
     fsRoot = tempDir('mooring-serve-fs-');
@@ -56,13 +59,19 @@ describe('mooring serve --stdio', () => {
       content: [{ type: 'text', text: 'What do we check before a deploy?' }],
     });
     const closedPort = await freePort(); // nothing listens here: the model is unreachable
+    model = await startOpenAIServer([{ text: 'The deploy is on Friday.' }], {
+      titles: [{ text: 'Deploy day' }],
+    });
     ({ client } = await connect(home, ['--approval-timeout', '2'], 'stdio-test-client', {
       MOORING_OLLAMA_URL: `http://127.0.0.1:${closedPort}`,
+      MOORING_OPENAI_BASE_URL: `${model.url}/v1`,
+      OPENAI_API_KEY: 'test-key',
     }));
   }, 90_000);
 
   afterAll(async () => {
     await client?.close();
+    await model?.close();
   });
 
   it('lists memory, sessions and every connected server tool with annotations', async () => {
@@ -228,4 +237,20 @@ describe('mooring serve --stdio', () => {
       await ro.client.close();
     }
   }, 60_000);
+
+  it("start_session's new conversation is named by its model, as the chat's are", async () => {
+    const r = await client.callTool({
+      name: 'start_session',
+      arguments: { prompt: 'which day do we deploy?', model: 'openai:gpt-4o' },
+    });
+    expect(text(r)).toBe('The deploy is on Friday.');
+    const cid = (r.structuredContent as { conversationId: string }).conversationId;
+    await model.titleRequestsSeen(1);
+    expect(JSON.stringify(model.titleRequests[0]!.body)).toContain('which day do we deploy?');
+    // The title is saved after the tool answered: read back until it is there.
+    const store = ConversationStore.forHome(home);
+    await expect
+      .poll(async () => (await store.load(cid)).summary.title, { timeout: 15_000 })
+      .toBe('Deploy day');
+  });
 });

@@ -74,9 +74,15 @@ describe('Electron main process (src-main/electron/main.ts)', () => {
     ],
     ['a permission is granted', 'callback(false)', 'callback(true)', /setPermissionRequestHandler/],
     [
+      'a view is granted past its rule',
+      'callback(allowViewPermission(',
+      'callback(true || allowViewPermission(',
+      /setPermissionRequestHandler/,
+    ],
+    [
       'permission checks pass',
-      'setPermissionCheckHandler(() => false)',
-      'setPermissionCheckHandler(() => true)',
+      '? allowViewPermission(checkAsk',
+      '? true || allowViewPermission(checkAsk',
       /setPermissionCheckHandler/,
     ],
     [

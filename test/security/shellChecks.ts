@@ -227,6 +227,22 @@ function navigationProblems(sf: ts.SourceFile): string[] {
   return problems;
 }
 
+/**
+ * A permission answer that denies, or asks the one rule that may grant an MCP App view what its server was
+ * allowed (src-main/electron/viewPermissions.ts): `false`, `allowViewPermission(...)`, or a condition whose
+ * every branch is one of those.
+ */
+function deniesOrAsksViewRule(e: ts.Expression | undefined): boolean {
+  if (!e) return false;
+  const x = unwrap(e);
+  if (literal(x) === false) return true;
+  if (ts.isConditionalExpression(x))
+    return deniesOrAsksViewRule(x.whenTrue) && deniesOrAsksViewRule(x.whenFalse);
+  return (
+    ts.isCallExpression(x) && ts.isIdentifier(x.expression) && x.expression.text === 'allowViewPermission'
+  );
+}
+
 function permissionProblems(sf: ts.SourceFile): string[] {
   const problems: string[] = [];
   const request = fns(calls(sf, 'setPermissionRequestHandler').map((c) => c.arguments[0]));
@@ -235,13 +251,15 @@ function permissionProblems(sf: ts.SourceFile): string[] {
     const uses = all(h, ts.isCallExpression).filter(
       (c) => ts.isIdentifier(c.expression) && c.expression.text === cb,
     );
-    return uses.length > 0 && uses.every((c) => literal(c.arguments[0]) === false);
+    return uses.length > 0 && uses.every((c) => deniesOrAsksViewRule(c.arguments[0]));
   });
   if (request.length === 0 || !denyAll)
-    problems.push('setPermissionRequestHandler must answer callback(false) to every request');
+    problems.push(
+      'setPermissionRequestHandler must answer callback(false) to every request, or allowViewPermission(...)',
+    );
   const check = fns(calls(sf, 'setPermissionCheckHandler').map((c) => c.arguments[0]));
-  if (check.length === 0 || !check.every((h) => returned(h).every((e) => !!e && literal(e) === false))) {
-    problems.push('setPermissionCheckHandler must return false');
+  if (check.length === 0 || !check.every((h) => returned(h).every((e) => deniesOrAsksViewRule(e)))) {
+    problems.push('setPermissionCheckHandler must return false, or allowViewPermission(...)');
   }
   return problems;
 }

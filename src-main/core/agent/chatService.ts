@@ -4,7 +4,16 @@
 import type { AppOrigin } from '@shared/appViews';
 import { EventEmitter } from 'node:events';
 import { messageWithFiles, type AttachedTextFile } from '@shared/attachedFiles';
-import type { ChatEvent, ChatMessage, ContentPart, ConversationSummary, ImagePart } from '@shared/chat';
+import {
+  attachedResources,
+  typedText,
+  type AttachedResource,
+  type ChatEvent,
+  type ChatMessage,
+  type ContentPart,
+  type ConversationSummary,
+  type ImagePart,
+} from '@shared/chat';
 import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ProviderView, TurnState } from '@shared/wire';
@@ -16,6 +25,7 @@ import { MooringError, toErrorData } from '../errors';
 import type { ChatPreferencesFile } from './chatPreferences';
 import { runChatTurn, type ChatTurnResult } from './chatTurn';
 import { titleFromText, type ConversationStore, type LoadedConversation } from './conversationStore';
+import type { ConversationTitles } from './conversationTitles';
 import { exportConversation, importConversation } from './conversationTransfer';
 import { CoreToolRuntime } from './coreToolRuntime';
 import type { ProviderAccess, ProviderCheck } from './providerAccess';
@@ -40,6 +50,8 @@ export interface ChatServiceDeps {
    */
   appContext?: (conversationId: string) => string | undefined;
   conversations: ConversationStore;
+  /** Names a conversation with its model after its first answer (the core's one, shared with `serve`). */
+  titles: ConversationTitles;
   prefs: ChatPreferencesFile;
   providers: ProviderAccess;
   settings: SettingsService;
@@ -65,7 +77,7 @@ export interface SendInput {
   /** A named tool set (settings.toolSets): the model is offered only those tools. */
   toolSet?: string;
   /** Resources to attach to the message (the composer's `@`): read now, sent with the text. */
-  attachments?: Array<{ server: string; uri: string }>;
+  attachments?: AttachedResource[];
   /** Sent by an MCP App view (`ui/message`): labelled as the app's in the conversation and to the model. */
   app?: AppOrigin;
   /**
@@ -125,6 +137,17 @@ const contentOf = (input: SendInput): ContentPart[] => {
   const text = input.files?.length ? messageWithFiles(input.text, input.files) : input.text;
   return [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...(input.images ?? [])];
 };
+
+/** A resource that could not be read for a message, named, with the reason the server or session gave. */
+function attachFailed(resource: AttachedResource, err: unknown): MooringError {
+  const e = toErrorData(err);
+  return new MooringError(
+    e.code,
+    `Could not attach ${resource.name ?? resource.uri} from "${resource.server}": ${e.message}`,
+    e.hint ?? 'Remove it from the message or pick another resource, then send again.',
+    { cause: err },
+  );
+}
 
 const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
@@ -246,25 +269,38 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     keychain: { ok: true } | { ok: false; reason: string };
     /** The plain-text key file offered when there is no keychain (null: this host has none). */
     keyFile: string | null;
+    /** Whether conversations are named by their model (conversationTitles.ts). */
+    titlesFromModel: boolean;
   }> {
     const [defaultModel, providers, keychain] = await Promise.all([
       this.defaultModel(),
       this.deps.providers.views(),
       this.deps.providers.keychain(),
     ]);
-    return { defaultModel, providers, keychain, keyFile: this.deps.providers.keyFilePath() };
+    return {
+      defaultModel,
+      providers,
+      keychain,
+      keyFile: this.deps.providers.keyFilePath(),
+      titlesFromModel: this.deps.settings.current().titlesFromModel,
+    };
   }
 
-  /** Writes the default model and the base URLs (validated by the settings schema; nothing written if bad). */
+  /**
+   * Writes the default model, the base URLs and (when given) whether the model names conversations;
+   * validated by the settings schema, nothing written if bad.
+   */
   async saveModels(input: {
     defaultModel: string;
     baseUrls: Partial<Record<ProviderId, string | null>>;
+    titlesFromModel?: boolean;
   }): Promise<void> {
     const { provider } = parseModelSpec(input.defaultModel);
     const openai = emptyToUndefined(input.baseUrls.openai);
     const anthropic = emptyToUndefined(input.baseUrls.anthropic);
     await this.deps.settings.update((current) => ({
       ...current,
+      ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
       providers: {
         default: provider,
         ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },
@@ -348,6 +384,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     if (!cid) {
       const created = await this.deps.conversations.create({
         title: titleFromText(input.text),
+        titleFrom: 'first-words',
         workspace: input.workspace ?? null,
       });
       cid = created.id;
@@ -388,6 +425,15 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       ...(appContext ? { system: appContext } : {}),
       onEvent: (e) => this.emit('chat', e),
     })
+      .then((result) =>
+        this.deps.titles.afterTurn({
+          conversationId,
+          provider,
+          model,
+          result,
+          onEvent: (e) => this.emit('chat', e),
+        }),
+      )
       .catch((err: unknown) => {
         // runChatTurn already reported the failure as an `error` event and a note; cancel is a note.
         const e = toErrorData(err);
@@ -417,9 +463,17 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const last = messages.findLast((m) => m.role === 'user' && m.origin !== 'protocol');
     if (!last || last.role !== 'user')
       throw new MooringError('usage', 'There is no message to answer again', 'Send a message first');
-    const text = last.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-    const images = last.content.filter((p): p is ImagePart => p.type === 'image');
-    return this.send({ ...input, text, images, replaceFrom: last.id });
+    // The attached resources are read again (they are read when a message is sent), not resent as text.
+    const text = typedText(last.content);
+    const images = last.content.filter((p): p is ImagePart => p.type === 'image' && !p.resource);
+    const attachments = attachedResources(last.content);
+    return this.send({
+      ...input,
+      text,
+      images,
+      ...(attachments.length ? { attachments } : {}),
+      replaceFrom: last.id,
+    });
   }
 
   /**
@@ -433,8 +487,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const { provider, model } = await this.deps.providers.providerFor(opts.model);
     this.deps.setSamplingModel(providerCompletion(provider, model));
     return {
-      run: (r) =>
-        runChatTurn({
+      run: async (r) => {
+        const result = await runChatTurn({
           store: this.deps.conversations,
           provider,
           model,
@@ -454,13 +508,24 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
           ...(r.signal ? { signal: r.signal } : {}),
           ...(r.onEvent ? { onEvent: r.onEvent } : {}),
           ...(r.onPhase ? { onPhase: r.onPhase } : {}),
-        }),
+        });
+        // In the background: the command waits for it (`titles.settled`) after printing the answer.
+        this.deps.titles.afterTurn({
+          conversationId: result.conversationId,
+          provider,
+          model,
+          result,
+          ...(r.onEvent ? { onEvent: r.onEvent } : {}),
+        });
+        return result;
+      },
     };
   }
 
   /**
    * The person's message as parts: the text (with its files), each attached resource as read now (a
-   * resource that cannot be read fails the send), then the images.
+   * resource that cannot be read fails the send, naming it), then the images. A resource's parts are
+   * marked with it (shared/chat.ts `AttachedResource`).
    */
   private async messageContent(input: SendInput): Promise<ContentPart[]> {
     const parts = contentOf(input);
@@ -468,7 +533,17 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const attach = this.deps.attach;
     if (!attach) throw new MooringError('usage', 'This host cannot attach resources');
     const resources: ContentPart[] = [];
-    for (const a of input.attachments) resources.push(...(await attach(a.server, a.uri)));
+    for (const a of input.attachments) {
+      const resource: AttachedResource = {
+        server: a.server,
+        uri: a.uri,
+        ...(a.name ? { name: a.name } : {}),
+      };
+      const read = await attach(a.server, a.uri).catch((err: unknown) => {
+        throw attachFailed(resource, err);
+      });
+      resources.push(...read.map((p) => ({ ...p, resource })));
+    }
     return [
       ...parts.filter((p) => p.type === 'text'),
       ...resources,

@@ -24,7 +24,7 @@ export interface ChatTurnOptions {
   provider: ChatProvider;
   model: string;
   runtime: AgentToolRuntime;
-  /** Omitted: a new conversation is created, titled from the message. */
+  /** Omitted: a new conversation is created, titled from the message (conversationTitles.ts may rename it). */
   conversationId?: string;
   message: string | ContentPart[];
   signal?: AbortSignal;
@@ -69,6 +69,7 @@ export async function runChatTurn(opts: ChatTurnOptions): Promise<ChatTurnResult
     const firstText = content.find((p) => p.type === 'text');
     const created = await store.create({
       title: titleFromText(firstText?.type === 'text' ? firstText.text : 'Image'),
+      titleFrom: 'first-words',
       workspace: opts.workspace ?? null,
     });
     conversationId = created.id;

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -35,6 +35,41 @@ describe('ConversationStore', () => {
     expect(loaded.messages.map((m) => m.id)).toEqual(['m1', 'm2']);
     expect(loaded.summary).toMatchObject({ id: c.id, title: 'Trip planning', workspace: '/projects/trip' });
     expect(loaded.warnings).toEqual([]);
+  });
+
+  it('a model title replaces the first words only: never a title the person chose, even one written later', async () => {
+    const c = await store.create({ title: 'what is the weather in', titleFrom: 'first-words' });
+    expect((await store.load(c.id)).titleSource).toBe('first-words');
+    await store.setModelTitle(c.id, 'Weather in Paris');
+    const named = await store.load(c.id);
+    expect([named.summary.title, named.titleSource]).toEqual(['Weather in Paris', 'model']);
+    // The person renames; a model title that arrives after (another process, a late answer) does not count.
+    await store.rename(c.id, 'My trip');
+    await store.setModelTitle(c.id, 'Paris forecast');
+    const renamed = await store.load(c.id);
+    expect([renamed.summary.title, renamed.titleSource]).toEqual(['My trip', 'user']);
+    // A title given at creation (an import, a schedule's run) is not the model's to replace either.
+    const given = await store.create({ title: 'Nightly report' });
+    await store.setModelTitle(given.id, 'Something else');
+    expect((await store.load(given.id)).summary.title).toBe('Nightly report');
+  });
+
+  it('loads a file from before titles were tracked: its title and renames as they were, none replaced', async () => {
+    const dir = join(home, 'conversations');
+    const id = 'old-one';
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `${id}.jsonl`),
+      [
+        JSON.stringify({ kind: 'meta', id, title: 'hello there', createdAt: 1000, workspace: null }),
+        JSON.stringify({ kind: 'message', message: user('u1', 'hello there', 1001) }),
+        JSON.stringify({ kind: 'rename', title: 'Greetings', at: 1002 }),
+      ].join('\n') + '\n',
+    );
+    const old = await store.load(id);
+    expect([old.summary.title, old.titleSource, old.summary.updatedAt]).toEqual(['Greetings', 'user', 1002]);
+    await store.setModelTitle(id, 'Model title');
+    expect((await store.load(id)).summary.title).toBe('Greetings');
   });
 
   it('branches before a message of the person: it and the later messages leave, the rest goes on', async () => {

@@ -12,9 +12,22 @@ import { homePaths } from '../home';
 
 /** One line of a conversation file. The first line is always `meta`. */
 export type ConversationRecord =
-  | { kind: 'meta'; id: string; title: string; createdAt: number; workspace: string | null }
+  | {
+      kind: 'meta';
+      id: string;
+      title: string;
+      createdAt: number;
+      workspace: string | null;
+      /** 'first-words': the title is the first message's opening words, for the model to replace. */
+      titleFrom?: 'first-words';
+    }
   | { kind: 'message'; message: ChatMessage }
-  | { kind: 'rename'; title: string; at: number }
+  /**
+   * A new title. Without `by` it is the person's (every rename a file written before model titles holds);
+   * `by: 'model'` is the one the conversation's model suggested (conversationTitles.ts), which counts only
+   * while the title is still the first words: it never replaces a title the person chose.
+   */
+  | { kind: 'rename'; title: string; at: number; by?: 'model' }
   | { kind: 'workspace'; workspace: string | null; at: number }
   /**
    * Edit-and-resend or regenerate: the conversation goes on from its first `keep` messages (the later
@@ -22,8 +35,15 @@ export type ConversationRecord =
    */
   | { kind: 'branch'; keep: number; at: number };
 
+/**
+ * Where the title comes from: the first message's words, the model, the person (a rename), or given at
+ * creation (an import, a schedule's run, a file from before this was recorded).
+ */
+export type TitleSource = 'first-words' | 'model' | 'user' | 'given';
+
 export interface LoadedConversation {
   summary: ConversationSummary;
+  titleSource: TitleSource;
   messages: ChatMessage[];
   /** Lines that could not be read (a torn write), each described; the rest loaded. */
   warnings: string[];
@@ -63,7 +83,13 @@ export class ConversationStore {
   }
 
   async create(
-    opts: { title?: string; workspace?: string | null; id?: string } = {},
+    opts: {
+      title?: string;
+      /** The title is the first message's words (titleFromText): the model may name it after the first answer. */
+      titleFrom?: 'first-words';
+      workspace?: string | null;
+      id?: string;
+    } = {},
   ): Promise<ConversationSummary> {
     const id = opts.id ?? randomUUID();
     const path = this.file(id);
@@ -75,6 +101,7 @@ export class ConversationStore {
       title: (opts.title ?? 'New conversation').slice(0, MAX_TITLE),
       createdAt,
       workspace: opts.workspace ?? null,
+      ...(opts.titleFrom ? { titleFrom: opts.titleFrom } : {}),
     };
     // 'wx': never overwrite an existing conversation.
     const fh = await open(path, 'wx').catch((err: NodeJS.ErrnoException) => {
@@ -102,6 +129,20 @@ export class ConversationStore {
         new MooringError('usage', 'A conversation title cannot be empty', 'Type a title'),
       );
     return this.appendRecord(id, { kind: 'rename', title: clean.slice(0, MAX_TITLE), at: Date.now() });
+  }
+
+  /**
+   * The title the conversation's model suggested, already made safe (conversationTitles.ts). It counts on
+   * load only while the title is still the first words, so a rename the person makes meanwhile wins, even
+   * from another process.
+   */
+  setModelTitle(id: string, title: string): Promise<void> {
+    return this.appendRecord(id, {
+      kind: 'rename',
+      title: title.slice(0, MAX_TITLE),
+      at: Date.now(),
+      by: 'model',
+    });
   }
 
   setWorkspace(id: string, workspace: string | null): Promise<void> {
@@ -151,6 +192,7 @@ export class ConversationStore {
     const warnings: string[] = [];
     const messages: ChatMessage[] = [];
     let summary: ConversationSummary | undefined;
+    let titleSource: TitleSource = 'given';
     const lines = raw.split('\n');
     lines.forEach((line, i) => {
       if (!line.trim()) return;
@@ -170,11 +212,16 @@ export class ConversationStore {
           updatedAt: rec.createdAt,
           workspace: rec.workspace ?? null,
         };
+        titleSource = rec.titleFrom === 'first-words' ? 'first-words' : 'given';
       } else if (rec.kind === 'message' && rec.message) {
         messages.push(rec.message);
         if (summary) summary.updatedAt = Math.max(summary.updatedAt, rec.message.at);
+      } else if (rec.kind === 'rename' && rec.by === 'model' && summary) {
+        // Not activity: the list keeps its order.
+        if (titleSource === 'first-words') [summary.title, titleSource] = [rec.title, 'model'];
       } else if (rec.kind === 'rename' && summary) {
         summary.title = rec.title;
+        titleSource = 'user';
         summary.updatedAt = Math.max(summary.updatedAt, rec.at);
       } else if (rec.kind === 'workspace' && summary) {
         summary.workspace = rec.workspace;
@@ -189,7 +236,7 @@ export class ConversationStore {
       summary = { id, title: 'Untitled conversation', createdAt: mtime, updatedAt: mtime, workspace: null };
     }
     for (const w of warnings) this.onWarning(w);
-    return { summary, messages, warnings };
+    return { summary, titleSource, messages, warnings };
   }
 
   /** Most recently updated first. Damaged files are listed from what can be read, never dropped. */

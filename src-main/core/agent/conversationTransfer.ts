@@ -48,7 +48,9 @@ export function toMarkdownExport(c: LoadedConversation): string {
   for (const item of groupTurns(c.messages)) {
     if (item.kind === 'user') {
       out.push('', '## You', '');
-      for (const p of item.message.content) out.push(p.type === 'text' ? p.text : `_[image: ${p.mimeType}]_`);
+      for (const p of item.message.content)
+        if (p.resource && p.type === 'text') out.push(fence(p.text));
+        else out.push(p.type === 'text' ? p.text : `_[image: ${p.mimeType}]_`);
       continue;
     }
     out.push('', `## Assistant${item.model ? ` (${item.model})` : ''}`, '');
@@ -76,12 +78,23 @@ export function toMarkdownExport(c: LoadedConversation): string {
 }
 
 const Base = { id: z.string().min(1).max(200), at: z.number() };
-const Image = z.object({ type: z.literal('image'), mimeType: z.string().max(100), data: z.string() });
+/** A part that came from an attached resource keeps that mark (shared/chat.ts `AttachedResource`). */
+const Resource = z
+  .object({ server: z.string().max(64), uri: z.string().max(8192), name: z.string().max(512).optional() })
+  .optional();
+const Image = z.object({
+  type: z.literal('image'),
+  mimeType: z.string().max(100),
+  data: z.string(),
+  resource: Resource,
+});
 const Message = z.discriminatedUnion('role', [
   z.object({
     ...Base,
     role: z.literal('user'),
-    content: z.array(z.union([z.object({ type: z.literal('text'), text: z.string() }), Image])),
+    content: z.array(
+      z.union([z.object({ type: z.literal('text'), text: z.string(), resource: Resource }), Image]),
+    ),
     origin: z.enum(['person', 'protocol']).optional(),
   }),
   z.looseObject({

@@ -7,6 +7,7 @@ import { isProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
 import type { CatalogEntry } from '../catalog/catalog';
 import { toModelContent } from '../catalog/normalizeResult';
+import { uiResourceUriOf } from '../catalog/toolVisibility';
 import { ConversationTools } from '../catalog/conversationTools';
 import type { Provider } from '../catalog/adaptSchema';
 import { toErrorData } from '../errors';
@@ -95,6 +96,18 @@ export class CoreToolRuntime implements AgentToolRuntime {
     return ct.mode === 'deferred' ? ct.deferredListText() : undefined;
   }
 
+  viewTarget(conversationId: string, name: string): { server: string; tool: string } | undefined {
+    const ct = this.toolsOf(conversationId);
+    if (ct.isToolSearch(name)) return undefined;
+    let entry: CatalogEntry;
+    try {
+      entry = ct.resolveCall(name);
+    } catch {
+      return undefined;
+    }
+    return uiResourceUriOf(entry.handle.definition) ? { server: entry.server, tool: entry.tool } : undefined;
+  }
+
   async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome> {
     const ct = this.toolsOf(ctx.conversationId);
     if (ct.isToolSearch(call.name)) {
@@ -143,6 +156,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
       );
       return {
         status: result.isError ? 'failed' : 'done',
+        ...(result.isError ? { resultIsError: true as const } : {}),
         text,
         target,
         ...(images.length ? { images } : {}),

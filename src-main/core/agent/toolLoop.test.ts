@@ -9,6 +9,7 @@ import { MooringError } from '../errors';
 import { OpenAIProvider } from './providers/openaiProvider';
 import { inProcessRuntime, phaseEvent, type InProcessHandler } from '../../../test/helpers/mcpRuntime';
 import { openaiView } from '../../../test/helpers/wireViews';
+import type { AgentToolRuntime } from './toolRuntime';
 import { runToolLoop } from './toolLoop';
 
 let server: FakeProviderServer | undefined;
@@ -22,10 +23,17 @@ const ask: ChatMessage = { id: 'u1', at: 1, role: 'user', content: [{ type: 'tex
 async function loop(
   script: ScriptedReply[],
   handlers: Record<string, InProcessHandler>,
-  extra: { signal?: AbortSignal; history?: ChatMessage[] } = {},
+  extra: {
+    signal?: AbortSignal;
+    history?: ChatMessage[];
+    viewTarget?: AgentToolRuntime['viewTarget'];
+  } = {},
 ) {
   server = await startOpenAIServer(script);
-  const runtime = inProcessRuntime(handlers);
+  const runtime = {
+    ...inProcessRuntime(handlers),
+    ...(extra.viewTarget ? { viewTarget: extra.viewTarget } : {}),
+  };
   const events: ChatEvent[] = [];
   const phases: ToolCallEvent[] = [];
   const stored: ChatMessage[] = [];
@@ -213,6 +221,58 @@ describe('runToolLoop', () => {
         .slice(1)
         .map((r) => r.id),
     ).toEqual(ids);
+  });
+
+  it('announces the partial arguments of a call whose tool has a view, under the id the call keeps', async () => {
+    // A call id the conversation already used: the streamed call is renamed once, on its first fragment.
+    const history: ChatMessage[] = [
+      ask,
+      {
+        id: 'a0',
+        at: 1,
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: 'call_1_0', name: 'x', arguments: {} }],
+      },
+      { id: 't0', at: 1, role: 'tool', toolCallId: 'call_1_0', name: 'x', status: 'done', text: '' },
+      { id: 'u2', at: 2, role: 'user', content: [{ type: 'text', text: 'again' }] },
+    ];
+    const { run, events, stored } = await loop(
+      [
+        {
+          toolCalls: [
+            { name: 'show', arguments: { location: 'New York City', units: 'metric', days: 125 } },
+            { name: 'plain', arguments: { text: 'no view here' } },
+          ],
+        },
+        { text: 'shown' },
+      ],
+      { show: () => ({ status: 'done', text: 'ok' }), plain: () => ({ status: 'done', text: 'ok' }) },
+      {
+        history,
+        viewTarget: (cid, name) =>
+          cid === 'c1' && name === 'show' ? { server: 'weather', tool: 'show' } : undefined,
+      },
+    );
+    await run;
+    const partials = events.flatMap((e) => (e.type === 'tool-input-partial' ? [e] : []));
+    const assistant = stored.find((m) => m.role === 'assistant');
+    if (assistant?.role !== 'assistant') throw new Error('no assistant message');
+    const [show, plain] = assistant.toolCalls;
+    expect(show!.id).not.toBe('call_1_0');
+    expect(partials.length).toBeGreaterThan(2);
+    for (const p of partials) {
+      expect(p).toMatchObject({ callId: show!.id, messageId: assistant.id, name: 'show' });
+      expect(p.target).toEqual({ server: 'weather', tool: 'show' });
+    }
+    expect(partials.some((p) => p.callId === plain!.id)).toBe(false);
+    // Strings grow as they arrive; a number is left out until it is whole; nothing is announced twice.
+    const locations = partials.map((p) => p.arguments.location).filter((l) => l !== undefined);
+    expect(locations.at(-1)).toBe('New York City');
+    expect(locations.some((l) => typeof l === 'string' && l.length < 'New York City'.length)).toBe(true);
+    for (const p of partials) if ('days' in p.arguments) expect(p.arguments.days).toBe(125);
+    const seen = partials.map((p) => JSON.stringify(p.arguments));
+    expect(new Set(seen).size).toBe(seen.length);
   });
 
   it('reports a provider HTTP error with a hint instead of crashing', async () => {

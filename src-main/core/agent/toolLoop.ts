@@ -24,6 +24,7 @@ import {
   TEXT_PROTOCOL_PREFIX,
   textProtocolSystemPrompt,
 } from './textToolProtocol';
+import { PartialInputs } from './partialInputs';
 import type { AgentToolRuntime, ToolOutcome } from './toolRuntime';
 
 export const DEFAULT_MAX_TOOL_ITERATIONS = 25;
@@ -119,6 +120,11 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     const messageId = randomUUID();
     const delta = (text: string) => emit({ type: 'text-delta', conversationId: cid, messageId, text });
     const filter = textMode ? new ProtocolLineFilter(delta) : null;
+    const partials = new PartialInputs({
+      unique: (id) => uniqueCall({ id, name: '', arguments: {} }).id,
+      viewTarget: (name) => runtime.viewTarget?.(cid, name),
+      emit: (p) => emit({ type: 'tool-input-partial', conversationId: cid, messageId, ...p }),
+    });
     let text = '';
     let calls: PendingCall[] = [];
     let stopReason: string | undefined;
@@ -135,8 +141,11 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
           text += ev.text;
           if (filter) filter.push(ev.text);
           else delta(ev.text);
+        } else if (ev.type === 'tool-call-delta') {
+          partials.push(ev);
         } else if (ev.type === 'tool-call') {
-          const call = uniqueCall(ev.call);
+          // A call whose arguments streamed keeps the id its partial input was announced with.
+          const call = partials.idOf(ev.call) ?? uniqueCall(ev.call);
           calls.push({ call, ...(ev.invalidArguments ? { invalid: ev.invalidArguments } : {}) });
         } else {
           stopReason = ev.stopReason;
@@ -286,6 +295,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       ...(outcome.structuredInText ? { structuredInText: true } : {}),
       ...(outcome.target ? { target: outcome.target } : {}),
       ...(outcome.editedArguments ? { editedArguments: outcome.editedArguments } : {}),
+      ...(outcome.resultIsError ? { resultIsError: true } : {}),
     };
     await record(message);
   }

@@ -25,6 +25,8 @@ export interface ToolOutcome {
   target?: ToolChatMessage['target'];
   /** The arguments the tool ran with, when the user edited them before approving. */
   editedArguments?: Record<string, unknown>;
+  /** `failed` because the tool's result was marked `isError`, not because the call did not complete. */
+  resultIsError?: true;
 }
 
 export interface ToolExecutionContext {
@@ -47,4 +49,9 @@ export interface AgentToolRuntime {
    * tool's own failure (return status 'failed'); a throw is reported as failed.
    */
   execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome>;
+  /**
+   * The server tool a name resolves to when that tool has an MCP App view (its arguments are streamed to
+   * the view while the model writes them); undefined otherwise, or when the name does not resolve.
+   */
+  viewTarget?(conversationId: string, name: string): { server: string; tool: string } | undefined;
 }

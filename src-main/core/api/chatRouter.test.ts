@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatEvent } from '@shared/chat';
+import { attachedResources, typedText, type ChatEvent } from '@shared/chat';
 import { startOpenAIServer } from '../../../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../../../test/fixtures/providers/scriptedServer';
 import { everythingStdio, filesystemStdio, tempDir } from '../../../test/helpers/servers';
@@ -140,31 +140,56 @@ describe('the chat over the router', () => {
 
   it("a resource attached to a message (the composer's @) reaches the model under a line that names it", async () => {
     const uri = 'demo://resource/static/document/architecture.md';
-    provider = await startOpenAIServer([{ text: 'It is about the architecture.' }]);
+    provider = await startOpenAIServer([{ text: 'It is about the architecture.' }, { text: 'Again.' }]);
     await caller.models.save({ defaultModel: 'openai:gpt-4o', baseUrls: { openai: `${provider.url}/v1` } });
     const { conversationId: cid } = await caller.chat.send({
       text: 'What is this about?',
-      attachments: [{ server: 'everything', uri }],
+      attachments: [{ server: 'everything', uri, name: 'architecture.md' }],
     });
     await turnEnded(cid);
     const [user] = (await caller.chat.load({ id: cid })).messages;
-    const text =
-      user?.role === 'user' && Array.isArray(user.content)
-        ? user.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')
-        : '';
+    const content = user?.role === 'user' ? user.content : [];
+    const text = content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
     expect(text).toContain('What is this about?');
     expect(text).toContain(uri);
     expect(text).toContain('Architecture');
+    // The resource's parts are marked as the resource's, apart from what was typed (the transcript's chips).
+    expect(typedText(content)).toBe('What is this about?');
+    expect(attachedResources(content)).toEqual([{ server: 'everything', uri, name: 'architecture.md' }]);
     // What the model was sent is what was saved.
     expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain('Everything Server');
-    // A resource that cannot be read fails the send; nothing is sent to the model.
+
+    // Regenerate reads the resource again and sends the typed text once, not the resource as typed text.
+    await caller.chat.regenerate({ conversationId: cid });
+    await seen(
+      (e) =>
+        e.type === 'chat' &&
+        e.event.conversationId === cid &&
+        e.event.type === 'message-complete' &&
+        e.event.message.role === 'assistant' &&
+        e.event.message.text === 'Again.',
+    );
+    await turnEnded(cid);
+    const [again] = (await caller.chat.load({ id: cid })).messages;
+    const againContent = again?.role === 'user' ? again.content : [];
+    expect(typedText(againContent)).toBe('What is this about?');
+    expect(attachedResources(againContent)).toEqual([{ server: 'everything', uri, name: 'architecture.md' }]);
+    const sent = JSON.stringify(provider.requests.at(-1)!.body);
+    expect(sent.split('What is this about?').length - 1).toBe(1);
+    expect(sent.split('Everything Server').length).toBe(
+      JSON.stringify(provider.requests.filter((r) => r.method === 'POST').at(-2)!.body).split(
+        'Everything Server',
+      ).length,
+    );
+
+    // A resource that cannot be read fails the send, naming it; nothing is sent to the model.
     const before = provider.requests.length;
     await expect(
       caller.chat.send({
         text: 'And this?',
         attachments: [{ server: 'everything', uri: 'demo://nothing/here' }],
       }),
-    ).rejects.toThrow();
+    ).rejects.toThrow(/Could not attach demo:\/\/nothing\/here from "everything"/);
     expect(provider.requests.length).toBe(before);
     await provider.close();
   });

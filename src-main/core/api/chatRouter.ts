@@ -39,9 +39,18 @@ export const chatRouter = router({
         model: ModelSpec.optional(),
         workspace: z.string().max(4096).nullable().optional(),
         toolSet: z.string().max(64).optional(),
-        /** Resources attached with `@` (read when the message is sent; resourcesService.attachment). */
+        /**
+         * Resources attached with `@` (read when the message is sent; resourcesService.attachment); `name`
+         * is the server's name for one, shown on its chip in the transcript.
+         */
         attachments: z
-          .array(z.object({ server: z.string().min(1).max(64), uri: z.string().min(1).max(8192) }))
+          .array(
+            z.object({
+              server: z.string().min(1).max(64),
+              uri: z.string().min(1).max(8192),
+              name: z.string().min(1).max(512).optional(),
+            }),
+          )
           .max(20)
           .optional(),
         replaceFrom: Id.optional(),
@@ -55,7 +64,15 @@ export const chatRouter = router({
     .mutation(({ ctx, input }) =>
       ctx.core.chat.send({
         text: input.text,
-        ...(input.attachments?.length ? { attachments: input.attachments } : {}),
+        ...(input.attachments?.length
+          ? {
+              attachments: input.attachments.map((a) => ({
+                server: a.server,
+                uri: a.uri,
+                ...(a.name ? { name: a.name } : {}),
+              })),
+            }
+          : {}),
         ...(input.toolSet ? { toolSet: input.toolSet } : {}),
         ...(input.replaceFrom ? { replaceFrom: input.replaceFrom } : {}),
         ...(input.images?.length ? { images: input.images } : {}),

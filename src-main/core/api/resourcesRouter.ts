@@ -1,6 +1,7 @@
 // A server's resources in the app (clientFeatures/resourcesService.ts): what each server offers, its
-// resources and templates, a read (a template expanded with its variables first), subscriptions (their
-// updates arrive on `events` as `resourceUpdated`), and completions for a template's variables.
+// resources and templates, a read (a template expanded with its variables first, or only expanded for the
+// composer to attach: `expand`), subscriptions (their updates arrive on `events` as `resourceUpdated`), and
+// completions for a template's variables.
 import { z } from 'zod';
 import { publicProcedure, router } from './trpc';
 
@@ -36,6 +37,11 @@ export const resourcesRouter = router({
       const uri = ctx.core.resources.expand(input.uriTemplate, input.variables);
       return { uri, contents: await ctx.core.resources.read(input.server, uri) };
     }),
+
+  /** The URI a template makes with these variables, without reading it (the composer attaches it). */
+  expand: publicProcedure
+    .input(z.object({ uriTemplate: Uri, variables: z.record(z.string(), z.string().max(8192)) }))
+    .mutation(({ ctx, input }) => ({ uri: ctx.core.resources.expand(input.uriTemplate, input.variables) })),
 
   subscribe: publicProcedure.input(On).mutation(async ({ ctx, input }) => {
     await ctx.core.resources.subscribe(input.server, input.uri);

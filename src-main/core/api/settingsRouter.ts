@@ -11,12 +11,16 @@ const BaseUrl = z.string().nullable().optional();
 export const settingsRouter = router({
   get: publicProcedure.query(({ ctx }) => ctx.core.chat.models()),
 
-  /** Writes the default model and the base URLs (validated by the settings schema; nothing written if bad). */
+  /**
+   * Writes the default model, the base URLs and whether the model names conversations (validated by the
+   * settings schema; nothing written if bad).
+   */
   save: publicProcedure
     .input(
       z.object({
         defaultModel: z.string().min(3).max(200),
         baseUrls: z.object({ ollama: BaseUrl, openai: BaseUrl, anthropic: BaseUrl }),
+        titlesFromModel: z.boolean().optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {

@@ -20,6 +20,7 @@ import type { InteractionBroker } from '../clientFeatures/interactionBroker';
 import { isOpenableUrl } from '../clientFeatures/elicitation';
 import { readResource } from '../clientFeatures/resources';
 import type { ResourceSubscriptions } from '../clientFeatures/resources';
+import type { SessionActor } from '../mcp/sessionActor';
 import type { SessionPool } from '../mcp/sessionPool';
 import { buildViewCsp, injectCsp, type DeclaredCsp } from './viewCsp';
 import { isAppOnly, uiResourceUriOf, visibleToApp } from '../catalog/toolVisibility';
@@ -36,6 +37,8 @@ export interface SandboxHost {
 export interface RegisteredView {
   view: WireAppView;
   conversationId: string | undefined;
+  /** The conversation's project folder (canonical) when its server came from there, or may have. */
+  workspace: string | undefined;
   /** Who may frame the page (the app's origin). */
   frameAncestor: string;
 }
@@ -43,6 +46,13 @@ export interface RegisteredView {
 export interface AppViewsDeps {
   tools: ToolService;
   pool: SessionPool;
+  /**
+   * The project folder of a conversation, canonical, its approved servers started (the workspaces
+   * service's `ensure`): a view of a folder's server is read, and calls, through that folder's session.
+   */
+  workspaceOf?: (conversationId: string) => Promise<string | undefined>;
+  /** A folder's own session of a server (an approved project server), when it has one. */
+  folderSession?: (workspace: string, server: string) => SessionActor | undefined;
   resources: ResourceSubscriptions;
   interactions: InteractionBroker;
   openExternal?: (url: string) => Promise<void>;
@@ -82,12 +92,22 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
 
   constructor(private readonly deps: AppViewsDeps) {
     super();
+    // The extension says nothing of a view whose resource changes (docs/decisions/005-app-view-updates.md):
+    // an update of a `ui://` resource drops its reads and open views load it again (the renderer tears the
+    // old one down first, as the spec's cleanup asks); a changed list only drops the server's reads, so
+    // views opened from then on read afresh while open ones stay as they are.
     deps.resources.on('updated', ({ server, uri }) => {
       if (!uri.startsWith('ui://')) return;
-      for (const key of [...this.cache.keys()])
-        if (key.endsWith(`\n${server}\n${uri}`)) this.cache.delete(key);
+      this.dropReads((key) => key.endsWith(`\n${server}\n${uri}`));
       this.emit('updated', { server, uri });
     });
+    deps.resources.on('listChanged', ({ server, what }) => {
+      if (what === 'resources') this.dropReads((key) => key.split('\n')[1] === server);
+    });
+  }
+
+  private dropReads(match: (key: string) => boolean): void {
+    for (const key of [...this.cache.keys()]) if (match(key)) this.cache.delete(key);
   }
 
   /** The host that serves the sandbox origin says where it is, and which origin may frame it. */
@@ -101,9 +121,26 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
   }
 
   /** The `ui://` resource a server's tool names for its view, when it names one. */
-  viewUriOf(server: string, tool: string): string | undefined {
-    const entry = this.deps.tools.list(server).find((e) => e.tool === tool);
+  viewUriOf(server: string, tool: string, workspace?: string): string | undefined {
+    const entry = this.entryOf(server, tool, workspace);
     return entry ? uiResourceUriOf(entry.handle.definition) : undefined;
+  }
+
+  /**
+   * A tool as a conversation in `workspace` sees it: the folder's catalog holds its approved servers
+   * (overriding global ones of the same name); a folder server not approved has no session, so none of
+   * its tools, and no view (ARCHITECTURE.md, "MCP Apps").
+   */
+  private entryOf(server: string, tool: string, workspace: string | undefined) {
+    return this.deps.tools
+      .catalog(workspace ? { workspace } : {})
+      .entries.find((e) => e.server === server && e.tool === tool && !e.handle.removed);
+  }
+
+  private actorOf(server: string, workspace: string | undefined): SessionActor | undefined {
+    return (
+      (workspace ? this.deps.folderSession?.(workspace, server) : undefined) ?? this.deps.pool.get(server)
+    );
   }
 
   /** Reads the view of a tool's result and registers it with the sandbox; undefined when the tool has none. */
@@ -112,7 +149,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
     tool: string;
     conversationId?: string;
   }): Promise<WireAppView | undefined> {
-    const uri = this.viewUriOf(input.server, input.tool);
+    const workspace = input.conversationId ? await this.deps.workspaceOf?.(input.conversationId) : undefined;
+    const uri = this.viewUriOf(input.server, input.tool, workspace);
     if (!uri) return undefined;
     const sandbox = this.sandbox;
     if (!sandbox)
@@ -121,7 +159,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
         'This host cannot show MCP App views.',
         'The text result is shown instead.',
       );
-    const actor = this.deps.pool.get(input.server);
+    const actor = this.actorOf(input.server, workspace);
     if (!actor)
       throw new MooringError('not_found', `No server "${input.server}".`, 'It may have been removed.');
     const key = `${input.conversationId ?? 'playground'}\n${input.server}\n${uri}`;
@@ -180,7 +218,12 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       allow: granted.map((p) => ALLOW_FEATURE[p]).join('; '),
       ...(ui.prefersBorder !== undefined ? { prefersBorder: ui.prefersBorder === true } : {}),
     };
-    this.views.set(viewId, { view, conversationId: input.conversationId, frameAncestor: this.appOrigin });
+    this.views.set(viewId, {
+      view,
+      conversationId: input.conversationId,
+      workspace,
+      frameAncestor: this.appOrigin,
+    });
     while (this.views.size > MAX_VIEWS) this.views.delete(this.views.keys().next().value!);
     return view;
   }
@@ -201,8 +244,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
    * here and nowhere else.
    */
   async callTool(input: { viewId: string; name: string; arguments: Record<string, unknown> }) {
-    const { view, conversationId } = this.view(input.viewId);
-    const entry = this.deps.tools.list(view.server).find((e) => e.tool === input.name);
+    const { view, conversationId, workspace } = this.view(input.viewId);
+    const entry = this.entryOf(view.server, input.name, workspace);
     if (!entry || !visibleToApp(entry.handle.definition))
       throw new MooringError(
         'not_found',
@@ -215,6 +258,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       .call(entry, input.arguments, {
         client: `${APP_CLIENT_PREFIX}${view.server}/${view.tool}`,
         ...(conversationId ? { conversationId } : {}),
+        ...(workspace ? { workspace } : {}),
         interactive: true,
         fromApp: true,
         id: randomUUID(),
@@ -230,8 +274,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
 
   /** A view reads a resource of its own server (never another server's). */
   async readResource(input: { viewId: string; uri: string }): Promise<ReadResourceResult> {
-    const { view } = this.view(input.viewId);
-    const actor = this.deps.pool.get(view.server);
+    const { view, workspace } = this.view(input.viewId);
+    const actor = this.actorOf(view.server, workspace);
     if (!actor)
       throw new MooringError('not_found', `No server "${view.server}".`, 'It may have been removed.');
     return readResource(actor, input.uri);

@@ -19,6 +19,7 @@ describe('settings defaults', () => {
     expect(await loadSettings(file)).toEqual({
       yolo: false,
       maxToolIterations: 25,
+      titlesFromModel: true,
       deferredToolThreshold: { tools: 40, tokens: 8000 },
       osvEndpoint: 'https://api.osv.dev/v1/query',
       providers: {

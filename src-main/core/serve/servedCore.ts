@@ -9,6 +9,7 @@ import type {
   Resource,
 } from '@modelcontextprotocol/server';
 import type { ConversationStore } from '../agent/conversationStore';
+import type { ConversationTitles } from '../agent/conversationTitles';
 import type { ProviderAccess } from '../agent/providerAccess';
 import type { ToolService } from '../calls/toolService';
 import type { SettingsService } from '../config/settingsService';
@@ -22,6 +23,8 @@ import type { MemoryStore } from '../memory/memoryStore';
 export interface ServedCore {
   tools: ToolService;
   conversations: ConversationStore;
+  /** A conversation start_session began is named by its model after the answer, like the chat's. */
+  titles: Pick<ConversationTitles, 'afterTurn'>;
   memory: MemoryStore;
   providers: ProviderAccess;
   settings: Pick<SettingsService, 'current'>;

@@ -152,6 +152,7 @@ export function registerSessionsCapability(mcp: McpServer, opts: SessionsCapabil
             signal: ctx.mcpReq.signal,
             maxToolIterations: opts.core.settings.current().maxToolIterations,
           });
+          opts.core.titles.afterTurn({ conversationId: result.conversationId, provider, model, result });
           return textResult(result.message.text, {
             conversationId: result.conversationId,
             answer: result.message.text,

@@ -73,8 +73,15 @@ export function useLiveEvents(): { connected: boolean } {
         );
         break;
       case 'appViewUpdated':
-        // An MCP App view's resource changed on its server: open views read it again.
-        void qc.invalidateQueries({ queryKey: trpc.apps.open.pathKey() });
+        // An MCP App view's resource changed on its server: open views of that resource read it again
+        // (docs/decisions/005-app-view-updates.md); views of other resources stay as they are.
+        void qc.invalidateQueries({
+          queryKey: trpc.apps.open.pathKey(),
+          predicate: (q) => {
+            const view = q.state.data as { server?: string; uri?: string } | null | undefined;
+            return view?.server === e.server && view.uri === e.uri;
+          },
+        });
         break;
       case 'installLink':
         // The install consent screen reads the list; the event says it changed.

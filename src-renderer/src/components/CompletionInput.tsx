@@ -58,6 +58,8 @@ export function CompletionInput(props: {
       e.preventDefault();
       pick(items[active]!);
     } else if (e.key === 'Escape') {
+      // Taken here: the suggestions close, not the form around the field.
+      e.preventDefault();
       setItems([]);
     }
   };

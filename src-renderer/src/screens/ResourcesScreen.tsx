@@ -13,8 +13,8 @@ import type {
   ResourceView,
 } from '@shared/resources';
 import { useTRPC } from '../api/trpc';
-import { CompletionInput } from '../components/CompletionInput';
 import { ErrorNote } from '../components/ErrorNote';
+import { missingVariables, TemplateFields } from '../components/TemplateFields';
 import { blobUrl } from '../lib/media';
 import { updateKey, useResourceUpdates } from '../stores/resourceUpdates';
 import { Badge, Button, Card, CardHeader, CodeBlock, EmptyState, PageHeader } from '../ui';
@@ -176,21 +176,9 @@ function TemplateForm(props: {
 }) {
   const { server, template: t } = props;
   const trpc = useTRPC();
-  const qc = useQueryClient();
   const [values, setValues] = useState<Record<string, string>>({});
   const read = useMutation(trpc.resources.readTemplate.mutationOptions({ onSuccess: props.onRead }));
-  const missing = t.variables.filter((v) => !values[v]?.trim());
-  const complete = (variable: string) => async (value: string) =>
-    (
-      await qc.fetchQuery(
-        trpc.resources.complete.queryOptions({
-          server,
-          uriTemplate: t.uriTemplate,
-          argument: { name: variable, value },
-          context: Object.fromEntries(Object.entries(values).filter(([k, v]) => k !== variable && v)),
-        }),
-      )
-    ).values;
+  const missing = missingVariables(t, values);
   return (
     <Card data-testid="template-form">
       <form
@@ -204,18 +192,7 @@ function TemplateForm(props: {
         <CardHeader title={t.title ?? t.name} sub={<code className="resource-uri">{t.uriTemplate}</code>} />
         {t.description && <p className="muted small">{t.description}</p>}
         <div className="template-fields">
-          {t.variables.map((v) => (
-            <label key={v} className="field-ui">
-              <span className="field-label">{v}</span>
-              <CompletionInput
-                label={v}
-                value={values[v] ?? ''}
-                required
-                onChange={(value) => setValues({ ...values, [v]: value })}
-                complete={complete(v)}
-              />
-            </label>
-          ))}
+          <TemplateFields server={server} template={t} values={values} onChange={setValues} />
           <Button type="submit" size="sm" loading={read.isPending} disabled={missing.length > 0}>
             Read
           </Button>

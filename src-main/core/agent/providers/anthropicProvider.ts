@@ -162,7 +162,16 @@ export class AnthropicProvider implements ChatProvider {
           if (ev.delta.type === 'text_delta') yield { type: 'text', text: ev.delta.text };
           else if (ev.delta.type === 'input_json_delta') {
             const b = blocks.get(ev.index);
-            if (b) b.json += ev.delta.partial_json;
+            if (b) {
+              b.json += ev.delta.partial_json;
+              yield {
+                type: 'tool-call-delta',
+                key: String(ev.index),
+                id: b.id,
+                name: b.name,
+                argumentsText: b.json,
+              };
+            }
           }
         } else if (ev.type === 'content_block_stop') {
           const b = blocks.get(ev.index);

@@ -167,8 +167,17 @@ export class OpenAIProvider implements ChatProvider {
           const call = calls.get(frag.index) ?? { id: '', name: '', args: '' };
           if (frag.id) call.id = frag.id;
           if (frag.function?.name) call.name += frag.function.name;
-          if (frag.function?.arguments) call.args += frag.function.arguments;
           calls.set(frag.index, call);
+          if (frag.function?.arguments) {
+            call.args += frag.function.arguments;
+            yield {
+              type: 'tool-call-delta',
+              key: String(frag.index),
+              id: call.id || `openai_call_${frag.index}`,
+              name: call.name,
+              argumentsText: call.args,
+            };
+          }
         }
         if (choice.finish_reason) stopReason = choice.finish_reason;
       }

@@ -43,6 +43,13 @@ export type ProviderEvent =
       /** Set when the model's arguments were not a JSON object; the loop fails that call with this reason. */
       invalidArguments?: string;
     }
+  /**
+   * A tool call's arguments so far, while the model still writes them: `argumentsText` is everything of
+   * the JSON received yet (not parseable in general). `id` is the id the finished call will carry (not
+   * unique: a model may repeat one), `key` tells this reply's calls apart (the wire's index). Optional
+   * for a provider: one whose wire sends a call whole (Ollama) never sends it.
+   */
+  | { type: 'tool-call-delta'; key: string; id: string; name: string; argumentsText: string }
   | { type: 'done'; stopReason: string; usage?: TokenUsage };
 
 export interface ChatProvider {

@@ -13,6 +13,7 @@ import type { WireToolCallEvent } from '@shared/wire';
 import { useTRPC, useTRPCClient } from '../../api/trpc';
 import { Button, Callout, IconButton, cx } from '../../ui';
 import { SandboxTransport } from './sandboxTransport';
+import { ToolFeed, type ToolCallState } from './toolFeed';
 import { ViewMessageGuard } from './viewMessageGuard';
 import './apps.css';
 
@@ -20,12 +21,37 @@ export interface AppViewProps {
   server: string;
   tool: string;
   conversationId?: string;
-  /** The call's arguments (sent to the view as its tool input). */
-  input: Record<string, unknown>;
+  /** The arguments so far while the model still writes them (`ui/notifications/tool-input-partial`). */
+  partialInput?: Record<string, unknown>;
+  /** The call's complete arguments, once known (sent to the view as its tool input). */
+  input?: Record<string, unknown>;
   /** The tool's result as the model read it, once there is one: its text and structured content. */
-  result?: { text: string; structured?: unknown };
+  result?: { text: string; structured?: unknown; isError?: boolean };
+  /** Why the call ended without a result (stopped, denied, failed): `ui/notifications/tool-cancelled`. */
+  cancelled?: string;
   /** A key for this call, so each call's card has its own view. */
   callKey: string;
+}
+
+/** The call as the view's feed takes it. */
+function callState(p: AppViewProps): ToolCallState {
+  const r = p.result;
+  return {
+    ...(p.partialInput ? { partial: p.partialInput } : {}),
+    ...(p.input ? { input: p.input } : {}),
+    ...(r
+      ? {
+          result: {
+            content: [{ type: 'text' as const, text: r.text }],
+            ...(r.structured !== undefined
+              ? { structuredContent: r.structured as Record<string, unknown> }
+              : {}),
+            ...(r.isError ? { isError: true } : {}),
+          },
+        }
+      : {}),
+    ...(p.cancelled !== undefined ? { cancelled: p.cancelled } : {}),
+  };
 }
 
 const MIN_HEIGHT = 60;
@@ -35,6 +61,8 @@ const MAX_INLINE_HEIGHT = 720;
 export function AppViewSlot(props: AppViewProps) {
   const trpc = useTRPC();
   const [closed, setClosed] = useState(false);
+  /** The view on screen: a newer one (its resource changed on the server) replaces it after teardown. */
+  const [shown, setShown] = useState<WireAppView>();
   const open = useQuery({
     ...trpc.apps.open.queryOptions({
       server: props.server,
@@ -44,7 +72,11 @@ export function AppViewSlot(props: AppViewProps) {
     staleTime: Infinity,
     retry: false,
   });
-  if (closed || !open.data) {
+  const current = open.data ?? undefined;
+  useEffect(() => {
+    if (current && !shown) setShown(current);
+  }, [current, shown]);
+  if (closed || !shown) {
     if (open.error && !closed)
       return (
         <Callout tone="warning" testId="app-view-error" title="The app view could not be shown">
@@ -57,10 +89,30 @@ export function AppViewSlot(props: AppViewProps) {
       </Button>
     ) : null;
   }
-  return <AppFrame key={open.data.viewId} view={open.data} {...props} onClose={() => setClosed(true)} />;
+  return (
+    <AppFrame
+      key={shown.viewId}
+      view={shown}
+      {...props}
+      {...(current && current.viewId !== shown.viewId ? { replacement: current } : {})}
+      onReplaced={(next) => setShown(next)}
+      onClose={() => setClosed(true)}
+    />
+  );
 }
 
-function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void }) {
+/** How long a view may take to answer `ui/resource-teardown` before it is removed anyway. */
+const TEARDOWN_WAIT_MS = 3000;
+
+function AppFrame(
+  props: AppViewProps & {
+    view: WireAppView;
+    /** A newer read of the view's resource: this one is torn down and that one shown. */
+    replacement?: WireAppView;
+    onReplaced: (next: WireAppView) => void;
+    onClose: () => void;
+  },
+) {
   const { view } = props;
   const client = useTRPCClient();
   const trpc = useTRPC();
@@ -72,6 +124,24 @@ function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void
   const [note, setNote] = useState<string>();
   const latest = useRef(props);
   latest.current = props;
+  const bridgeRef = useRef<AppBridge>(undefined);
+  const feed = useRef(new ToolFeed());
+  const [initialized, setInitialized] = useState(false);
+  const leaving = useRef(false);
+  /**
+   * The spec's cleanup: the host asks the view to tear down and waits for its answer (bounded) before the
+   * frame goes, so the view can save what it holds. A view not yet initialized may not be sent anything.
+   */
+  const teardown = (then: () => void) => {
+    if (leaving.current) return;
+    leaving.current = true;
+    const bridge = bridgeRef.current;
+    if (!bridge || !initialized) return then();
+    void bridge
+      .teardownResource({}, { timeout: TEARDOWN_WAIT_MS })
+      .catch(() => undefined)
+      .finally(then);
+  };
   const grant = useMutation(
     trpc.apps.setPermissions.mutationOptions({
       onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.apps.open.pathKey() }),
@@ -111,17 +181,9 @@ function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void
     bridge.onsandboxready = () => {
       void bridge.sendSandboxResourceReady({ html: view.html });
     };
-    bridge.oninitialized = () => {
-      void bridge.sendToolInput({ arguments: latest.current.input });
-      const r = latest.current.result;
-      if (r)
-        void bridge.sendToolResult({
-          content: [{ type: 'text', text: r.text }],
-          ...(r.structured !== undefined
-            ? { structuredContent: r.structured as Record<string, unknown> }
-            : {}),
-        });
-    };
+    // What the view hears of its call goes from the feed below, once it is initialized (spec: nothing
+    // before `ui/notifications/initialized`).
+    bridge.oninitialized = () => setInitialized(true);
     bridge.oncalltool = async (params) =>
       (await client.apps.callTool.mutate({
         viewId: view.viewId,
@@ -156,12 +218,36 @@ function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void
         setHeight(Math.max(MIN_HEIGHT, Math.min(MAX_INLINE_HEIGHT, Math.ceil(params.height))));
     };
     bridge.onrequestteardown = () => latest.current && props.onClose();
+    bridgeRef.current = bridge;
     void bridge.connect(transport);
     return () => {
+      bridgeRef.current = undefined;
       void bridge.close();
     };
     // One bridge per view: a new view (a new id) mounts a new frame.
   }, [view.viewId]);
+
+  // The call's news, in the spec's order, as it arrives (partial input while the model writes, the input,
+  // then the result or the cancellation).
+  const state = callState(props);
+  const stateKey = JSON.stringify(state);
+  useEffect(() => {
+    const bridge = bridgeRef.current;
+    if (!initialized || !bridge) return;
+    for (const m of feed.current.next(state)) {
+      if (m.method === 'ui/notifications/tool-input-partial') void bridge.sendToolInputPartial(m.params);
+      else if (m.method === 'ui/notifications/tool-input') void bridge.sendToolInput(m.params);
+      else if (m.method === 'ui/notifications/tool-result') void bridge.sendToolResult(m.params);
+      else void bridge.sendToolCancelled(m.params);
+    }
+    // The state is read through its JSON: a new object with the same content is no news.
+  }, [initialized, stateKey]);
+
+  // The server changed the view's resource: the newer read replaces this one after the spec's teardown.
+  const replacement = props.replacement;
+  useEffect(() => {
+    if (replacement) teardown(() => props.onReplaced(replacement));
+  }, [replacement?.viewId]);
 
   const missing = view.permissions.requested.filter((p) => !view.permissions.granted.includes(p));
   return (
@@ -192,7 +278,7 @@ function AppFrame(props: AppViewProps & { view: WireAppView; onClose: () => void
         />
         <IconButton
           label="Close the app view"
-          onClick={props.onClose}
+          onClick={() => teardown(props.onClose)}
           data-testid="app-view-close"
           icon={<X size={16} />}
         />

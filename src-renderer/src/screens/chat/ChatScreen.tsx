@@ -18,6 +18,7 @@ import { MessageList } from './MessageList';
 import { describeModel, ModelPicker, useModelChoice } from './ModelPicker';
 import { ShortcutsDialog, useChatShortcuts, type ShortcutAction } from './shortcuts';
 import './chat.css';
+import { attachedResources } from '@shared/chat';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import { Keyboard } from 'lucide-react';
 import { IconButton } from '../../ui';
@@ -109,9 +110,13 @@ function Conversation({ id }: { id: string | null }) {
   const actions = {
     idle,
     onEdit: (messageId: string, text: string) => {
+      // The edited message keeps what was attached to it (read again as it is sent).
+      const edited = shown?.messages.find((m) => m.id === messageId);
+      const attachments = edited?.role === 'user' ? attachedResources(edited.content) : [];
       branchAt(messageId);
       send.mutate({
         text,
+        ...(attachments.length ? { attachments } : {}),
         conversationId: id!,
         replaceFrom: messageId,
         ...(model ? { model } : {}),
@@ -258,11 +263,12 @@ function Conversation({ id }: { id: string | null }) {
         sending={send.isPending}
         onCancel={() => id && cancel.mutate({ conversationId: id })}
         model={{ spec: shownModel, ...(chosen ? { vision: chosen.vision } : {}) }}
-        onSend={(text, { images, files }) =>
-          send.mutate({
+        onSend={(text, { images, files, resources }) =>
+          send.mutateAsync({
             text,
             ...(images.length ? { images } : {}),
             ...(files.length ? { files } : {}),
+            ...(resources.length ? { attachments: resources } : {}),
             ...(id ? { conversationId: id } : {}),
             ...(model ? { model } : {}),
             ...(toolSet ? { toolSet } : {}),

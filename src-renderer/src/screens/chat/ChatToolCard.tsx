@@ -3,12 +3,13 @@
 // conversation has it (durable, and what the model read), else the call's state on the one tool-call
 // stream (the calls store), else the call as the model asked for it.
 import { useMutation } from '@tanstack/react-query';
+import { useRef } from 'react';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
 import { callKey, isTerminalPhase } from '@shared/toolCall';
 import { parseModelName } from '@shared/toolNames';
 import type { WirePart, WireToolCallEvent } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
-import { AppViewSlot } from '../../components/apps/AppView';
+import { AppViewSlot, type AppViewProps } from '../../components/apps/AppView';
 import { ToolCallCard, viewOfEvent, type CallView } from '../../components/ToolCallCard';
 import { useCalls } from '../../stores/callStore';
 import { useChat } from './chatStore';
@@ -56,39 +57,83 @@ export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage, live?: 
   };
 }
 
+/**
+ * What the call's MCP App view hears (extension io.modelcontextprotocol/ui, "Lifecycle"): the arguments
+ * so far while the model writes them, the model's complete arguments once its message is saved, then the
+ * result — or why there is none: a refusal (a denial), a call that did not complete (a failure, Stop).
+ */
+function viewFeedOf(
+  call: ToolCallRequest,
+  step: ToolChatMessage | undefined,
+  opts: { partial: boolean; stopped?: string; turnRunning: boolean },
+): Pick<AppViewProps, 'partialInput' | 'input' | 'result' | 'cancelled'> {
+  if (opts.partial)
+    return { partialInput: call.arguments, ...(opts.stopped ? { cancelled: opts.stopped } : {}) };
+  const input = { input: call.arguments };
+  if (!step)
+    return opts.turnRunning ? input : { ...input, cancelled: 'The turn ended before this call finished.' };
+  if (step.status === 'done' || step.resultIsError)
+    return {
+      ...input,
+      result: {
+        text: step.text,
+        ...(step.structured !== undefined ? { structured: step.structured } : {}),
+        ...(step.resultIsError ? { isError: true } : {}),
+      },
+    };
+  return { ...input, cancelled: step.text };
+}
+
 export function ChatToolCard(props: {
   conversationId: string;
   call: ToolCallRequest;
   step: ToolChatMessage | undefined;
+  /** A call the model is still writing (of a tool with a view), or was writing when the turn ended. */
+  partial?: { target: { server: string; tool: string }; stopped?: string };
 }) {
-  const { call, step, conversationId } = props;
+  const { call, step, conversationId, partial } = props;
   const trpc = useTRPC();
   const live = useCalls((s) => s.calls[callKey({ id: call.id, conversationId })]);
   const turnRunning = useChat((s) => s.running[conversationId] === true);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
   const cancelTask = useMutation(trpc.tools.cancelTask.mutationOptions());
+  // The tool a streamed call resolved to, kept when the call is saved: its view stays the same view.
+  const streamedTarget = useRef(partial?.target);
+  streamedTarget.current ??= partial?.target;
   const view: CallView = step
     ? viewOfStep(call, step, live)
     : live
       ? { ...viewOfEvent(live), arguments: live.editedArguments ?? call.arguments }
-      : { ...identity(call, undefined), phase: 'requested', arguments: call.arguments };
-  const active = turnRunning && !step && !isTerminalPhase(view.phase);
+      : partial
+        ? {
+            ...partial.target,
+            friendlyName: partial.target.tool,
+            arguments: call.arguments,
+            ...(partial.stopped
+              ? { phase: 'failed', error: { message: `Not run: ${partial.stopped}` } }
+              : { phase: 'requested' }),
+          }
+        : {
+            ...identity(call, undefined),
+            ...(streamedTarget.current ?? {}),
+            phase: 'requested',
+            arguments: call.arguments,
+          };
+  const active = turnRunning && !step && !partial && !isTerminalPhase(view.phase);
   return (
     <div className="chat-tool" data-testid="chat-tool" data-state={view.phase} data-tool={view.tool}>
       <ToolCallCard view={view} onCancelTask={() => cancelTask.mutate({ id: call.id, conversationId })} />
-      {step?.status === 'done' && (
-        <AppViewSlot
-          server={view.server}
-          tool={view.tool}
-          conversationId={conversationId}
-          input={view.arguments ?? {}}
-          result={{
-            text: step.text,
-            ...(step.structured !== undefined ? { structured: step.structured } : {}),
-          }}
-          callKey={call.id}
-        />
-      )}
+      <AppViewSlot
+        server={view.server}
+        tool={view.tool}
+        conversationId={conversationId}
+        {...viewFeedOf(call, step, {
+          partial: partial !== undefined,
+          ...(partial?.stopped ? { stopped: partial.stopped } : {}),
+          turnRunning,
+        })}
+        callKey={call.id}
+      />
       {active && (
         <button
           type="button"

@@ -1,25 +1,32 @@
 // The composer (ARCHITECTURE.md, "A turn in the chat"): Enter sends, Shift+Enter is a new line; typing `/`
 // lists every server's prompts as slash commands (MCP 2025-11-25 "Prompts"), choosing one opens a small
-// form for its arguments, with the server's completions, and its messages (prompts/get) are inserted into
-// the composer for the user to read and send.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ImageIcon, FileText, Paperclip, X } from 'lucide-react';
+// form for its arguments (PromptForm.tsx); typing `@`, or the "Attach resource" button, lists the servers'
+// resources and templates to attach (composerResources.ts). A message that fails to send stays in the box
+// with everything attached to it.
+import { useQuery } from '@tanstack/react-query';
+import { AtSign, FileText, ImageIcon, Paperclip, X } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AttachedTextFile } from '@shared/attachedFiles';
-import type { ImagePart } from '@shared/chat';
+import type { AttachedResource, ImagePart } from '@shared/chat';
 import type { SlashCommandView } from '@shared/wire';
 import { IconButton } from '../../ui';
 import { readAttachment, type Attachment } from './attachments';
 import { useTRPC } from '../../api/trpc';
-import { CompletionInput } from '../../components/CompletionInput';
-import { ErrorNote } from '../../components/ErrorNote';
 import { McpIcon } from '../../components/McpIcon';
 import { useChat } from './chatStore';
+import { useComposerResources } from './composerResources';
+import { PromptForm } from './PromptForm';
+import { ResourceChips, TemplateAttachForm } from './ResourceAttach';
+import { ResourcePickerPopover } from './ResourcePicker';
 
 export function Composer(props: {
   running: boolean;
   sending: boolean;
-  onSend: (text: string, attached: { images: ImagePart[]; files: AttachedTextFile[] }) => void;
+  /** Resolves once the message is sent (the box is then emptied); rejects to keep the draft. */
+  onSend: (
+    text: string,
+    attached: { images: ImagePart[]; files: AttachedTextFile[]; resources: AttachedResource[] },
+  ) => Promise<unknown>;
   onCancel: () => void;
   /** The chosen model and whether it takes images (undefined: not known). */
   model?: { spec: string; vision?: boolean };
@@ -51,17 +58,33 @@ export function Composer(props: {
     setFiles((f) => [...f, ...read.filter((r): r is Attachment => !('error' in r))]);
     setRefused(read.flatMap((r) => ('error' in r ? [r.error] : [])));
   };
+  const res = useComposerResources({
+    text,
+    setText,
+    area,
+    enabled: !slash,
+    onRefuse: (reason) => setRefused([reason]),
+  });
   const images = files.flatMap((f) => (f.kind === 'image' ? [f.image] : []));
-  const ready = text.trim() !== '' || files.length > 0;
+  const ready = text.trim() !== '' || files.length > 0 || res.resources.length > 0;
   const send = () => {
     if (!ready || props.running || props.sending) return;
-    props.onSend(text, {
-      images,
-      files: files.flatMap((f) => (f.kind === 'text' ? [{ name: f.name, text: f.text }] : [])),
-    });
-    setText('');
-    setFiles([]);
-    setRefused([]);
+    props
+      .onSend(text, {
+        images,
+        files: files.flatMap((f) => (f.kind === 'text' ? [{ name: f.name, text: f.text }] : [])),
+        resources: res.resources,
+      })
+      .then(
+        () => {
+          setText('');
+          setFiles([]);
+          setRefused([]);
+          res.clear();
+        },
+        // The error shows above the composer; the draft stays to fix and send again.
+        () => undefined,
+      );
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (matches.length) {
@@ -76,6 +99,7 @@ export function Composer(props: {
         return;
       }
     }
+    if (res.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       send();
@@ -127,8 +151,22 @@ export function Composer(props: {
           }}
         />
       )}
-      {(files.length > 0 || refused.length > 0) && (
+      {res.atPicker.open && <ResourcePickerPopover picker={res.atPicker} />}
+      {res.browsing && (
+        <ResourcePickerPopover picker={res.browser} search={{ value: res.search, onChange: res.setSearch }} />
+      )}
+      {res.template && (
+        <TemplateAttachForm
+          key={`${res.template.server}\n${res.template.template.uriTemplate}`}
+          server={res.template.server}
+          template={res.template.template}
+          onAttach={res.attachTemplate}
+          onClose={res.closeTemplate}
+        />
+      )}
+      {(files.length > 0 || refused.length > 0 || res.resources.length > 0) && (
         <div className="attachments" data-testid="attachments">
+          {res.resources.length > 0 && <ResourceChips resources={res.resources} onRemove={res.remove} />}
           <ul className="plain attachment-list" aria-label="Attached files">
             {files.map((f, i) => (
               <li key={`${f.name}-${i}`} className="attachment">
@@ -172,21 +210,32 @@ export function Composer(props: {
             e.target.value = '';
           }}
         />
-        <IconButton
-          label="Attach images or text files"
-          icon={<Paperclip size={16} />}
-          onClick={() => picker.current?.click()}
-        />
+        <div className="composer-tools">
+          <IconButton
+            label="Attach images or text files"
+            icon={<Paperclip size={16} />}
+            onClick={() => picker.current?.click()}
+          />
+          <IconButton
+            label="Attach resource"
+            icon={<AtSign size={16} />}
+            aria-expanded={res.browsing}
+            aria-haspopup="listbox"
+            onClick={res.toggleBrowser}
+          />
+        </div>
         <textarea
           ref={area}
           id="chat-composer"
           aria-label="Message"
-          placeholder="Ask something. Type / for the servers' prompts; drop or paste images and text files."
+          placeholder="Ask something. Type / for the servers' prompts, @ to attach a resource; drop or paste images and text files."
           rows={3}
           value={text}
+          {...res.areaProps}
           onChange={(e) => {
             setText(e.target.value);
             setActive(0);
+            res.changed(e.target.value, e.target.selectionStart);
           }}
           onKeyDown={onKey}
           onPaste={(e) => {
@@ -206,78 +255,5 @@ export function Composer(props: {
         )}
       </div>
     </div>
-  );
-}
-
-function PromptForm(props: {
-  prompt: SlashCommandView;
-  onClose: () => void;
-  onInsert: (text: string) => void;
-}) {
-  const { prompt } = props;
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  const [args, setArgs] = useState<Record<string, string>>({});
-  // The server's suggestions for one argument; the arguments already filled in are its context.
-  const complete = (argument: string) => async (value: string) =>
-    (
-      await qc.fetchQuery(
-        trpc.chat.completePrompt.queryOptions({
-          server: prompt.server,
-          name: prompt.name,
-          argument: { name: argument, value },
-          context: Object.fromEntries(Object.entries(args).filter(([k, v]) => k !== argument && v)),
-        }),
-      )
-    ).values;
-  const get = useMutation(
-    trpc.chat.getPrompt.mutationOptions({
-      onSuccess: (r) => props.onInsert(r.messages.map((m) => m.text).join('\n\n')),
-    }),
-  );
-  const missing = prompt.arguments.filter((a) => a.required && !args[a.name]?.trim());
-  return (
-    <form
-      className="prompt-form"
-      data-testid="prompt-form"
-      aria-label={`Prompt ${prompt.command}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (missing.length) return;
-        get.mutate({ server: prompt.server, name: prompt.name, arguments: args });
-      }}
-    >
-      <p>
-        <strong>/{prompt.command}</strong> <span className="muted">from {prompt.server}</span>
-        {prompt.description && <span className="muted small"> — {prompt.description}</span>}
-      </p>
-      {prompt.arguments.length === 0 && <p className="muted small">This prompt takes no arguments.</p>}
-      {prompt.arguments.map((a) => (
-        <label key={a.name} className="stack">
-          <span>
-            {a.name}
-            {a.required ? ' (required)' : ''}
-            {a.description && <span className="muted small"> — {a.description}</span>}
-          </span>
-          <CompletionInput
-            label={a.name}
-            value={args[a.name] ?? ''}
-            onChange={(v) => setArgs({ ...args, [a.name]: v })}
-            complete={complete(a.name)}
-            required={a.required}
-          />
-        </label>
-      ))}
-      <ErrorNote error={get.error} />
-      <div className="actions">
-        <button type="button" onClick={props.onClose}>
-          Close
-        </button>
-        <span className="spacer" />
-        <button type="submit" className="primary" disabled={missing.length > 0 || get.isPending}>
-          Insert prompt
-        </button>
-      </div>
-    </form>
   );
 }

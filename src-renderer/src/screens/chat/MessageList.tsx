@@ -4,17 +4,19 @@
 // list follows the answer as it streams in unless the user scrolled up.
 import { useState } from 'react';
 import { Virtuoso } from 'react-virtuoso';
-import type { ChatMessage, UserChatMessage } from '@shared/chat';
+import { attachedResources, typedText, type ChatMessage, type UserChatMessage } from '@shared/chat';
 import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
 import { AppMessageLabel } from '../../components/apps/AppMessageLabel';
 import { Gallery } from '../../components/Gallery';
 import { Markdown } from '../../components/Markdown';
 import { ChatToolCard } from './ChatToolCard';
-import { useChat } from './chatStore';
+import { useChat, type PartialCalls } from './chatStore';
+import { ResourceChips } from './ResourceAttach';
 import { EditMessage, TurnActions, UserActions, type MessageActionHandlers } from './MessageActions';
 
-/** A turn as shown: its saved steps, then the text still streaming. */
-type ShownItem = ConversationItem | (AssistantTurn & { draft?: string });
+/** A turn as shown: its saved steps, then the text still streaming and the calls still being written. */
+type ShownTurn = AssistantTurn & { draft?: string; partial?: PartialCalls };
+type ShownItem = ConversationItem | ShownTurn;
 
 export function MessageList({
   conversationId,
@@ -26,13 +28,20 @@ export function MessageList({
   actions?: MessageActionHandlers;
 }) {
   const draft = useChat((s) => s.drafts[conversationId]);
+  const partial = useChat((s) => s.partials[conversationId]);
   const running = useChat((s) => s.running[conversationId] === true);
   const items: ShownItem[] = groupTurns(messages);
-  if (draft && !messages.some((m) => m.id === draft.messageId)) {
-    // The streaming text belongs to the running turn: the last answer, or a new one after the question.
+  const streaming = (id: string | undefined) => id !== undefined && !messages.some((m) => m.id === id);
+  const live: Pick<ShownTurn, 'draft' | 'partial'> = {
+    ...(draft && streaming(draft.messageId) ? { draft: draft.text } : {}),
+    // The store drops them once the saved message carries them; a stopped answer's stay with its text.
+    ...(partial ? { partial } : {}),
+  };
+  if (live.draft !== undefined || live.partial) {
+    // The streaming answer belongs to the running turn: the last answer, or a new one after the question.
     const last = items.at(-1);
-    if (last?.kind === 'turn') items[items.length - 1] = { ...last, draft: draft.text };
-    else items.push({ kind: 'turn', id: draft.messageId, steps: [], draft: draft.text });
+    if (last?.kind === 'turn') items[items.length - 1] = { ...last, ...live };
+    else items.push({ kind: 'turn', id: (draft ?? partial)!.messageId, steps: [], ...live });
   }
   return (
     <Virtuoso
@@ -63,7 +72,9 @@ export function MessageList({
 
 function UserView({ message: m, actions }: { message: UserChatMessage; actions?: MessageActionHandlers }) {
   const [editing, setEditing] = useState(false);
-  const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  // What was typed; an attached resource shows as its chip (its text went to the model, not in the bubble).
+  const text = typedText(m.content);
+  const resources = attachedResources(m.content);
   const images = m.content.flatMap((p) =>
     p.type === 'image' ? [{ base64: p.data, mimeType: p.mimeType, size: p.data.length }] : [],
   );
@@ -85,7 +96,8 @@ function UserView({ message: m, actions }: { message: UserChatMessage; actions?:
         data-testid={m.origin === 'app' ? 'msg-app' : 'msg-user'}
       >
         {m.origin === 'app' && m.app && <AppMessageLabel app={m.app} />}
-        <div className="msg-text">{text}</div>
+        {text && <div className="msg-text">{text}</div>}
+        {resources.length > 0 && <ResourceChips resources={resources} />}
         {images.length > 0 && <Gallery images={images} label="your message" />}
       </div>
       <UserActions text={text} idle={actions?.idle === true} onEdit={() => setEditing(true)} />
@@ -95,26 +107,52 @@ function UserView({ message: m, actions }: { message: UserChatMessage; actions?:
 
 function TurnView(props: {
   conversationId: string;
-  turn: AssistantTurn & { draft?: string };
+  turn: ShownTurn;
   last: boolean;
   actions?: MessageActionHandlers;
 }) {
   const { turn } = props;
   const text = turn.steps.flatMap((s) => (s.kind === 'text' && s.message.text ? [s.message.text] : []));
+  const streaming = turn.draft !== undefined || (turn.partial !== undefined && !turn.partial.stopped);
   return (
     <div
       className="msg assistant"
       data-testid="msg-assistant"
-      {...(turn.draft !== undefined ? { 'data-streaming': 'true' } : {})}
+      {...(streaming ? { 'data-streaming': 'true' } : {})}
     >
-      {turn.steps.map((s) => (
-        <StepView key={stepKey(s)} conversationId={props.conversationId} step={s} />
-      ))}
-      {turn.draft !== undefined && <Markdown text={turn.draft} testId="msg-markdown" />}
+      {/* One keyed list: a call's card keeps its place in React (and its app view stays up) when the
+          streamed call becomes the saved one under the same id. */}
+      {[
+        ...turn.steps.map((s) =>
+          s.kind === 'tool' ? (
+            <ChatToolCard
+              key={stepKey(s)}
+              conversationId={props.conversationId}
+              call={s.call}
+              step={s.step}
+            />
+          ) : (
+            <StepView key={stepKey(s)} step={s} />
+          ),
+        ),
+        ...(turn.draft !== undefined
+          ? [<Markdown key="draft" text={turn.draft} testId="msg-markdown" />]
+          : []),
+        ...(turn.partial?.calls ?? []).map((c) => (
+          <ChatToolCard
+            key={`tool:${c.id}`}
+            conversationId={props.conversationId}
+            call={{ id: c.id, name: c.name, arguments: c.arguments }}
+            step={undefined}
+            partial={{
+              target: c.target,
+              ...(turn.partial?.stopped ? { stopped: turn.partial.stopped } : {}),
+            }}
+          />
+        )),
+      ]}
       <div className="msg-foot">
-        {turn.draft === undefined && (
-          <TurnActions text={text.join('\n\n')} last={props.last} handlers={props.actions} />
-        )}
+        {!streaming && <TurnActions text={text.join('\n\n')} last={props.last} handlers={props.actions} />}
         {turn.model && <p className="muted small msg-meta">{turn.model}</p>}
       </div>
     </div>
@@ -123,7 +161,8 @@ function TurnView(props: {
 
 const stepKey = (s: TurnStep) => (s.kind === 'tool' ? `tool:${s.call.id}` : `${s.kind}:${s.message.id}`);
 
-function StepView({ conversationId, step }: { conversationId: string; step: TurnStep }) {
+/** A text or note step (tool steps are cards of their own, keyed beside them). */
+function StepView({ step }: { step: Exclude<TurnStep, { kind: 'tool' }> }) {
   switch (step.kind) {
     case 'text':
       return (
@@ -132,8 +171,6 @@ function StepView({ conversationId, step }: { conversationId: string; step: Turn
           {step.message.cancelled && <p className="muted small">(cancelled while answering)</p>}
         </>
       );
-    case 'tool':
-      return <ChatToolCard conversationId={conversationId} call={step.call} step={step.step} />;
     case 'note':
       return (
         <p

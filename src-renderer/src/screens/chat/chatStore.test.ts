@@ -55,3 +55,57 @@ describe('a conversation as a snapshot plus the messages announced since', () =>
     expect(useChat.getState().drafts['c']).toBeUndefined();
   });
 });
+
+describe('calls the model is still writing (MCP App views get their partial input)', () => {
+  beforeEach(() => useChat.setState({ deltas: {}, drafts: {}, partials: {}, running: {}, turnSeq: {} }));
+  const partial = (args: Record<string, unknown>) =>
+    useChat.getState().apply({
+      type: 'tool-input-partial',
+      conversationId: 'c',
+      messageId: 'a1',
+      callId: 'k1',
+      name: 'show',
+      target: { server: 's', tool: 'show' },
+      arguments: args,
+    });
+  const assistant = (cancelled?: boolean): ChatMessage => ({
+    id: 'a1',
+    at: 1,
+    role: 'assistant',
+    text: 'x',
+    toolCalls: cancelled ? [] : [{ id: 'k1', name: 'show', arguments: { a: 'whole' } }],
+    ...(cancelled ? { cancelled: true } : {}),
+  });
+
+  it('keeps the latest arguments per call, and drops them once the saved message carries the call', () => {
+    useChat.getState().setRunning('c', true, 1);
+    partial({ a: 'w' });
+    partial({ a: 'wh' });
+    expect(useChat.getState().partials['c']!.calls).toEqual([
+      { id: 'k1', name: 'show', target: { server: 's', tool: 'show' }, arguments: { a: 'wh' } },
+    ]);
+    useChat
+      .getState()
+      .apply({ type: 'message-complete', conversationId: 'c', index: 1, message: assistant() });
+    expect(useChat.getState().partials['c']).toBeUndefined();
+  });
+
+  it('drops them too when the conversation keeps no deltas yet (its first turn, before it was loaded)', () => {
+    partial({ a: 'w' });
+    useChat.getState().saved('c', assistant());
+    expect(useChat.getState().partials['c']).toBeUndefined();
+  });
+
+  it('marks them as not run when the turn stops first, and forgets them when the next turn starts', () => {
+    useChat.getState().setRunning('c', true, 1);
+    partial({ a: 'w' });
+    // Stop: the text so far is saved without the call.
+    useChat
+      .getState()
+      .apply({ type: 'message-complete', conversationId: 'c', index: 1, message: assistant(true) });
+    useChat.getState().setRunning('c', false, 2);
+    expect(useChat.getState().partials['c']!.stopped).toMatch(/turn ended/);
+    useChat.getState().setRunning('c', true, 3);
+    expect(useChat.getState().partials['c']).toBeUndefined();
+  });
+});

@@ -11,6 +11,24 @@ export interface Draft {
   text: string;
 }
 
+/** A tool call the model is still writing, of a tool with an MCP App view (`tool-input-partial`). */
+export interface PartialCall {
+  id: string;
+  name: string;
+  target: { server: string; tool: string };
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * The calls of the answer being streamed. `stopped`: the turn ended before that answer was complete, so
+ * its calls never ran; they stay on screen (their views told why) until the next turn or a reload.
+ */
+export interface PartialCalls {
+  messageId: string;
+  calls: PartialCall[];
+  stopped?: string;
+}
+
 /** A message announced after the snapshot was taken: its position in the conversation, and itself. */
 export interface Delta {
   index: number;
@@ -22,6 +40,7 @@ export interface ChatLiveState {
   selected: string | null;
   drafts: Record<string, Draft | undefined>;
   deltas: Record<string, Delta[] | undefined>;
+  partials: Record<string, PartialCalls | undefined>;
   running: Record<string, boolean>;
   /** The TurnState.seq each `running` is as of: an older answer or event changes nothing. */
   turnSeq: Record<string, number>;
@@ -30,6 +49,11 @@ export interface ChatLiveState {
   /** From a `turn` event (`event: true`), or from an answer of `chat.load` / `chat.send`. */
   setRunning(id: string, running: boolean, seq: number, from?: 'event' | 'answer'): void;
   apply(e: ChatEvent): void;
+  /**
+   * A message was saved in a conversation that keeps no deltas (not loaded yet): the calls it carries
+   * are no longer being written, even though the message itself is read later with the conversation.
+   */
+  saved(id: string, message: ChatMessage): void;
   /** A snapshot of `length` messages arrived: deltas it holds are dropped. */
   covered(id: string, length: number): void;
   /** The conversation branches (edit-and-resend, regenerate): what was announced before is forgotten. */
@@ -43,6 +67,7 @@ export const useChat = create<ChatLiveState>((set) => ({
   selected: null,
   drafts: {},
   deltas: {},
+  partials: {},
   running: {},
   turnSeq: {},
   errors: {},
@@ -50,7 +75,11 @@ export const useChat = create<ChatLiveState>((set) => ({
   select: (selected) => set({ selected }),
   focusComposer: (on = true) => set({ composerFocus: on }),
   forget: (id) =>
-    set((s) => ({ deltas: { ...s.deltas, [id]: undefined }, drafts: { ...s.drafts, [id]: undefined } })),
+    set((s) => ({
+      deltas: { ...s.deltas, [id]: undefined },
+      drafts: { ...s.drafts, [id]: undefined },
+      partials: { ...s.partials, [id]: undefined },
+    })),
   setRunning: (id, running, seq, from = 'event') =>
     set((s) => {
       // An answer read the state as of its seq, so it holds when no newer event came; an event
@@ -64,6 +93,17 @@ export const useChat = create<ChatLiveState>((set) => ({
         ...(running ? { errors: { ...s.errors, [id]: undefined } } : {}),
         // A turn that ended leaves no half-streamed text behind (it was saved, or cancelled and saved).
         ...(!running ? { drafts: { ...s.drafts, [id]: undefined } } : {}),
+        // Calls still being written when the turn ended never ran (the loop keeps none of them); a new
+        // turn starts without the last one's.
+        partials: {
+          ...s.partials,
+          [id]:
+            !running && s.partials[id]
+              ? { ...s.partials[id], stopped: 'The turn ended before the model finished this call.' }
+              : running && !s.running[id]
+                ? undefined
+                : s.partials[id],
+        },
       };
     }),
   apply: (e) =>
@@ -75,6 +115,21 @@ export const useChat = create<ChatLiveState>((set) => ({
           const text = d && d.messageId === e.messageId ? d.text + e.text : e.text;
           return { drafts: { ...s.drafts, [cid]: { messageId: e.messageId, text } } };
         }
+        case 'tool-input-partial': {
+          const held = s.partials[cid];
+          const calls = held?.messageId === e.messageId ? held.calls : [];
+          const call = { id: e.callId, name: e.name, target: e.target, arguments: e.arguments };
+          const i = calls.findIndex((c) => c.id === e.callId);
+          return {
+            partials: {
+              ...s.partials,
+              [cid]: {
+                messageId: e.messageId,
+                calls: i < 0 ? [...calls, call] : calls.map((c, j) => (j === i ? call : c)),
+              },
+            },
+          };
+        }
         case 'message-complete': {
           const held = s.deltas[cid] ?? [];
           if (held.some((d) => d.index === e.index)) return s;
@@ -82,6 +137,9 @@ export const useChat = create<ChatLiveState>((set) => ({
             deltas: { ...s.deltas, [cid]: [...held, { index: e.index, message: e.message }] },
             ...(s.drafts[cid]?.messageId === e.message.id
               ? { drafts: { ...s.drafts, [cid]: undefined } }
+              : {}),
+            ...(carriesPartials(s.partials[cid], e.message)
+              ? { partials: { ...s.partials, [cid]: undefined } }
               : {}),
           };
         }
@@ -91,6 +149,10 @@ export const useChat = create<ChatLiveState>((set) => ({
           return s;
       }
     }),
+  saved: (id, message) =>
+    set((s) =>
+      carriesPartials(s.partials[id], message) ? { partials: { ...s.partials, [id]: undefined } } : s,
+    ),
   covered: (id, length) =>
     set((s) => {
       const held = s.deltas[id];
@@ -98,6 +160,14 @@ export const useChat = create<ChatLiveState>((set) => ({
       return { deltas: { ...s.deltas, [id]: held.filter((d) => d.index >= length) } };
     }),
 }));
+
+/**
+ * The saved message carries the calls that were being written, under the same ids; a message cut short by
+ * a Stop carries none of them, and they stay to be marked as not run when the turn ends.
+ */
+function carriesPartials(partials: PartialCalls | undefined, message: ChatMessage): boolean {
+  return partials?.messageId === message.id && !(message.role === 'assistant' && message.cancelled);
+}
 
 /**
  * The snapshot plus the deltas that continue it, in order. `gap`: a delta lies beyond the next index

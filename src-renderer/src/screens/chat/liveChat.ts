@@ -14,13 +14,25 @@ export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boole
   switch (e.type) {
     case 'chat': {
       const ev = e.event;
+      if (ev.type === 'title') {
+        // The model named the conversation (saved already): the list and the search re-read it; the open
+        // conversation's header takes it as it is (a reload would also make that conversation the active one).
+        void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
+        void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
+        qc.setQueryData(trpc.chat.load.queryKey({ id: ev.conversationId }), (d) =>
+          d ? { ...d, summary: { ...d.summary, title: ev.title }, titleSource: 'model' as const } : d,
+        );
+        return true;
+      }
       // A conversation nobody has loaded keeps no deltas: its first load reads them from the file
       // (a message is on disk before it is announced).
       if (
         ev.type === 'message-complete' &&
         !qc.getQueryState(trpc.chat.load.queryKey({ id: ev.conversationId }))
-      )
+      ) {
+        useChat.getState().saved(ev.conversationId, ev.message);
         return true;
+      }
       useChat.getState().apply(ev);
       return true;
     }

@@ -37,6 +37,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [defaultModel, setDefaultModel] = useState(data.defaultModel);
+  const [titlesFromModel, setTitlesFromModel] = useState(data.titlesFromModel);
   const [urls, setUrls] = useState<Record<string, string>>(
     Object.fromEntries(
       data.providers.map((p) => [
@@ -63,7 +64,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
         className="panel"
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate({ defaultModel: defaultModel.trim(), baseUrls: urls });
+          save.mutate({ defaultModel: defaultModel.trim(), baseUrls: urls, titlesFromModel });
         }}
       >
         <label className="stack">
@@ -85,6 +86,21 @@ function ModelsForm({ data }: { data: ModelsView }) {
             sampling requests, after you approve each one.
           </span>
         </label>
+        <div className="stack">
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={titlesFromModel}
+              onChange={(e) => setTitlesFromModel(e.target.checked)}
+              aria-describedby="titles-from-model-note"
+            />{' '}
+            Name conversations with the model
+          </label>
+          <span className="muted small" id="titles-from-model-note">
+            After a conversation&apos;s first answer, its model is asked for a short title: one small request
+            to the same provider. Off, a conversation is named by its first words. A title you set is kept.
+          </span>
+        </div>
         {data.providers.map((p) => (
           <ProviderRow
             key={p.id}
