@@ -63,6 +63,10 @@ test('without a keychain, an import names the server with a secret, unchecks it,
   await expect(error).toHaveCount(0);
   await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
   await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
+  // The server left out is named with the value the keychain could not take, and what to do.
+  await expect(dialog.getByTestId('import-left-out')).toContainText(
+    'github: not imported; env GITHUB_TOKEN could not be kept without a keychain.',
+  );
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 });
 

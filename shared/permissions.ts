@@ -34,6 +34,8 @@ export interface WorkspacePermission {
   pin: string;
   commandLine: string;
   approvedAt: number;
+  /** The approval also allowed what the project file asks beyond an import (trust, trust-all…). */
+  heldBackAllowed: boolean;
 }
 
 /** A remote server Mooring is signed in to (OAuth); the tokens are in the keychain and never shown. */

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { ServerConfigInput, TransportKind } from '@shared/config';
 import { MooringError } from '../core/errors';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
-import { formatWorkspaceScan } from '../core/workspace/workspaceReport';
+import { describeOffered, formatWorkspaceScan } from '../core/workspace/workspaceReport';
 import { registerCallCommand } from './callCommand';
 import { registerFeatureCommands } from './featureCommands';
 import { failIfNotReady, warnNotConnected, type CoreRunner } from './coreRunner';
@@ -119,7 +119,10 @@ asks for the value without echoing it; from a script, pipe it in:
       withCore(async (core) => {
         const scan = await core.workspaces.scan(o.workspace);
         const offered = scan.servers.find((s) => s.name === name);
-        if (offered) say(tty`${name} (${offered.source}) runs: ${offered.commandLine}\n`);
+        if (offered) {
+          say(tty`${name} (${offered.source}):\n`);
+          for (const line of describeOffered(offered)) say(tty`${line}\n`);
+        }
         if (!interactive())
           throw new MooringError(
             'refused',
@@ -128,15 +131,29 @@ asks for the value without echoing it; from a script, pipe it in:
           );
         if (!(await terminal.confirm(tty`Approve ${name}?`)))
           throw new MooringError('refused', `${name} was not approved.`);
-        await core.workspaces.approve(o.workspace, name, async (input) => {
-          const value = await terminal.line(
-            tty`${input.description ?? input.id}${input.password ? ' (hidden, not echoed)' : ''}: `,
-            { hidden: input.password },
-          );
-          if (value === null) throw new MooringError('cancelled', `${name} was not approved.`);
-          return value.trim();
+        // What an import never carries is a question of its own, answered no unless the person says yes.
+        const allowHeldBack =
+          offered !== undefined &&
+          offered.heldBack.length > 0 &&
+          (await terminal.confirm(tty`Also allow what is held back above for ${name}?`));
+        await core.workspaces.approve(o.workspace, name, {
+          allowHeldBack,
+          ask: async (input) => {
+            const value = await terminal.line(
+              tty`${input.description ?? input.id}${input.password ? ' (hidden, not echoed)' : ''}: `,
+              { hidden: input.password },
+            );
+            if (value === null) throw new MooringError('cancelled', `${name} was not approved.`);
+            return value.trim();
+          },
         });
         say(tty`approved ${name} for ${scan.workspace}\n`);
+        if (offered?.heldBack.length)
+          say(
+            allowHeldBack
+              ? 'with what was held back\n'
+              : 'without what was held back (to allow it later, run this command again and answer yes)\n',
+          );
       }),
     );
 

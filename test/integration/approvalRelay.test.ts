@@ -4,7 +4,6 @@
 // (the app's answer, timeouts and cancellation both ways, no app: refused or declined at once), then real
 // processes: `mooring web` and `mooring serve --stdio` on one home, an SDK client calling write_file,
 // answered through the web app's router.
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -21,7 +20,7 @@ import {
 } from '../../src-main/core/serve/approvalRelayListener';
 import { approvalRelayPaths } from '../../src-main/core/serve/approvalRelayProtocol';
 import { tempDir } from '../helpers/servers';
-import { appApproval, fsHome, startServe, startWeb, text, type Web } from './relayHelpers';
+import { appApproval, startServe, text, webAndServe, type Web } from './relayHelpers';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 
@@ -355,20 +354,17 @@ describe('mooring serve --stdio relays approvals to a running mooring web (real 
   let home: string;
   let web: Web;
   let serve: Awaited<ReturnType<typeof startServe>>;
-  const children: ChildProcess[] = [];
+  let close = async () => {};
 
   beforeAll(async () => {
-    fsRoot = tempDir('mooring-relay-fs-');
-    home = fsHome(fsRoot);
-    web = await startWeb(home);
-    children.push(web.child);
-    serve = await startServe(home, 'relay-acceptance-client', 60);
+    ({ fsRoot, home, web, serve, close } = await webAndServe({
+      prefix: 'relay',
+      client: 'relay-acceptance-client',
+      approvalTimeoutSeconds: 60,
+    }));
   }, 90_000);
 
-  afterAll(async () => {
-    await serve?.client.close();
-    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  });
+  afterAll(() => close());
 
   it('shows the call in the app with the client name; approve writes the file', async () => {
     const target = join(fsRoot, 'approved.txt');

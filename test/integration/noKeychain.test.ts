@@ -76,7 +76,8 @@ describe.runIf(process.platform === 'linux')('no keychain (no D-Bus session)', (
     const r = JSON.parse(test.stdout) as { ok: boolean; code: string; error: string; hint: string };
     expect(r).toMatchObject({ ok: false, code: 'secret_unavailable' });
     expect(r.error).toMatch(/Server "keyed": cannot read the secret header Authorization/);
-    expect(r.error).toMatch(/keychain is not available/);
+    expect(r.error.split('\n')[0]).toMatch(/No keychain is reachable on this machine/);
+    expect(r.error.split('\n')[1]).toMatch(/^The keychain said: /);
     expect(r.hint).toContain('${env:NAME}');
     expect(r.hint).toMatch(/Secret Service/);
   });
@@ -122,5 +123,41 @@ describe.runIf(process.platform === 'linux')('no keychain (no D-Bus session)', (
     expect(error).toContain('${env:NAME}');
     expect(r.stdout + r.stderr).not.toContain('ghp_secret123456');
     expect((await mooring(['mcp', 'list', '--json'])).stdout).not.toContain('plain');
+  });
+
+  it('an add whose secret cannot be stored names the value and the reference that works; nothing is saved', async () => {
+    const r = await mooring([
+      'mcp',
+      'add',
+      'gh',
+      '--env',
+      'GITHUB_TOKEN=ghp_secret654321',
+      '--',
+      'node',
+      'x.js',
+    ]);
+    expect(r.code).toBe(1);
+    const error = r.stderr.slice(r.stderr.indexOf('error: '));
+    const [title, secrets, said] = error.split('\n');
+    expect(title).toBe(
+      'error: "gh" has secrets to keep in the keychain, and no keychain is reachable here, so nothing was saved.',
+    );
+    expect(secrets).toBe('Secrets: gh: env GITHUB_TOKEN.');
+    expect(said).toMatch(/^The keychain said: .+/);
+    expect(error).toContain('For example: --env "GITHUB_TOKEN=${env:GITHUB_TOKEN}".');
+    expect(r.stdout + r.stderr).not.toContain('ghp_secret654321');
+    expect((await mooring(['mcp', 'list', '--json'])).stdout).not.toContain('"gh"');
+    // What the hint says works.
+    const ref = await mooring([
+      'mcp',
+      'add',
+      'gh',
+      '--env',
+      'GITHUB_TOKEN=${env:GITHUB_TOKEN}',
+      '--',
+      'node',
+      'x.js',
+    ]);
+    expect(ref.code, ref.stderr).toBe(0);
   });
 });

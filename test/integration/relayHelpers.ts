@@ -104,3 +104,22 @@ export async function appApproval(web: Web, tool = 'write_file', client?: string
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * The app and one serving process on one home whose only server is server-filesystem: `mooring web` and
+ * `mooring serve --stdio` (its client named `client`), for a describe's beforeAll; `close` ends both.
+ */
+export async function webAndServe(opts: { prefix: string; client: string; approvalTimeoutSeconds: number }) {
+  const fsRoot = tempDir(`mooring-${opts.prefix}-fs-`);
+  const home = fsHome(fsRoot);
+  const web = await startWeb(home);
+  const serve = await startServe(home, opts.client, opts.approvalTimeoutSeconds).catch((err: unknown) => {
+    web.child.kill('SIGTERM');
+    throw err;
+  });
+  const close = async () => {
+    await serve.client.close();
+    if (web.child.exitCode === null) web.child.kill('SIGTERM');
+  };
+  return { fsRoot, home, web, serve, close };
+}

@@ -1,5 +1,6 @@
 // Project folders in the app: what a folder's .mooring, .vscode, .cursor and .mcp.json files
-// offer, each with its full command line, and approval (pinned to the entry's content; VS Code inputs are
+// offer, each with its full command line, what else it may do and what is held back (the import's rule,
+// config/importConsent.ts), and approval (pinned to the entry's content; VS Code inputs are
 // asked here and kept in the keychain). Nothing from a workspace file runs until it is approved.
 import { z } from 'zod';
 import { MooringError } from '../errors';
@@ -18,6 +19,9 @@ export const workspaceRouter = router({
         status: s.status,
         commandLine: s.commandLine,
         approvedCommandLine: s.approvedCommandLine,
+        grants: s.grants.map((g) => g.text),
+        heldBack: s.heldBack.map((d) => d.text),
+        heldBackAllowed: s.heldBackAllowed,
         inputs: s.inputs.map((i) => ({ id: i.id, description: i.description, password: i.password })),
         warnings: s.warnings,
       })),
@@ -32,18 +36,23 @@ export const workspaceRouter = router({
         dir: z.string().min(1),
         name: z.string(),
         inputs: z.record(z.string(), z.string()).default({}),
+        /** Also allow what the entry asks beyond an import (its `heldBack`); only on the person's explicit yes. */
+        allowHeldBack: z.boolean().default(false),
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      await ctx.core.workspaces.approve(input.dir, input.name, async (asked) => {
-        const value = input.inputs[asked.id];
-        if (value === undefined || value === '')
-          throw new MooringError(
-            'usage',
-            `"${input.name}" needs a value for ${asked.description ?? asked.id}`,
-            'Fill in every field, then approve again.',
-          );
-        return value;
+      await ctx.core.workspaces.approve(input.dir, input.name, {
+        allowHeldBack: input.allowHeldBack,
+        ask: async (asked) => {
+          const value = input.inputs[asked.id];
+          if (value === undefined || value === '')
+            throw new MooringError(
+              'usage',
+              `"${input.name}" needs a value for ${asked.description ?? asked.id}`,
+              'Fill in every field, then approve again.',
+            );
+          return value;
+        },
       });
       return { approved: input.name };
     }),

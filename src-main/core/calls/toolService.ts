@@ -112,6 +112,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
 
   /** The catalog over every live session, its model-facing schemas adapted to one provider's rules. */
   catalog(query: CatalogQuery = {}): ToolCatalog {
+    this.followQuarantine();
     const provider = query.provider ?? 'anthropic';
     const key = JSON.stringify([provider, query.toolSet ?? null, query.workspace ?? null]);
     const cached = this.catalogs.get(key);
@@ -168,6 +169,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
    */
   call(target: string | CatalogEntry, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
     const workspace = ctx.workspace;
+    this.followQuarantine();
     let plan;
     try {
       plan =
@@ -236,6 +238,15 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
   release(server: string, tool: string): void {
     this.deps.quarantine.release(server, tool);
     this.invalidate();
+  }
+
+  /**
+   * Another process changed the quarantine (the user enabled a held tool in the app, or `mooring serve`
+   * held one back): what was built or planned with the old state is made again. One stat when nothing
+   * changed (safety/toolQuarantine.ts).
+   */
+  private followQuarantine(): void {
+    if (this.deps.quarantine.refresh()) this.invalidate();
   }
 
   /** A server listed tools: a new one that is not read-only stays off until the user enables it. */

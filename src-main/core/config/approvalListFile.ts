@@ -1,6 +1,7 @@
 // The shape both approval files share, `{ "version": 1, "approvals": [ … ] }` (approvals.json and
 // workspace-approvals.json): a list of entries, each unique by a key, kept through JsonFileStore
-// (ARCHITECTURE.md, "Data on disk"). The stores hold the map in memory (lookups are on the call path)
+// (ARCHITECTURE.md, "Data on disk"). The stores hold the map in memory (lookups are on the call path),
+// check with one stat before each lookup whether another process changed the file (`readIfChanged`),
 // and change the file with `update`, which works on the file as it is under its lock.
 import { z } from 'zod';
 import { JsonFileStore } from './jsonFileStore';
@@ -32,6 +33,12 @@ export class ApprovalListFile<E> {
   /** The entries by key; a missing file is empty, an invalid one a `config_invalid` error with its place. */
   async read(): Promise<Map<string, E>> {
     return this.toMap((await this.store.read()).approvals);
+  }
+
+  /** The entries when the file changed since this process last read or wrote it, else undefined. */
+  readIfChanged(): Map<string, E> | undefined {
+    const doc = this.store.readIfChanged();
+    return doc && this.toMap(doc.approvals);
   }
 
   /** Applies `mutate` to the entries on disk now and writes them; returns the entries as written. */

@@ -7,7 +7,11 @@
 // from every entry, and the consent says so; the user turns them on afterwards, one server at a time.
 // Everything else that widens what a server may do beyond its command (working directory, environment,
 // headers, a non-default policy) is listed by name for the consent, never by value.
-import { DEFAULT_SAMPLING_TOKENS_PER_HOUR, type ServerConfig } from '@shared/config';
+//
+// A project folder's server files (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, .mooring/mcp_servers.json)
+// come from a cloned repository just as much: the same rule holds them back (`serverConsent`), and the
+// approval shows the held-back settings, which run only when the person allows them explicitly.
+import { DEFAULT_SAMPLING_TOKENS_PER_HOUR, ServerConfigSchema, type ServerConfig } from '@shared/config';
 import type { ImportDropped, ImportGrant } from '@shared/importConsent';
 import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 
@@ -76,10 +80,30 @@ export function withoutNeverImported(raw: Record<string, unknown>): {
     for (const k of refs)
       dropped.push({
         field: map,
-        text: `${map === 'env' ? 'environment variable' : 'header'} ${k} from the keychain (set its value yourself)`,
+        text: `${map === 'env' ? 'environment variable' : 'header'} ${k} from the keychain (the secret saved for a server named "${String(entry.name)}"; set a value of its own instead)`,
       });
   }
   return { entry, dropped };
+}
+
+/** What a consent to one server shows, and what runs unless the person allows more. */
+export interface ServerConsent {
+  /** The server without the settings a file from elsewhere never grants by itself. */
+  safe: ServerConfig;
+  /** What `safe` may do beyond its command line or URL (names, never values). */
+  grants: ImportGrant[];
+  /** The settings the entry had that `safe` leaves out; each one only with the person's explicit yes. */
+  heldBack: ImportDropped[];
+}
+
+/**
+ * A parsed server split by the import's rule: the one function the import consent's rule and a project
+ * folder's approval both go through, so the two can never disagree on what a file may widen.
+ */
+export function serverConsent(config: ServerConfig): ServerConsent {
+  const { entry, dropped } = withoutNeverImported(config);
+  const safe = ServerConfigSchema.parse(entry);
+  return { safe, grants: importGrants(safe), heldBack: dropped };
 }
 
 /** Everything beyond the command line or URL that widens what this server may do, names only. */

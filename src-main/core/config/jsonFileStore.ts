@@ -6,10 +6,20 @@
 //   instance at a time), re-reading the file under the lock, so a change made meanwhile by another
 //   process (or by hand) is kept;
 // - write: validated first, then atomic (write-file-atomic: temp file, fsync, rename), mode 0600;
-// - watch: every content change by anyone, parsed (fileWatch).
+// - watch: every content change by anyone, parsed (fileWatch);
+// - readIfChanged: for a copy kept in memory on the tool-call path (remembered approvals, the new-tool
+//   quarantine), one stat tells whether anyone changed the file since this store last read or wrote it,
+//   so a change made by another process applies at its next lookup, not at its next write.
 import type { z } from 'zod';
 import { MooringError } from '../errors';
-import { readTextIfExists, writeJsonAtomic } from './atomicJson';
+import {
+  fileStamp,
+  fileStampSync,
+  readTextIfExists,
+  readTextIfExistsSync,
+  writeJsonAtomic,
+  type FileStamp,
+} from './atomicJson';
 import { settled, withFileLock, type FileLockOptions } from './fileLock';
 import { watchParsedFile, type FileWatch, type Parsed } from './fileWatch';
 import { ConfigInvalidError, issuesWithoutFile, parseAndValidate } from './jsonDiagnostics';
@@ -46,6 +56,8 @@ export class JsonFileStore<T, In = T> {
   private readonly debounceMs: number;
   private readonly lockOptions: FileLockOptions;
   private readonly watches = new Set<FileWatch>();
+  /** The file as this store last read or wrote it (undefined: not yet), for `readIfChanged`. */
+  private seen: FileStamp | undefined;
 
   constructor(opts: JsonFileStoreOptions<T, In>) {
     this.file = opts.file;
@@ -56,7 +68,41 @@ export class JsonFileStore<T, In = T> {
 
   /** The file's current content; a missing file is `empty()`. Throws `config_invalid` listing every issue. */
   async read(): Promise<T> {
-    return this.parse(await this.readText());
+    // Stamped before reading: the text read is at least as new as the stamp kept.
+    const stamp = await fileStamp(this.file).catch(() => undefined);
+    const text = await this.readText();
+    this.seen = stamp;
+    return this.parse(text);
+  }
+
+  /**
+   * The file's content when it changed on disk since this store last read or wrote it (by another
+   * process, or by hand), else undefined. One `stat` when nothing changed; synchronous, so a lookup on
+   * the tool-call path can call it without a promise. A changed file that is invalid throws
+   * `config_invalid` once; the same invalid content is not reported again.
+   */
+  readIfChanged(): T | undefined {
+    let stamp: FileStamp;
+    try {
+      stamp = fileStampSync(this.file);
+    } catch {
+      return undefined; // unreadable folder: the next read or change reports it
+    }
+    if (stamp === this.seen) return undefined;
+    let text: string | null;
+    try {
+      text = readTextIfExistsSync(this.file);
+    } catch (err) {
+      this.seen = stamp;
+      throw new MooringError(
+        'config_invalid',
+        `${this.file}: cannot be read (${(err as Error).message})`,
+        'Check that the path is a readable file, or set MOORING_HOME to another directory.',
+        { cause: err },
+      );
+    }
+    this.seen = stamp;
+    return this.parse(text);
   }
 
   private async readText(): Promise<string | null> {
@@ -110,6 +156,8 @@ export class JsonFileStore<T, In = T> {
           lock.assertHeld();
           await writeJsonAtomic(this.file, this.toDisk(next));
         }
+        // Still under the lock: no other Mooring process has written since, so this stamp is `next`'s.
+        this.seen = await fileStamp(this.file).catch(() => undefined);
         return next;
       },
       this.lockOptions,

@@ -50,7 +50,7 @@ describe('ServerManager', () => {
     const none = new ServerManager(store, new MemorySecretStore({ unavailable: 'no Secret Service' }));
     await expect(none.add({ name: 'gh', command: 'x', env: { API_TOKEN: 'v' } })).rejects.toMatchObject({
       code: 'secret_unavailable',
-      hint: expect.stringMatching(/set the value to \$\{env:NAME\} and export NAME/),
+      hint: expect.stringMatching(/Write \$\{env:NAME\} where the secret goes .* and export NAME/),
     });
     await expect(readFile(store.file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
     // …and the reference it suggests works without a keychain.

@@ -2,10 +2,11 @@
 // Secrets are stored first and rolled back if the file write fails, so the file never refers to a
 // secret that is not there and a failed change leaves no new secret behind. The file never holds a value.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
+import { SET_UP_KEYCHAIN, USE_ENV_REFERENCE } from '@shared/keychainHelp';
 import { mergeIntoStore, parseImport, type ImportResult, type MergeResult } from './importFormats';
 import { parseServerInput, type ServersStore } from './serversStore';
 import { MooringError } from '../errors';
-import { secretUnavailable, type SecretStore } from '../secrets/secretStore';
+import type { SecretStore } from '../secrets/secretStore';
 import {
   deleteServerSecrets,
   envAccount,
@@ -51,11 +52,14 @@ export class ServerManager {
     readonly secrets: SecretStore,
   ) {}
 
-  /** Fails early, before anything is written, when there are secrets to store and no keychain. */
-  private async ensureKeychain(entries: readonly unknown[]): Promise<void> {
+  /**
+   * Fails early, before anything is written, when there are secrets to store and no keychain: the error
+   * names each value that could not be stored (`keychainNeeded`), so nothing is lost without a word.
+   */
+  private async ensureKeychain(server: string, entries: readonly { field?: string }[]): Promise<void> {
     if (entries.length === 0) return;
     const a = await this.secrets.available();
-    if (!a.ok) throw secretUnavailable(a.reason);
+    if (!a.ok) throw keychainNeeded([{ server, secrets: entries }], { reason: a.reason, action: 'saved' });
   }
 
   /**
@@ -69,7 +73,7 @@ export class ServerManager {
     const split = splitSecrets(input, opts);
     const server = parseServerInput(split.config);
     const secrets = [...split.secrets, ...inputSecrets(server, opts.inputValues)];
-    await this.ensureKeychain(secrets);
+    await this.ensureKeychain(server.name, secrets);
     const writes = new SecretWrites(this.secrets);
     try {
       await this.store.transaction(async (current) => {
@@ -111,7 +115,7 @@ export class ServerManager {
             'Choose a name that is not in use.',
           );
         const kept = keptSecrets(old, server, secrets);
-        await this.ensureKeychain([...secrets, ...kept]);
+        await this.ensureKeychain(server.name, [...secrets, ...kept]);
         await writes.setAll(secrets);
         for (const k of kept) {
           const value = await this.secrets.get(k.from);
@@ -160,7 +164,7 @@ export class ServerManager {
     const secrets = perServer.flatMap((p) => p.secrets);
     if (secrets.length > 0) {
       const a = await this.secrets.available();
-      if (!a.ok) throw importNeedsKeychain(perServer, a.reason);
+      if (!a.ok) throw keychainNeeded(perServer, { reason: a.reason, action: 'imported' });
     }
     const before = await this.store.list();
     const writes = new SecretWrites(this.secrets);
@@ -217,26 +221,42 @@ export class ServerManager {
 }
 
 /**
- * An import with secrets on a machine without a keychain: the title names the servers that need it (what a
- * person can act on), the hint says what to do, and the keychain's own words (a D-Bus message) come after
- * the first line, as details (shared/errors.ts, `splitErrorDetails`).
+ * Secrets to keep on a machine without a keychain (an import, an add, an edit): the title names the
+ * servers and says nothing was written, the next line each value that could not be stored ("env
+ * GITHUB_TOKEN", "header Authorization", "input key"), the keychain's own words (a D-Bus message) come
+ * after, as details (shared/errors.ts, `splitErrorDetails`), and the hint says what works instead
+ * (shared/keychainHelp.ts, the wording the app shares).
  */
-function importNeedsKeychain(
-  perServer: readonly { server: string; secrets: readonly SecretEntry[] }[],
-  reason: string,
+function keychainNeeded(
+  perServer: readonly { server: string; secrets: readonly { field?: string }[] }[],
+  opts: { reason: string; action: 'imported' | 'saved' },
 ): MooringError {
   const needing = perServer.filter((p) => p.secrets.length > 0);
   const names = needing.map((p) => `"${p.server}"`);
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
   const fields = needing
-    .map((p) => `${p.server}: ${p.secrets.map((e) => e.field ?? 'a secret').join(', ')}`)
+    .map((p) => `${p.server}: ${p.secrets.map((e) => e.field ?? 'a secret kept from before').join(', ')}`)
     .join('; ');
-  return new MooringError(
-    'secret_unavailable',
-    `${list} ${names.length === 1 ? 'has secrets' : 'have secrets'} to keep in the keychain, and no keychain is reachable here, so nothing was imported.\n` +
-      `Secrets: ${fields}.\nThe keychain said: ${reason}`,
-    `Import without ${names.length === 1 ? 'it' : 'them'} (in the app, uncheck ${names.length === 1 ? 'it' : 'them'}; from a terminal, leave ${names.length === 1 ? 'it' : 'them'} out of the file), or in the file replace each secret value with \${env:NAME} (e.g. "\${env:GITHUB_TOKEN}") and export NAME before starting Mooring. Servers without secrets need no keychain.`,
-  );
+  const one = names.length === 1;
+  const title =
+    `${list} ${one ? 'has secrets' : 'have secrets'} to keep in the keychain, and no keychain is reachable ` +
+    `here, so nothing was ${opts.action}.\nSecrets: ${fields}.\nThe keychain said: ${opts.reason}`;
+  const example = envExample(needing.flatMap((p) => p.secrets.map((e) => e.field ?? '')));
+  const hint =
+    opts.action === 'imported'
+      ? `Import without ${one ? 'it' : 'them'} (in the app, uncheck ${one ? 'it' : 'them'}; from a terminal, leave ${one ? 'it' : 'them'} out of the file), or in the file replace each secret value with \${env:NAME} (e.g. "\${env:GITHUB_TOKEN}") and export NAME before starting Mooring. ${SET_UP_KEYCHAIN} Servers without secrets need no keychain.`
+      : `${USE_ENV_REFERENCE} ${example} ${SET_UP_KEYCHAIN}`;
+  return new MooringError('secret_unavailable', title, hint);
+}
+
+/** A reference for the first value that could not be stored, as `mooring mcp add` takes it. */
+function envExample(fields: readonly string[]): string {
+  for (const f of fields) {
+    const [kind, key] = f.split(' ');
+    if (kind === 'env' && key) return `For example: --env "${key}=\${env:${key}}".`;
+    if (kind === 'header' && key) return `For example: --header "${key}=Bearer \${env:API_TOKEN}".`;
+  }
+  return '';
 }
 
 /** The keychain entries of the `${input:ID}` values a server refers to (ids it does not use are ignored). */
@@ -267,23 +287,31 @@ function keptSecrets(
   old: ServerConfig,
   next: ServerConfig,
   provided: readonly SecretEntry[],
-): { from: string; account: string }[] {
+): { from: string; account: string; field: string }[] {
   if (old.name === next.name) return [];
   const given = new Set(provided.map((p) => p.account));
-  const out: { from: string; account: string }[] = [];
+  const out: { from: string; account: string; field: string }[] = [];
   for (const k of next.secretEnv)
     if (next.env[k] === KEYCHAIN_REF && old.secretEnv.includes(k) && !given.has(envAccount(next.name, k)))
-      out.push({ from: envAccount(old.name, k), account: envAccount(next.name, k) });
+      out.push({ from: envAccount(old.name, k), account: envAccount(next.name, k), field: `env ${k}` });
   for (const h of next.secretHeaders)
     if (
       next.headers[h] === KEYCHAIN_REF &&
       old.secretHeaders.includes(h) &&
       !given.has(headerAccount(next.name, h))
     )
-      out.push({ from: headerAccount(old.name, h), account: headerAccount(next.name, h) });
+      out.push({
+        from: headerAccount(old.name, h),
+        account: headerAccount(next.name, h),
+        field: `header ${h}`,
+      });
   const oldInputs = new Set(inputReferences(old));
   for (const id of inputReferences(next))
     if (oldInputs.has(id) && !given.has(inputAccount(next.name, id)))
-      out.push({ from: inputAccount(old.name, id), account: inputAccount(next.name, id) });
+      out.push({
+        from: inputAccount(old.name, id),
+        account: inputAccount(next.name, id),
+        field: `input ${id}`,
+      });
   return out;
 }

@@ -90,6 +90,8 @@ export interface GatePlan {
 export function planGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSubject): GatePlan {
   const { config, tool } = subject;
   const identity = serverIdentity(config);
+  // The revision before the lookup: a change in between makes the plan stale, never a stale plan current.
+  const approvals = deps.store.revision();
   const remembered = deps.store.lookup(identity, tool);
   const yolo = deps.yolo();
   return {
@@ -105,13 +107,16 @@ export function planGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSu
       remembered,
     }),
     yolo,
-    approvals: deps.store.version,
+    approvals,
   };
 }
 
-/** False once the YOLO switch flipped or an approval was remembered or forgotten since the plan was made. */
+/**
+ * False once the YOLO switch flipped or an approval was remembered or forgotten since the plan was made,
+ * by this process or another (one stat of approvals.json: safety/approvalStore.ts).
+ */
 export function gatePlanIsCurrent(deps: Pick<GateDeps, 'store' | 'yolo'>, plan: GatePlan): boolean {
-  return plan.yolo === deps.yolo() && plan.approvals === deps.store.version;
+  return plan.yolo === deps.yolo() && plan.approvals === deps.store.revision();
 }
 
 /** One call as the fast path needs it: its tool's subject and plan, its arguments and who asks. */

@@ -69,6 +69,25 @@ describe('ApprovalStore', () => {
     expect(JSON.parse(await readFile(approvalsPath(home), 'utf8'))).toEqual({ version: 1, approvals: [] });
   });
 
+  it("sees another instance's revoke at its next lookup, and moves its revision (no write of its own)", async () => {
+    const app = await ApprovalStore.open(home);
+    const serve = await ApprovalStore.open(home);
+    await serve.remember({ identity: id, tool: tool('create'), decidedBy: 'user:ui' });
+    const before = serve.revision();
+    expect(serve.revision()).toBe(before); // unchanged file: same revision, so call plans stay current
+    expect(app.lookup(id, tool('create')).status).toBe('allowed');
+    expect(await app.forget('mem', 'create')).toBe(1);
+    expect(serve.revision()).not.toBe(before);
+    expect(serve.lookup(id, tool('create'))).toEqual({ status: 'none' });
+  });
+
+  it('remembers nothing while the file is invalid: every tool asks again', async () => {
+    const serve = await ApprovalStore.open(home);
+    await serve.remember({ identity: id, tool: tool('create'), decidedBy: 'user:ui' });
+    await writeFile(approvalsPath(home), '{"version":1,"approvals":[{"server":"x"}]}');
+    expect(serve.lookup(id, tool('create'))).toEqual({ status: 'none' });
+  });
+
   it('refuses an invalid file with a clear error and a hint', async () => {
     await writeFile(approvalsPath(home), '{"version":1,"approvals":[{"server":"x"}]}');
     const err = await ApprovalStore.open(home).catch((e: unknown) => e);

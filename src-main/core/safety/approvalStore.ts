@@ -2,7 +2,9 @@
 // fingerprint. When the server changes the tool, the fingerprint no longer matches and `lookup` reports the
 // approval as lapsed with a diff against the snapshot the user approved. The file is a JsonFileStore
 // (ARCHITECTURE.md, "Data on disk"): every change re-reads it under its lock, so an approval written by
-// another Mooring process (the CLI next to the app) is kept.
+// another Mooring process (the CLI next to the app) is kept; and every lookup first checks the file with
+// one stat, so an approval revoked in the app stops working at once in a running `mooring serve` or
+// `mooring web` (their call plans see `revision()` move and decide again).
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApprovalLookup } from '@shared/approval';
@@ -44,13 +46,12 @@ export type ApprovalEntry = z.infer<typeof EntrySchema>;
 const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
 
 export class ApprovalStore {
-  /** The file as this process last read or wrote it: `lookup` is on the tool-call path and stays in memory. */
-  private entries = new Map<string, ApprovalEntry>();
   /**
-   * Goes up whenever the remembered approvals may have changed: a call plan (calls/callPlan.ts) that
-   * decided with an older version decides again, so a revoked or new approval applies to the next call.
+   * The file as this process last read it: `lookup` is on the tool-call path and stays in memory, brought
+   * up to date by `refresh` (one stat) whenever another process changed the file.
    */
-  version = 0;
+  private entries = new Map<string, ApprovalEntry>();
+  private version = 0;
   private readonly store: ApprovalListFile<ApprovalEntry>;
 
   private constructor(readonly file: string) {
@@ -70,8 +71,19 @@ export class ApprovalStore {
     return store;
   }
 
-  /** What is remembered for this tool as the server lists it now. */
+  /**
+   * Goes up whenever the remembered approvals changed, in this process or another: a call plan
+   * (calls/callPlan.ts) that decided at an older revision decides again, so a revoked or new approval
+   * applies to the next call. Checks the file first (one stat).
+   */
+  revision(): number {
+    this.refresh();
+    return this.version;
+  }
+
+  /** What is remembered for this tool as the server lists it now (the file as it is now). */
   lookup(identity: ServerIdentity, tool: FingerprintedTool): ApprovalLookup {
+    this.refresh();
     const entry = this.entries.get(keyOf(identity.name, tool.name));
     if (!entry) return { status: 'none' };
     const current = toolFingerprint(identity, tool);
@@ -112,13 +124,32 @@ export class ApprovalStore {
   }
 
   list(): ApprovalEntry[] {
+    this.refresh();
     return [...this.entries.values()];
   }
 
   /** Reads the file again: another Mooring process (the CLI, `mooring serve`) may have remembered one. */
   async reload(): Promise<ApprovalEntry[]> {
     this.entries = await this.store.read();
+    this.version++;
     return this.list();
+  }
+
+  /**
+   * Takes the file's entries when another process (or a hand edit) changed it. A file that became invalid
+   * remembers nothing until it is fixed: every tool asks again rather than run on approvals that may have
+   * been revoked (the next change or Permissions view reports the file's problem with its place).
+   */
+  private refresh(): void {
+    let fresh: Map<string, ApprovalEntry> | undefined;
+    try {
+      fresh = this.store.readIfChanged();
+    } catch {
+      fresh = new Map();
+    }
+    if (!fresh) return;
+    this.entries = fresh;
+    this.version++;
   }
 
   /** Read-modify-write of the file as it is now (JsonFileStore: under its lock, atomic). */

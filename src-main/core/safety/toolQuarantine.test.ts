@@ -29,4 +29,21 @@ describe('tool quarantine', () => {
       'drop_table',
     ]);
   });
+
+  it("follows another process's release (refresh), and says when what it holds back changed", async () => {
+    const dir = home();
+    const app = await ToolQuarantine.open(dir);
+    const serve = await ToolQuarantine.open(dir);
+    serve.observe('s', [ro('read')]);
+    serve.observe('s', [ro('read'), { name: 'wipe' }]);
+    await serve.flush();
+    expect(app.refresh()).toBe(true);
+    expect(app.quarantined('s')).toEqual(['wipe']);
+    expect(app.refresh()).toBe(false); // nothing changed since: one stat, no rebuild
+    app.release('s', 'wipe');
+    await app.flush();
+    expect(serve.quarantined('s')).toEqual(['wipe']);
+    expect(serve.refresh()).toBe(true);
+    expect(serve.quarantined('s')).toEqual([]);
+  });
 });

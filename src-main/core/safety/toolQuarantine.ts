@@ -4,7 +4,9 @@
 // server is its baseline (the user configured it knowingly); after that, a new tool that is not
 // readOnlyHint:true is quarantined (newToolsToDisable decides), and the catalog treats it as excluded with
 // a reason. The app and `mooring serve` both observe servers: each change is applied again to the file as
-// it is under its lock (JsonFileStore), so neither process erases what the other recorded.
+// it is under its lock (JsonFileStore), so neither process erases what the other recorded, and the tools
+// service checks the file (one stat, `refresh`) before it uses its catalog or a call plan, so a tool the
+// user enabled or a tool held back in another process counts here at the next call.
 //
 // A server added through Mooring (the form, the JSON view, an import, the CLI) is recorded as new with its
 // default safe set pending: its first listing is the baseline, and the configured-servers service then
@@ -93,8 +95,9 @@ export class ToolQuarantine {
   }
 
   static async open(home: string): Promise<ToolQuarantine> {
-    const file = knownToolsPath(home);
-    return new ToolQuarantine(file, (await knownToolsFile(file).read()).servers);
+    const q = new ToolQuarantine(knownToolsPath(home), {});
+    q.state = (await q.store.read()).servers;
+    return q;
   }
 
   /** Records a server's current tools; returns the names newly quarantined by this listing. */
@@ -128,6 +131,31 @@ export class ToolQuarantine {
   safeSetApplied(server: string): void {
     markApplied(this.state, server);
     this.persist((disk) => markApplied(disk, server));
+  }
+
+  /**
+   * Takes the file's state when another process changed it (one stat when none did). True when a tool's
+   * quarantine changed, so what was decided with the old state (catalogs, call plans) must be made again.
+   * Not while a change of this process is still being written: that write adopts the file's state after.
+   */
+  refresh(): boolean {
+    if (this.pending > 0) return false;
+    let disk: KnownTools | undefined;
+    try {
+      disk = this.store.readIfChanged();
+    } catch {
+      return false; // invalid: memory keeps the last valid state, as it does when a change is refused
+    }
+    if (!disk || this.pending > 0) return false;
+    const held = (state: State) =>
+      JSON.stringify(
+        Object.keys(state)
+          .sort()
+          .map((name) => [name, state[name]!.quarantined]),
+      );
+    const changed = held(disk.servers) !== held(this.state);
+    this.state = disk.servers;
+    return changed;
   }
 
   quarantined(server: string): string[] {

@@ -125,9 +125,12 @@ describe('KeytarSecretStore without a keychain', () => {
     expect(out.available.ok).toBe(false);
     expect(out.available.reason).toMatch(/D-Bus|DBus|secret/i);
     expect(out.error.code).toBe('secret_unavailable');
-    expect(out.error.message).toMatch(/^The keychain is not available: /);
+    // What it means first; the keychain's own words (D-Bus) only after the first line, as details.
+    const [title, said] = out.error.message.split('\n');
+    expect(title).toBe('No keychain is reachable on this machine, so Mooring cannot keep secrets in it.');
+    expect(said).toBe(`The keychain said: ${out.available.reason}`);
     expect(out.error.hint).toMatch(
-      /No keychain is reachable.*set the value to \$\{env:NAME\} and export NAME before starting Mooring.*Secret Service/,
+      /Write \$\{env:NAME\} where the secret goes .* export NAME before starting Mooring.*install and unlock a keyring.*Secret Service/,
     );
   });
 

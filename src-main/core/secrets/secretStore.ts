@@ -2,6 +2,7 @@
 // secrets); nothing secret is ever written to a file, and there is no plaintext fallback: without a keychain,
 // storing fails with a hint to use an environment-variable reference instead. Only a server that has a
 // secret (or signs in) touches the keychain, so one without secrets runs on a machine without any.
+import { NO_KEYCHAIN_TITLE, SET_UP_KEYCHAIN, USE_ENV_REFERENCE } from '@shared/keychainHelp';
 import { MooringError } from '../errors';
 
 export type SecretAvailability = { ok: true } | { ok: false; reason: string };
@@ -18,22 +19,30 @@ export interface SecretStore {
 /** The keychain service every Mooring secret is filed under. */
 export const SECRET_SERVICE = 'Mooring';
 
+/** What to do without a keychain (the wording is shared with the app: shared/keychainHelp.ts). */
 export const NO_KEYCHAIN_HINT =
-  'No keychain is reachable, and Mooring never stores secrets in plain text. What works instead: set the ' +
-  'value to ${env:NAME} and export NAME before starting Mooring (e.g. --header "Authorization=Bearer ' +
-  '${env:API_TOKEN}"); or start a keychain (on Linux, a Secret Service such as gnome-keyring or KWallet on ' +
-  'the session D-Bus); or use the desktop app, which keeps secrets in a file encrypted by Electron safeStorage ' +
+  `Mooring never stores server secrets in plain text. ${USE_ENV_REFERENCE} For example: ` +
+  '--header "Authorization=Bearer ${env:API_TOKEN}". ' +
+  `${SET_UP_KEYCHAIN} Or use the desktop app, which keeps secrets in a file encrypted by Electron safeStorage ` +
   'where the OS offers a key (macOS, Windows, a Linux desktop session). Servers without secrets need no keychain.';
 
+const SAID = '\nThe keychain said: ';
+
+/**
+ * The error every secret store raises without a keychain: what it means first, then the keychain's own
+ * words (often a D-Bus message) as details after the first line (shared/errors.ts, `splitErrorDetails`).
+ */
 export function secretUnavailable(reason: string, cause?: unknown): MooringError {
-  return new MooringError(
-    'secret_unavailable',
-    `The keychain is not available: ${reason}`,
-    NO_KEYCHAIN_HINT,
-    {
-      cause,
-    },
-  );
+  return new MooringError('secret_unavailable', `${NO_KEYCHAIN_TITLE}${SAID}${reason}`, NO_KEYCHAIN_HINT, {
+    cause,
+  });
+}
+
+/** The keychain's own words in an error from `secretUnavailable` (the whole message for any other). */
+export function keychainReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const at = message.indexOf(SAID);
+  return at < 0 ? message : message.slice(at + SAID.length);
 }
 
 function checkAccount(account: string): void {
@@ -103,11 +112,7 @@ export class KeytarSecretStore implements SecretStore {
       await this.get('mooring/availability-probe');
       return { ok: true };
     } catch (err) {
-      const reason =
-        err instanceof MooringError
-          ? err.message.replace(/^The keychain is not available: /, '')
-          : String(err);
-      return { ok: false, reason };
+      return { ok: false, reason: keychainReason(err) };
     }
   }
 }

@@ -157,7 +157,9 @@ describe('resolveServerConfig', () => {
       resolveServerConfig(cfg, new MemorySecretStore({ unavailable: 'no D-Bus' }), {}),
     ).rejects.toMatchObject({
       code: 'secret_unavailable',
-      message: expect.stringMatching(/^Server "gh": cannot read the secret env GITHUB_TOKEN\. .*no D-Bus/),
+      message: expect.stringMatching(
+        /^Server "gh": cannot read the secret env GITHUB_TOKEN\. No keychain is reachable[^\n]*\nThe keychain said: no D-Bus$/,
+      ),
       hint: expect.stringMatching(/\$\{env:NAME\}/),
     });
   });

@@ -60,6 +60,7 @@ export class PermissionsService {
           pin: w.pin,
           commandLine: w.commandLine,
           approvedAt: w.approvedAt,
+          heldBackAllowed: w.heldBackAllowed === true,
         }))
         .sort((a, b) => b.approvedAt - a.approvedAt),
       signIns,

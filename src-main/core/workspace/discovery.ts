@@ -1,7 +1,9 @@
 // Discovery of the MCP project files people already keep in a repository: `.vscode/mcp.json`
 // (VS Code, with `inputs`), `.cursor/mcp.json` (Cursor), `.mcp.json` (Claude Code), next to our own
 // `.mooring/mcp_servers.json`. Found servers are offered, never started silently: each is shown with its
-// full command line or URL, and runs only after the user approves exactly that content.
+// full command line or URL and what else it may do, and runs only after the user approves exactly that
+// content. What an import never carries (config/importConsent.ts: trust, trust-all, private-network
+// reach…) is held back from a project file too, unless the person allows it explicitly when approving.
 //
 // Names: a workspace server keeps the name its file gives it (sanitised by the importer when invalid),
 // so the tools the model sees are named as in VS Code or Cursor. When two workspace files define the
@@ -11,6 +13,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '@shared/config';
 import { readTextIfExists } from '../config/atomicJson';
+import { serverConsent } from '../config/importConsent';
 import { parseImport, type ImportInput } from '../config/importFormats';
 import { MooringError } from '../errors';
 import { describeCommandLine } from '../safety/commandAllowlist';
@@ -75,6 +78,8 @@ async function readDiscoveredFile(workspace: string, source: WorkspaceSource): P
   }
 }
 
+// Read with every field kept: the pin covers the whole entry, and what an import never carries is split
+// off afterwards by the import's own rule (`serverConsent`), to be shown and held back.
 function statusOf(
   approval: WorkspaceApproval | undefined,
   pin: string,
@@ -113,28 +118,36 @@ export async function scanWorkspace(
         shadowed.push({ name: parsed.name, source: read.source, by: winner.source });
         continue;
       }
-      const config = substituteWorkspaceVariables(parsed, workspace);
-      const inputs = referencedInputs(config).map(
+      const full = substituteWorkspaceVariables(parsed, workspace);
+      const { safe, grants, heldBack } = serverConsent(full);
+      const inputs = referencedInputs(full).map(
         (id): ImportInput =>
           declared.find((i) => i.id === id) ?? {
             id,
             type: 'promptString',
             password: false,
-            usedBy: [config.name],
+            usedBy: [full.name],
             declared: false,
           },
       );
-      const pin = workspacePin({ workspace, source: read.source, server: config });
+      const pin = workspacePin({ workspace, source: read.source, server: full });
+      const approval = opts.approvals.get(workspace, read.source, full.name);
+      const status = statusOf(approval, pin);
+      const heldBackAllowed =
+        heldBack.length > 0 && status.status === 'approved' && approval?.heldBackAllowed === true;
       servers.push({
         workspace,
         source: read.source,
         file: read.file,
-        name: config.name,
-        config,
-        commandLine: describeCommandLine(config),
+        name: full.name,
+        config: heldBackAllowed ? full : safe,
+        grants,
+        heldBack,
+        heldBackAllowed,
+        commandLine: describeCommandLine(full),
         inputs,
         pin,
-        ...statusOf(opts.approvals.get(workspace, read.source, config.name), pin),
+        ...status,
         warnings: read.warnings.filter((w) => w.includes(parsed.name)),
       });
     }
@@ -153,6 +166,8 @@ export async function approveWorkspaceServer(opts: {
   secrets: SecretStore;
   ask?: AskInput;
   decidedBy?: string;
+  /** Also allow what the entry asks beyond an import (`offered.heldBack`); default: held back. */
+  allowHeldBack?: boolean;
 }): Promise<{ approval: WorkspaceApproval; askedInputs: string[] }> {
   const { offered } = opts;
   const askedInputs = await askMissingInputs({
@@ -169,6 +184,7 @@ export async function approveWorkspaceServer(opts: {
     pin: offered.pin,
     commandLine: offered.commandLine,
     ...(opts.decidedBy ? { decidedBy: opts.decidedBy } : {}),
+    ...(opts.allowHeldBack && offered.heldBack.length ? { heldBackAllowed: true } : {}),
   });
   return { approval, askedInputs };
 }

@@ -3,7 +3,8 @@
 // workspace path, the file it came from and the server as parsed, so any edit that changes what would
 // run (command, arguments, env, URL, headers, trust…) asks again. Kept in `<home>/workspace-approvals.json`
 // through JsonFileStore (ARCHITECTURE.md, "Data on disk"): validated, changed under the file's lock,
-// written atomically.
+// written atomically, and checked with one stat before each lookup, so an approval revoked in the app
+// counts at once in a running `mooring serve` or `mooring web`.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import canonicalize from 'canonicalize';
@@ -25,6 +26,11 @@ const RecordSchema = z
     commandLine: z.string(),
     approvedAt: z.number(),
     decidedBy: z.string().optional(),
+    /**
+     * The person also allowed the settings an import never carries that this entry asks for (trust,
+     * trust-all, private-network reach…: config/importConsent.ts). Absent: they are held back.
+     */
+    heldBackAllowed: z.boolean().optional(),
   })
   .strict();
 export type WorkspaceApproval = z.infer<typeof RecordSchema>;
@@ -59,6 +65,7 @@ export class WorkspaceApprovals {
   }
 
   get(workspace: string, source: string, name: string): WorkspaceApproval | undefined {
+    this.refresh();
     return this.records.get(keyOf(workspace, source, name));
   }
 
@@ -68,6 +75,7 @@ export class WorkspaceApprovals {
   }
 
   list(workspace?: string): WorkspaceApproval[] {
+    this.refresh();
     return [...this.records.values()].filter((r) => workspace === undefined || r.workspace === workspace);
   }
 
@@ -94,6 +102,15 @@ export class WorkspaceApprovals {
         )
           removed += Number(m.delete(k));
     }).then(() => removed);
+  }
+
+  /** Takes the file's records when another process changed it; an invalid file approves nothing. */
+  private refresh(): void {
+    try {
+      this.records = this.store.readIfChanged() ?? this.records;
+    } catch {
+      this.records = new Map();
+    }
   }
 
   /** Changes re-read the file under its lock first, so two processes approving lose neither. */

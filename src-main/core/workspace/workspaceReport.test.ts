@@ -10,7 +10,7 @@ import { approveWorkspaceServer, scanWorkspace } from './discovery';
 import { WorkspaceApprovals } from './workspaceApprovals';
 import { formatWorkspaceScan } from './workspaceReport';
 
-it('lists status, command line, override, inputs, the approved line of a changed entry, and broken files', async () => {
+it('lists status, command line, what it may do, override, inputs, the approved line of a changed entry, and broken files', async () => {
   const ws = await mkdtemp(join(tmpdir(), 'mooring-ws-'));
   const approvals = await WorkspaceApprovals.open(await mkdtemp(join(tmpdir(), 'mooring-home-')));
   mkdirSync(join(ws, '.vscode'));
@@ -33,13 +33,14 @@ it('lists status, command line, override, inputs, the approved line of a changed
   const scan = await scanWorkspace(ws, { approvals });
   const globals = [ServerConfigSchema.parse({ name: 'github', command: 'npx', args: ['gh'] })];
   const lines = formatWorkspaceScan(scan, globals);
-  expect(lines.slice(0, 5)).toEqual([
+  expect(lines.slice(0, 6)).toEqual([
     `Workspace ${scan.workspace}`,
     '  github: changed since approval, from .vscode/mcp.json (overrides the global "github")',
     "    runs: K='${input:key}' node gh2.js",
+    '    gives it: environment variables: K',
     "    approved: K='${input:key}' node gh.js",
     '    asks for: key (secret) — API key',
   ]);
-  expect(lines[5]).toBe('  .cursor/mcp.json: cannot be used');
-  expect(lines[6]).toMatch(new RegExp(`^    ${join(scan.workspace, '.cursor/mcp.json')}:1:\\d+: `));
+  expect(lines[6]).toBe('  .cursor/mcp.json: cannot be used');
+  expect(lines[7]).toMatch(new RegExp(`^    ${join(scan.workspace, '.cursor/mcp.json')}:1:\\d+: `));
 });

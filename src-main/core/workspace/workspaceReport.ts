@@ -1,7 +1,9 @@
-// What `mooring mcp list --workspace DIR` prints: every workspace server with its status and
-// full command line or URL, what it overrides, the inputs it needs, and each broken file with its location.
+// What `mooring mcp list --workspace DIR` and `mooring mcp approve NAME --workspace DIR` print: every
+// workspace server with its status and full command line or URL, what else it may do and what is held
+// back (config/importConsent.ts, the import's rule), what it overrides, the inputs it needs, and each broken
+// file with its location.
 import type { ServerConfig } from '@shared/config';
-import type { WorkspaceScan } from './workspaceTypes';
+import type { OfferedServer, WorkspaceScan } from './workspaceTypes';
 
 const STATUS_WORDS = { approved: 'approved', pending: 'not approved', changed: 'changed since approval' };
 
@@ -12,7 +14,7 @@ export function formatWorkspaceScan(scan: WorkspaceScan, globals: readonly Serve
   for (const s of scan.servers) {
     const overrides = globals.some((g) => g.name === s.name) ? ` (overrides the global "${s.name}")` : '';
     lines.push(`  ${s.name}: ${STATUS_WORDS[s.status]}, from ${s.source}${overrides}`);
-    lines.push(`    runs: ${s.commandLine}`);
+    lines.push(...describeOffered(s));
     if (s.status === 'changed' && s.approvedCommandLine) lines.push(`    approved: ${s.approvedCommandLine}`);
     if (s.inputs.length)
       lines.push(
@@ -27,5 +29,21 @@ export function formatWorkspaceScan(scan: WorkspaceScan, globals: readonly Serve
     for (const l of e.error.message.split('\n')) lines.push(`    ${l}`);
     if (e.error.hint) lines.push(`    ${e.error.hint}`);
   }
+  return lines;
+}
+
+/**
+ * What one offered server runs and may do, as the approval shows it: the command line, each grant, and
+ * each held-back setting with whether the approval allowed it.
+ */
+export function describeOffered(s: OfferedServer): string[] {
+  const lines = [`    runs: ${s.commandLine}`];
+  for (const g of s.grants) lines.push(`    gives it: ${g.text}`);
+  for (const d of s.heldBack)
+    lines.push(
+      s.heldBackAllowed
+        ? `    allowed when you approved it: ${d.text}`
+        : `    held back unless you allow it: ${d.text}`,
+    );
   return lines;
 }

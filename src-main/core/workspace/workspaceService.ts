@@ -43,8 +43,15 @@ export class WorkspaceService {
     return scanWorkspace(dir, { approvals: this.approvalFile });
   }
 
-  /** Approves one offered server (pinned to its content); asks its VS Code inputs through `ask`. */
-  async approve(dir: string, name: string, ask?: AskInput): Promise<OfferedServer> {
+  /**
+   * Approves one offered server (pinned to its content); asks its VS Code inputs through `ask`. What it
+   * asks beyond an import (`heldBack`) is allowed only with `allowHeldBack`.
+   */
+  async approve(
+    dir: string,
+    name: string,
+    opts: { ask?: AskInput; allowHeldBack?: boolean } = {},
+  ): Promise<OfferedServer> {
     const scan = await this.scan(dir);
     const offered = scan.servers.find((s) => s.name === name);
     if (!offered)
@@ -57,7 +64,8 @@ export class WorkspaceService {
       offered,
       approvals: this.approvalFile!,
       secrets: this.deps.secrets,
-      ...(ask ? { ask } : {}),
+      ...(opts.ask ? { ask: opts.ask } : {}),
+      ...(opts.allowHeldBack ? { allowHeldBack: true } : {}),
       decidedBy: 'user',
     });
     return offered;

@@ -1,6 +1,7 @@
 // The shapes the workspace room hands to the core, the CLI (`mooring mcp list --workspace DIR`) and the UI.
 import type { ServerConfig } from '@shared/config';
 import type { ErrorData } from '@shared/errors';
+import type { ImportDropped, ImportGrant } from '@shared/importConsent';
 import type { ImportInput } from '../config/importFormats';
 import type { ConfigIssue } from '../config/jsonDiagnostics';
 
@@ -26,8 +27,21 @@ export interface OfferedServer {
   /** Absolute path of the file the entry is in. */
   file: string;
   name: string;
-  /** What would run, `${workspaceFolder}` already filled in; `${input:ID}` left for the start. */
+  /**
+   * What would run, `${workspaceFolder}` already filled in; `${input:ID}` left for the start. Without the
+   * held-back settings unless the approval allowed them (`heldBackAllowed`).
+   */
   config: ServerConfig;
+  /** What it may do beyond its command line or URL, names only (config/importConsent.ts, as for an import). */
+  grants: ImportGrant[];
+  /**
+   * What the file asks that an import never carries (trust, the trust-all policy, private-network
+   * reach, a larger sampling budget, another server's keychain secrets): held back unless the person
+   * allowed them explicitly when approving.
+   */
+  heldBack: ImportDropped[];
+  /** The approval of exactly this content allowed `heldBack` too. */
+  heldBackAllowed: boolean;
   /** The full command line (stdio) or transport and URL, secret env values shown as •••. */
   commandLine: string;
   /** VS Code inputs this server needs; asked at approval, kept in the keychain. */

@@ -243,6 +243,15 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
                   {name}: replaced
                 </li>
               ))}
+              {/* Left out for want of a keychain: said again here, so none goes missing without a word. */}
+              {Object.entries(preview.data.missingKeychain?.servers ?? {})
+                .filter(([name]) => !doImport.variables?.names?.includes(name))
+                .map(([name, fields]) => (
+                  <li key={`${name}-kept-out`} className="warn-text" data-testid="import-left-out">
+                    {shown(name)}: not imported; {shown(fields.join(', '))} could not be kept without a
+                    keychain. Put {'${env:NAME}'} in the file for each, export NAME, and import it again.
+                  </li>
+                ))}
               {Object.entries(doImport.data.safeDefaults).map(([name, d]) => (
                 <li key={`${name}-safe`} className="muted">
                   {name}:{' '}

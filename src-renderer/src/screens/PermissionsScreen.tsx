@@ -218,6 +218,11 @@ export function PermissionsScreen() {
                   <>
                     <span>{w.workspace}</span>
                     <span>approved {when(w.approvedAt)}</span>
+                    {w.heldBackAllowed && (
+                      <span className="warn-text">
+                        with what the file asks beyond an import (trust, policy…)
+                      </span>
+                    )}
                     <code>{w.commandLine}</code>
                   </>
                 }

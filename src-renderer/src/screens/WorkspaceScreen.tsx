@@ -1,10 +1,14 @@
 // Project folders: what a folder's .mooring/.vscode/.cursor/.mcp.json files offer, each with the full
-// command line it would run. Nothing runs until approved here; an edited file asks again.
+// command line it would run, what else it may do, and what the file asks that an import never carries
+// (trust, trust-all, private-network reach…: held back unless the person ticks the box that allows it).
+// Nothing runs until approved here; an edited file asks again. Every string here came from the project's
+// files: control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
-import { Badge, Button, Card, PageHeader } from '../ui';
+import { Badge, Button, Callout, Card, PageHeader } from '../ui';
 import { CliHint } from './CliHint';
 
 const STATUS: Record<string, string> = {
@@ -19,6 +23,8 @@ export function WorkspaceScreen() {
   const [path, setPath] = useState('');
   const [dir, setDir] = useState<string | null>(null);
   const [values, setValues] = useState<Record<string, Record<string, string>>>({});
+  /** Servers whose held-back settings the person ticked to allow (never ticked by default). */
+  const [widen, setWiden] = useState<Record<string, boolean>>({});
   const scan = useQuery({ ...trpc.workspace.scan.queryOptions({ dir: dir ?? '' }), enabled: dir !== null });
   const approve = useMutation(
     trpc.workspace.approve.mutationOptions({
@@ -77,15 +83,32 @@ export function WorkspaceScreen() {
                       </Badge>
                       <span className="muted small">from {s.source}</span>
                     </div>
-                    <code className="command-line">{s.commandLine}</code>
+                    <code className="command-line">{shown(s.commandLine)}</code>
                     {s.approvedCommandLine && (
                       <p className="hint">
-                        You approved: <code>{s.approvedCommandLine}</code>
+                        You approved: <code>{shown(s.approvedCommandLine)}</code>
                       </p>
+                    )}
+                    {s.grants.length > 0 && (
+                      <ul className="plain" data-testid="offered-grants" aria-label="Beyond its command line">
+                        {s.grants.map((g) => (
+                          <li key={g}>Beyond the command: {shown(g)}</li>
+                        ))}
+                      </ul>
+                    )}
+                    {s.heldBack.length > 0 && (
+                      <HeldBack
+                        name={s.name}
+                        items={s.heldBack}
+                        allowed={s.heldBackAllowed}
+                        approved={s.status === 'approved'}
+                        ticked={widen[s.name] ?? false}
+                        onTick={(v) => setWiden((w) => ({ ...w, [s.name]: v }))}
+                      />
                     )}
                     {s.warnings.map((w) => (
                       <p key={w} className="hint">
-                        {w}
+                        {shown(w)}
                       </p>
                     ))}
                     {s.status !== 'approved' &&
@@ -102,14 +125,22 @@ export function WorkspaceScreen() {
                         </label>
                       ))}
                   </div>
-                  {s.status !== 'approved' && dir && (
+                  {dir && (s.status !== 'approved' || (s.heldBack.length > 0 && !s.heldBackAllowed)) && (
                     <div className="offered-actions">
                       <Button
                         variant="primary"
                         loading={approve.isPending}
-                        onClick={() => approve.mutate({ dir, name: s.name, inputs: values[s.name] ?? {} })}
+                        disabled={s.status === 'approved' && !widen[s.name]}
+                        onClick={() =>
+                          approve.mutate({
+                            dir,
+                            name: s.name,
+                            inputs: values[s.name] ?? {},
+                            allowHeldBack: widen[s.name] ?? false,
+                          })
+                        }
                       >
-                        Approve: run this command
+                        {s.status === 'approved' ? 'Allow what is held back' : 'Approve: run this command'}
                       </Button>
                     </div>
                   )}
@@ -121,5 +152,51 @@ export function WorkspaceScreen() {
       )}
       <CliHint commands={['mooring mcp list --workspace DIR', 'mooring mcp approve NAME --workspace DIR']} />
     </section>
+  );
+}
+
+/**
+ * What the file asks beyond an import, held back until the person ticks the box: unticked by default, and
+ * the approval without the tick runs the server without them.
+ */
+function HeldBack(props: {
+  name: string;
+  items: string[];
+  allowed: boolean;
+  approved: boolean;
+  ticked: boolean;
+  onTick: (v: boolean) => void;
+}) {
+  if (props.allowed)
+    return (
+      <ul className="plain warn-text" data-testid="offered-held-back">
+        {props.items.map((d) => (
+          <li key={d}>Allowed when you approved it: {shown(d)}</li>
+        ))}
+      </ul>
+    );
+  return (
+    <Callout tone="warning" title="Held back: the file also asks for more" testId="offered-held-back">
+      <ul className="plain">
+        {props.items.map((d) => (
+          <li key={d}>{shown(d)}</li>
+        ))}
+      </ul>
+      <p>
+        A project file never grants these by itself, as with an import.{' '}
+        {props.approved
+          ? 'The server runs without them.'
+          : 'Approving runs the server without them unless you allow them here.'}
+      </p>
+      <label className="inline">
+        <input
+          type="checkbox"
+          aria-label={`Also allow what is held back for ${props.name}`}
+          checked={props.ticked}
+          onChange={(e) => props.onTick(e.target.checked)}
+        />{' '}
+        Also allow these (only for a project you trust)
+      </label>
+    </Callout>
   );
 }

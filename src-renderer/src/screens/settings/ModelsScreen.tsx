@@ -4,12 +4,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DEFAULT_MODEL_SPEC, DEFAULT_PROVIDER_URLS } from '@shared/providers';
+import { NO_KEYCHAIN_TITLE, SET_UP_KEYCHAIN, USE_ENV_REFERENCE, keyFileChoice } from '@shared/keychainHelp';
+import { escapeUntrusted as shown } from '@shared/untrustedText';
 import type { ProviderView } from '@shared/wire';
 
 type KeyStorage = 'keychain' | 'file' | 'envRef';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
-import { PageHeader } from '../../ui';
+import { Callout, PageHeader } from '../../ui';
 import '../chat/chat.css';
 import './settings.css';
 
@@ -57,20 +59,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
         title="Models"
         description="The model the chat uses by default, and how Mooring reaches each provider. Keys go to the OS keychain; without one, where you choose."
       />
-      {!data.keychain.ok && (
-        <div className="banner warn" data-testid="no-keychain">
-          The keychain is not available ({data.keychain.reason}). For each provider, choose where its key
-          goes: an environment variable reference (<code>{'${env:NAME}'}</code>, only the name is saved), or a
-          plain-text file readable only by you
-          {data.keyFile ? (
-            <>
-              {' '}
-              (<code>{data.keyFile}</code>)
-            </>
-          ) : null}
-          . Nothing is written in plain text unless you pick that.
-        </div>
-      )}
+      {!data.keychain.ok && <NoKeychainBanner reason={data.keychain.reason} keyFile={data.keyFile} />}
       <form
         className="panel"
         onSubmit={(e) => {
@@ -138,6 +127,30 @@ function ModelsForm({ data }: { data: ModelsView }) {
         </div>
       </form>
     </section>
+  );
+}
+
+/**
+ * No keychain answered: what to do first (the same sentences as the terminal's, shared/keychainHelp.ts),
+ * and the keychain's own words (often a D-Bus message) only behind "Details".
+ */
+function NoKeychainBanner({ reason, keyFile }: { reason: string; keyFile: string | null }) {
+  return (
+    <Callout tone="warning" role="note" title={NO_KEYCHAIN_TITLE} testId="no-keychain">
+      <p>For each provider below, choose where its key goes instead:</p>
+      <ul>
+        <li>{USE_ENV_REFERENCE}</li>
+        {keyFile && <li>{keyFileChoice(keyFile)}</li>}
+        <li>{SET_UP_KEYCHAIN}</li>
+      </ul>
+      <p>Nothing is written in plain text unless you pick that.</p>
+      <details>
+        <summary>Details</summary>
+        <pre className="error-details" data-testid="no-keychain-details">
+          {shown(reason)}
+        </pre>
+      </details>
+    </Callout>
   );
 }
 
