@@ -342,12 +342,5 @@ test('every screen at 1280×800 and 900×700: nothing overflows sideways, axe fi
       await shot(page, `screen-${label.toLowerCase().replace(/ /g, '-')}-${w}x${h}`);
     }
   }
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  for (const label of ['Servers', 'Tools', 'Permissions']) {
-    await openScreen(page, label);
-    await expectAccessible(page, `${label} (dark)`);
-    await shot(page, `screen-${label.toLowerCase()}-dark`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  // Dark mode has its own suite over every screen (darkMode.spec.ts).
 });

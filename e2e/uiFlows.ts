@@ -13,6 +13,24 @@ export async function addServerFromJson(page: Page, entry: { name: string } & Re
   await expect(page.getByTestId(`server-${entry.name}`).getByTestId('server-state')).toHaveText('ready');
 }
 
+/** Every entry of the sidebar (src-renderer/src/shell/nav.ts), in its order. */
+export const SCREENS = [
+  'Chat',
+  'Servers',
+  'Browse servers',
+  'Tools',
+  'Resources',
+  'Tool sets',
+  'Permissions',
+  'Logs',
+  'Project folders',
+  'Schedules',
+  'Playground',
+  'Diagnostics',
+  'Models',
+  'Sharing',
+] as const;
+
 /** Opens a screen from the sidebar by its label. */
 export async function openScreen(page: Page, label: string) {
   await page
