@@ -1,6 +1,6 @@
 // Dark mode end to end: the OS asks for dark (prefers-color-scheme, ui/tokens.css) and every screen of the
-// sidebar, the chat's tool card, an attached resource and an MCP App view's frame are checked by axe (no
-// serious or critical violation, contrast included) against a real `mooring web` child
+// sidebar, the chat's tool card, an attached resource, an MCP App view's frame and the Add server dialog are
+// checked by axe (no serious or critical violation, contrast included) against a real `mooring web` child
 // with server-everything and server-filesystem from node_modules, the apps fixture server and a local
 // server speaking the OpenAI wire format as the model. Each step waits for what the app shows, never sleeps.
 import { writeFileSync } from 'node:fs';
@@ -91,6 +91,23 @@ test('the chat in dark: a tool card, the @ picker, an attached resource and an M
   expect(bar).toBe(surface);
   await expectAccessible(page, 'Chat with an MCP App view (dark)');
   await shot(page, 'dark-chat-app-view');
+});
+
+test('the Add server dialog in dark: one answer at a time, Test or Save', async () => {
+  await openScreen(page, 'Servers');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const form = page.getByTestId('server-form');
+  await form.getByLabel('Name', { exact: true }).fill('broken');
+  await form.getByRole('button', { name: 'Test' }).click();
+  await expect(form.getByTestId('test-error')).toContainText('needs a command');
+  // Save answers the same: its error replaces Test's instead of showing under it.
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByTestId('save-error')).toContainText('needs a command');
+  await expect(form.getByTestId('test-error')).toHaveCount(0);
+  await expectAccessible(page, 'Add a server, with an error (dark)');
+  await shot(page, 'dark-add-server-error');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(form).toBeHidden();
 });
 
 test('every screen in dark at 1280×800 and 900×700: axe finds nothing serious, nothing overflows sideways', async () => {
