@@ -11,7 +11,7 @@ import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServ
 import { expectAccessible } from './a11y';
 import { chatHome, openChatApp, scriptedModelSettings, shot } from './chatHarness';
 import { EVERYTHING, FILESYSTEM, ROOT, type RunningWeb } from './harness';
-import { openScreen, SCREENS, sidewaysOverflow } from './uiFlows';
+import { everyScreen, openScreen } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -111,16 +111,8 @@ test('the Add server dialog in dark: one answer at a time, Test or Save', async 
 });
 
 test('every screen in dark at 1280×800 and 900×700: axe finds nothing serious, nothing overflows sideways', async () => {
-  for (const [w, h] of [
-    [1280, 800],
-    [900, 700],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    for (const label of SCREENS) {
-      await openScreen(page, label);
-      expect(await sidewaysOverflow(page), `${label} at ${w}px overflows sideways`).toBeLessThanOrEqual(0);
-      await expectAccessible(page, `${label} (dark, ${w}×${h})`);
-      await shot(page, `dark-${label.toLowerCase().replace(/ /g, '-')}-${w}x${h}`);
-    }
-  }
+  await everyScreen(page, async (label, w, h) => {
+    await expectAccessible(page, `${label} (dark, ${w}×${h})`);
+    await shot(page, `dark-${label.toLowerCase().replace(/ /g, '-')}-${w}x${h}`);
+  });
 });

@@ -42,6 +42,24 @@ export async function openScreen(page: Page, label: string) {
     await expect(page.getByRole('heading', { level: 1, name: label, exact: true })).toBeVisible();
 }
 
+/**
+ * Opens every screen at 1280×800 and at 900×700, checks nothing overflows sideways, then runs `each` on it
+ * (axe, a screenshot).
+ */
+export async function everyScreen(page: Page, each: (label: string, w: number, h: number) => Promise<void>) {
+  for (const [w, h] of [
+    [1280, 800],
+    [900, 700],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const label of SCREENS) {
+      await openScreen(page, label);
+      expect(await sidewaysOverflow(page), `${label} at ${w}px overflows sideways`).toBeLessThanOrEqual(0);
+      await each(label, w, h);
+    }
+  }
+}
+
 /** Runs `server / tool` from the Playground with these arguments. */
 export async function runTool(page: Page, tool: string, args: object) {
   await openScreen(page, 'Playground');
