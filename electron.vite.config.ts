@@ -43,6 +43,9 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
+      // Fonts stay files: the pages' font-src 'self' (src-renderer/index.html, core/web/contentSecurity.ts)
+      // refuses the data: URL Vite would inline a small one as (KaTeX's), and its glyphs would fall back.
+      assetsInlineLimit: (file) => (/\.(woff2?|ttf|otf|eot)$/.test(file) ? false : undefined),
       rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },
     },
   },

@@ -277,6 +277,11 @@ test('Settings > Models without a keychain: an ${env:NAME} reference, or the pla
   await expect(page.getByTestId('key-source-openai')).toHaveText('— from ${env:OPENAI_API_KEY}');
 
   const anthropic = page.getByTestId('provider-anthropic');
+  // Each provider's field suggests its own variable, not OpenAI's.
+  await expect(anthropic.getByLabel('anthropic API key')).toHaveAttribute(
+    'placeholder',
+    '${env:ANTHROPIC_API_KEY} or a variable name',
+  );
   await anthropic.getByLabel('Where to keep the anthropic key').selectOption('file');
   await expect(anthropic).toContainText('written as plain text to');
   await anthropic.getByLabel('anthropic API key').fill('sk-ant-typed');

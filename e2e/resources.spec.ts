@@ -79,6 +79,25 @@ test('a resource is read into the viewer and followed: each update counts on its
   await expect(row.getByRole('button', { name: 'Follow architecture.md' })).toBeVisible();
 });
 
+test('in a 900-pixel window, where the viewer sits under the list, Read brings what it read into view', async () => {
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width: 900, height: 700 });
+  try {
+    await openScreen(page, 'Resources');
+    await page.getByRole('tab', { name: 'everything' }).click();
+    const row = page
+      .getByTestId('resource-row')
+      .filter({ hasText: 'demo://resource/static/document/features.md' });
+    await row.getByRole('button', { name: 'Read features.md' }).click();
+    const viewer = page.getByTestId('resource-viewer');
+    await expect(viewer).toContainText('features.md');
+    await expect(viewer.getByTestId('resource-text')).toBeInViewport();
+    await page.screenshot({ path: join(SHOTS, 'resources-narrow-read.png') });
+  } finally {
+    await page.setViewportSize(before);
+  }
+});
+
 test("a template's variables take the server's completions, and the expanded URI is read", async () => {
   await openScreen(page, 'Resources');
   await page.getByRole('tab', { name: 'catalog' }).click();

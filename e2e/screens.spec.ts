@@ -10,7 +10,7 @@ import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
 import { descendants, EVERYTHING, MEMORY, startMooringWeb, type RunningWeb } from './harness';
-import { openScreen, runTool, sidewaysOverflow } from './uiFlows';
+import { everyScreen, openScreen, runTool } from './uiFlows';
 
 const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
@@ -313,41 +313,10 @@ test('Refresh says what it did; the Logs view has lifecycle lines and, on reques
   await page.getByLabel('Filter log lines').fill('');
 });
 
-const SCREENS = [
-  'Servers',
-  'Tools',
-  'Tool sets',
-  'Permissions',
-  'Logs',
-  'Project folders',
-  'Schedules',
-  'Playground',
-  'Diagnostics',
-  'Models',
-  'Sharing',
-  'Chat',
-];
-
 test('every screen at 1280×800 and 900×700: nothing overflows sideways, axe finds nothing serious', async () => {
-  for (const [w, h] of [
-    [1280, 800],
-    [900, 700],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    for (const label of SCREENS) {
-      await openScreen(page, label);
-      const overflow = await sidewaysOverflow(page);
-      expect(overflow, `${label} at ${w}px overflows sideways`).toBeLessThanOrEqual(0);
-      if (w === 1280) await expectAccessible(page, label);
-      await shot(page, `screen-${label.toLowerCase().replace(/ /g, '-')}-${w}x${h}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  for (const label of ['Servers', 'Tools', 'Permissions']) {
-    await openScreen(page, label);
-    await expectAccessible(page, `${label} (dark)`);
-    await shot(page, `screen-${label.toLowerCase()}-dark`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await everyScreen(page, async (label, w, h) => {
+    if (w === 1280) await expectAccessible(page, label);
+    await shot(page, `screen-${label.toLowerCase().replace(/ /g, '-')}-${w}x${h}`);
+  });
+  // Dark mode has its own suite over every screen (darkMode.spec.ts).
 });

@@ -13,6 +13,24 @@ export async function addServerFromJson(page: Page, entry: { name: string } & Re
   await expect(page.getByTestId(`server-${entry.name}`).getByTestId('server-state')).toHaveText('ready');
 }
 
+/** Every entry of the sidebar (src-renderer/src/shell/nav.ts), in its order. */
+export const SCREENS = [
+  'Chat',
+  'Servers',
+  'Browse servers',
+  'Tools',
+  'Resources',
+  'Tool sets',
+  'Permissions',
+  'Logs',
+  'Project folders',
+  'Schedules',
+  'Playground',
+  'Diagnostics',
+  'Models',
+  'Sharing',
+] as const;
+
 /** Opens a screen from the sidebar by its label. */
 export async function openScreen(page: Page, label: string) {
   await page
@@ -22,6 +40,24 @@ export async function openScreen(page: Page, label: string) {
   // Every page's title is its sidebar label; the chat's is the open conversation's.
   if (label !== 'Chat')
     await expect(page.getByRole('heading', { level: 1, name: label, exact: true })).toBeVisible();
+}
+
+/**
+ * Opens every screen at 1280×800 and at 900×700, checks nothing overflows sideways, then runs `each` on it
+ * (axe, a screenshot).
+ */
+export async function everyScreen(page: Page, each: (label: string, w: number, h: number) => Promise<void>) {
+  for (const [w, h] of [
+    [1280, 800],
+    [900, 700],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const label of SCREENS) {
+      await openScreen(page, label);
+      expect(await sidewaysOverflow(page), `${label} at ${w}px overflows sideways`).toBeLessThanOrEqual(0);
+      await each(label, w, h);
+    }
+  }
 }
 
 /** Runs `server / tool` from the Playground with these arguments. */

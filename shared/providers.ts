@@ -15,6 +15,12 @@ export const DEFAULT_PROVIDER_URLS: Record<ProviderId, string> = {
   anthropic: 'https://api.anthropic.com',
 };
 
+/** The environment variable that supplies each provider's key (Ollama needs none). */
+export const PROVIDER_KEY_ENV: Partial<Record<ProviderId, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
 /** What a fresh install suggests per provider; the user picks another in Settings > Models. */
 export const SUGGESTED_MODELS: Record<ProviderId, string> = {
   ollama: 'llama3.2',

@@ -2,7 +2,7 @@
 // webPreferences, navigation / new-window / webview denial, the permission handlers, the sender check, the
 // CSP of both hosts and the packaging fuses. The Electron binary cannot run on every machine, so
 // each check also runs on a weakened copy to prove it fails when a setting is loosened.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DebugLogger } from 'builder-util';
@@ -138,6 +138,22 @@ describe('Content Security Policy (scripts from our origin only)', () => {
       // No inline script in the page itself (the policy would block it, and it must not be needed).
       expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
     }
+  });
+
+  it("the built stylesheets load their fonts from files: font-src 'self' refuses data: URLs", () => {
+    // Vite inlines small assets as data: URLs; a font inlined so (KaTeX's smallest) is blocked by the policy
+    // and its glyphs fall back to another face. Both hosts carry the same font-src.
+    const fontSrc = (policy: string) => policy.match(/font-src ([^;]*)/)?.[1]?.split(' ') ?? [];
+    const policies = [
+      CONTENT_SECURITY_POLICY,
+      metaCsp(readFileSync(join(root, 'src-renderer/index.html'), 'utf8'))!,
+    ];
+    const assets = join(root, 'out/renderer/assets');
+    const inlined = readdirSync(assets)
+      .filter((f) => f.endsWith('.css'))
+      .flatMap((f) => [...readFileSync(join(assets, f), 'utf8').matchAll(/url\(["']?data:font\/[a-z0-9-]+/g)])
+      .map((m) => m[0]);
+    for (const policy of policies) if (!fontSrc(policy).includes('data:')) expect(inlined).toEqual([]);
   });
 
   it.each([

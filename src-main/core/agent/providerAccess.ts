@@ -1,7 +1,13 @@
 // Provider endpoints and keys (ARCHITECTURE.md, `agent/`): base URLs from settings.json, API keys from
 // the keychain (account `provider/<id>/apiKey`, never in a file), the environment as the fallback
 // (resolveProvider). Also what Settings > Models shows and its Check: can we reach it, which models.
-import { DEFAULT_PROVIDER_URLS, PROVIDER_IDS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import {
+  DEFAULT_PROVIDER_URLS,
+  PROVIDER_IDS,
+  PROVIDER_KEY_ENV,
+  SUGGESTED_MODELS,
+  type ProviderId,
+} from '@shared/providers';
 import type { ErrorData } from '@shared/errors';
 import type { Settings } from '@shared/settings';
 import type { ProviderModels, ProviderView } from '@shared/wire';
@@ -13,15 +19,11 @@ import type { ChatProvider } from './providers/types';
 
 export const apiKeyAccount = (provider: ProviderId) => `provider/${provider}/apiKey`;
 
-/** The environment variables that fill an empty base URL, and that supply a key. */
+/** The environment variables that fill an empty base URL (the key's are PROVIDER_KEY_ENV). */
 const ENV_URL: Record<ProviderId, string> = {
   ollama: 'MOORING_OLLAMA_URL',
   openai: 'MOORING_OPENAI_BASE_URL',
   anthropic: 'MOORING_ANTHROPIC_BASE_URL',
-};
-const ENV_KEY: Partial<Record<ProviderId, string>> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
 };
 
 export type ProviderCheck = { ok: true; models: string[] } | { ok: false; error: ErrorData };
@@ -142,7 +144,7 @@ export class ProviderAccess {
     const configured = await Promise.all(
       PROVIDER_IDS.map(async (id) => {
         if (id === 'ollama') return true;
-        const envKey = ENV_KEY[id];
+        const envKey = PROVIDER_KEY_ENV[id];
         return Boolean(
           s[id].baseUrl || env[ENV_URL[id]] || (envKey && env[envKey]) || (await this.storedApiKey(id)),
         );
@@ -174,7 +176,7 @@ export class ProviderAccess {
     const env = this.deps.env();
     return Promise.all(
       PROVIDER_IDS.map(async (id) => {
-        const envKey = ENV_KEY[id];
+        const envKey = PROVIDER_KEY_ENV[id];
         return {
           id,
           baseUrl: s.providers[id].baseUrl ?? null,

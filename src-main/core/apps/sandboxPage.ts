@@ -21,6 +21,7 @@ export function sandboxPage(reg: RegisteredView): string {
   const HOST = ${scriptJson(reg.frameAncestor)};
   const ALLOW = ${scriptJson(reg.view.allow)};
   const SANDBOX = ${scriptJson(VIEW_SANDBOX)};
+  const TITLE = ${scriptJson(`App view from ${reg.view.server}`)};
   if (window.top === window) { document.body.textContent = 'This page only works inside Mooring.'; return; }
   let inner = null;
   window.addEventListener('message', (e) => {
@@ -33,6 +34,8 @@ export function sandboxPage(reg: RegisteredView): string {
         inner.setAttribute('sandbox', SANDBOX);
         if (ALLOW) inner.setAttribute('allow', ALLOW);
         inner.setAttribute('referrerpolicy', 'no-referrer');
+        // A frame needs a name for screen readers (WCAG 4.1.2); the outer frame carries the same one.
+        inner.setAttribute('title', TITLE);
         inner.srcdoc = m.params.html;
         document.body.appendChild(inner);
         return;

@@ -147,19 +147,21 @@ function ServerLog({ server }: { server: string }) {
           checked={severeOnly}
           onCheckedChange={setSevereOnly}
         />
-        <span className="spacer" />
-        <Button
-          size="sm"
-          icon={<Copy size={14} />}
-          onClick={async () => {
-            if (await copyText(text())) toast({ tone: 'success', title: `Copied ${shown.length} lines` });
-          }}
-        >
-          Copy
-        </Button>
-        <Button size="sm" icon={<Download size={14} />} onClick={save}>
-          Save to file
-        </Button>
+        {/* Copy and Save stay together at the end, also when a narrow window wraps the bar. */}
+        <span className="toolbar-end">
+          <Button
+            size="sm"
+            icon={<Copy size={14} />}
+            onClick={async () => {
+              if (await copyText(text())) toast({ tone: 'success', title: `Copied ${shown.length} lines` });
+            }}
+          >
+            Copy
+          </Button>
+          <Button size="sm" icon={<Download size={14} />} onClick={save}>
+            Save to file
+          </Button>
+        </span>
       </div>
       <Switch
         size="sm"

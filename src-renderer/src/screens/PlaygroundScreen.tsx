@@ -113,7 +113,8 @@ export function PlaygroundScreen() {
           </div>
         </Card>
       )}
-      <div className="cards" aria-label="Tool calls">
+      {/* A named region: aria-label on a plain div names nothing (axe: aria-prohibited-attr). */}
+      <section className="cards" aria-label="Tool calls">
         {order.map((key) => (
           <div key={key}>
             <ToolCallCard
@@ -123,7 +124,7 @@ export function PlaygroundScreen() {
             <PlaygroundAppView event={calls[key]!} />
           </div>
         ))}
-      </div>
+      </section>
       <CliHint commands={[`mooring mcp call SERVER TOOL '{…}'`]} />
     </section>
   );

@@ -5,7 +5,7 @@
 // and content came from a server and is rendered as text; images are shown from blob: URLs only.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BellRing, Download, FileText, FolderOpen } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type {
   ResourceContentView,
   ResourceServerView,
@@ -208,12 +208,25 @@ function ResourceViewer(props: { server: string; viewed: Viewed | null; onRead: 
   const trpc = useTRPC();
   const updates = useResourceUpdates((s) => (viewed ? (s.counts[updateKey(server, viewed.uri)] ?? 0) : 0));
   const reread = useMutation(trpc.resources.read.mutationOptions());
+  // Below 1100 px the viewer sits under the list, out of sight: bring what Read returned into view, or
+  // pressing Read looks like it did nothing. A re-read on an update leaves the scroll where the person is.
+  const box = useRef<HTMLDivElement>(null);
+  const fromUpdate = useRef(false);
+  useEffect(() => {
+    if (viewed && !fromUpdate.current) box.current?.scrollIntoView?.({ block: 'nearest' });
+    fromUpdate.current = false;
+  }, [viewed]);
   // A change to the resource on view: read it again, so the viewer shows what the server has now.
   useEffect(() => {
     if (!viewed || updates === 0) return;
     reread.mutate(
       { server, uri: viewed.uri },
-      { onSuccess: (contents) => onRead({ uri: viewed.uri, contents }) },
+      {
+        onSuccess: (contents) => {
+          fromUpdate.current = true;
+          onRead({ uri: viewed.uri, contents });
+        },
+      },
     );
     // Only a new update reads again; `viewed` changing is the read that just happened.
   }, [updates]);
@@ -224,19 +237,25 @@ function ResourceViewer(props: { server: string; viewed: Viewed | null; onRead: 
       </Card>
     );
   return (
-    <Card className="resource-viewer" data-testid="resource-viewer" aria-label={`Contents of ${viewed.uri}`}>
-      <CardHeader title="Contents" sub={<code className="resource-uri">{viewed.uri}</code>} />
-      <ErrorNote error={reread.error} />
-      {viewed.contents.length === 0 && <p className="muted">The server returned no contents.</p>}
-      {viewed.contents.map((c, i) => (
-        <ContentItem
-          key={`${viewed.uri}-${i}-${updates}`}
-          content={c}
-          index={i}
-          many={viewed.contents.length > 1}
-        />
-      ))}
-    </Card>
+    <div ref={box}>
+      <Card
+        className="resource-viewer"
+        data-testid="resource-viewer"
+        aria-label={`Contents of ${viewed.uri}`}
+      >
+        <CardHeader title="Contents" sub={<code className="resource-uri">{viewed.uri}</code>} />
+        <ErrorNote error={reread.error} />
+        {viewed.contents.length === 0 && <p className="muted">The server returned no contents.</p>}
+        {viewed.contents.map((c, i) => (
+          <ContentItem
+            key={`${viewed.uri}-${i}-${updates}`}
+            content={c}
+            index={i}
+            many={viewed.contents.length > 1}
+          />
+        ))}
+      </Card>
+    </div>
   );
 }
 

@@ -82,7 +82,9 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
       const parsed = parsedJson();
       if (parsed === null) return;
       if (clientConfigKind(parsed)) {
-        setJsonError('This is a whole client config, not one server: Save shows every server in it.');
+        setJsonError(
+          'This is a whole client config, not one server: Review servers shows every server in it.',
+        );
         return;
       }
       setDraft(draftFrom(parsed as never));
@@ -99,6 +101,8 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
       ui.openImport(true, { text: jsonText, fileName: 'pasted JSON' });
       return;
     }
+    // The same error from Test and from Save would otherwise show twice, one under the other.
+    test.reset();
     if (props.existing) update.mutate({ name: props.existing.name, config: input });
     else add.mutate(input);
   };
@@ -128,7 +132,10 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
           <Button
             onClick={() => {
               const input = currentInput();
-              if (input !== null && !clientConfigKind(input)) test.mutate(input);
+              if (input === null || clientConfigKind(input)) return;
+              // One answer at a time: a Save error from before would sit above this Test's outcome.
+              save.reset();
+              test.mutate(input);
             }}
             loading={test.isPending}
             disabled={!!pastedConfig}
@@ -191,8 +198,8 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
               </Field>
               {pastedConfig && (
                 <Callout tone="info" role="status" testId="pasted-config">
-                  This is a client config ({pastedConfig}). Save shows every server in it with the command it
-                  runs, and adds the ones you choose.
+                  This is a client config ({pastedConfig}). Review servers shows every server in it with the
+                  command it runs, and adds the ones you choose.
                 </Callout>
               )}
             </div>

@@ -3,7 +3,7 @@
 // and Check, which lists the provider's models or says what is wrong and what to do.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DEFAULT_MODEL_SPEC, DEFAULT_PROVIDER_URLS } from '@shared/providers';
+import { DEFAULT_MODEL_SPEC, DEFAULT_PROVIDER_URLS, PROVIDER_KEY_ENV } from '@shared/providers';
 import { NO_KEYCHAIN_TITLE, SET_UP_KEYCHAIN, USE_ENV_REFERENCE, keyFileChoice } from '@shared/keychainHelp';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import type { ProviderView } from '@shared/wire';
@@ -225,7 +225,7 @@ function ProviderRow(props: {
               onChange={(e) => setKey(e.target.value)}
               placeholder={
                 storage === 'envRef'
-                  ? '${env:OPENAI_API_KEY} or a variable name'
+                  ? `\${env:${PROVIDER_KEY_ENV[p.id] ?? 'API_KEY'}} or a variable name`
                   : p.keyStored
                     ? '•••••••• (type to replace)'
                     : 'paste the key'
