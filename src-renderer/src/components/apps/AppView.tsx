@@ -13,7 +13,9 @@ import type { WireToolCallEvent } from '@shared/wire';
 import { useTRPC, useTRPCClient } from '../../api/trpc';
 import { Button, Callout, IconButton, cx } from '../../ui';
 import { SandboxTransport } from './sandboxTransport';
+import { HOST_INFO, MAX_INLINE_HEIGHT } from './hostContext';
 import { ToolFeed, type ToolCallState } from './toolFeed';
+import { useHostContext } from './useHostContext';
 import { ViewMessageGuard } from './viewMessageGuard';
 import './apps.css';
 
@@ -55,7 +57,6 @@ function callState(p: AppViewProps): ToolCallState {
 }
 
 const MIN_HEIGHT = 60;
-const MAX_INLINE_HEIGHT = 720;
 
 /** The view of a tool result, when its tool has one; nothing otherwise. */
 export function AppViewSlot(props: AppViewProps) {
@@ -127,6 +128,7 @@ function AppFrame(
   const bridgeRef = useRef<AppBridge>(undefined);
   const feed = useRef(new ToolFeed());
   const [initialized, setInitialized] = useState(false);
+  const host = useHostContext({ frame, mode, tool: view.tool });
   const leaving = useRef(false);
   /**
    * The spec's cleanup: the host asks the view to tear down and waits for its answer (bounded) before the
@@ -155,7 +157,7 @@ function AppFrame(
     const transport = new SandboxTransport(win, view.sandboxOrigin, guard, () => setRefused((n) => n + 1));
     const bridge = new AppBridge(
       null,
-      { name: 'Mooring', version: '0.1.0' },
+      HOST_INFO,
       {
         openLinks: {},
         serverTools: {},
@@ -164,14 +166,9 @@ function AppFrame(
         message: { text: {} },
         updateModelContext: { text: {} },
       },
-      {
-        hostContext: {
-          displayMode: 'inline',
-          availableDisplayModes: ['inline', 'fullscreen', 'pip'],
-          platform: 'web',
-          toolInfo: { tool: { name: view.tool, inputSchema: { type: 'object' } } },
-        },
-      },
+      // The context as the view's frame stands now; what changes before the view is initialized is sent
+      // with the rest, once it is (below).
+      { hostContext: host.snapshot() },
     );
     const textOf = (content: { type: string; text?: string }[] | undefined) =>
       (content ?? [])
@@ -226,6 +223,12 @@ function AppFrame(
     };
     // One bridge per view: a new view (a new id) mounts a new frame.
   }, [view.viewId]);
+
+  // A changed theme, locale, device or frame size, or a new display mode: the bridge sends the view only the
+  // fields that changed (`ui/notifications/host-context-changed`), and nothing before it is initialized.
+  useEffect(() => {
+    if (initialized) bridgeRef.current?.setHostContext(host.context);
+  }, [initialized, host.context]);
 
   // The call's news, in the spec's order, as it arrives (partial input while the model writes, the input,
   // then the result or the cancellation).
