@@ -272,7 +272,9 @@ test('a long conversation is virtualised: 800 messages, a screenful in the page'
 
 test('roots: the project folder of a conversation is the MCP root the server sees', async () => {
   await newConversation();
+  await page.getByRole('button', { name: /^Project folder and tools:/ }).click();
   await page.getByLabel('Project folder', { exact: true }).fill(root);
+  await page.keyboard.press('Escape');
   await ask('Which folders can you see?');
   await expect(lastTool()).toHaveAttribute('data-state', 'done');
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible(); // the turn ended

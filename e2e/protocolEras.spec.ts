@@ -1,4 +1,4 @@
-// A server that speaks only MCP 2026-07-28 in the app (docs/decisions/003-protocol-eras.md), in browser mode
+// A server that speaks only MCP 2026-07-28 in the app (docs/decisions/006-protocol-eras.md), in browser mode
 // on Chromium: its row shows the revision and its icon (a checked data: URI), and when a tool answers
 // `input_required` for a form, the person gets the same elicitation dialog a 2025 server's request opens;
 // the answer goes back in the retried call. The server is the v2-SDK fixture test/fixtures/servers/eraServer.ts.

@@ -272,10 +272,14 @@ beforeAll(() => {
   // Not a mooring-* folder: it is a copy of the repo (test secrets in its test files), not a Mooring home,
   // and the end-of-suite scan (scripts/scanSecrets.mjs) reads every mooring-* folder a run leaves.
   scratch = mkdtempSync(join(tmpdir(), 'layering-scratch-'));
-  const skip = new Set(['node_modules', '.git', 'out', 'dist', 'test-results', 'bench']);
+  // bench/ stays (tests import its tool generators); its results and compiled scripts do not.
+  const skip = new Set(['node_modules', '.git', 'out', 'dist', 'test-results', 'bench/results']);
   cpSync(ROOT, scratch, {
     recursive: true,
-    filter: (src) => !skip.has(relative(ROOT, src).split('/')[0]!),
+    filter: (src) => {
+      const parts = relative(ROOT, src).split('/');
+      return !skip.has(parts[0]!) && !skip.has(parts.slice(0, 2).join('/'));
+    },
   });
   symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'), 'dir');
   for (const v of V)

@@ -1,4 +1,4 @@
-// 1b. Tool-call overhead on the 2026-07-28 protocol (README, "Performance"; docs/decisions/003-protocol-eras.md):
+// 1b. Tool-call overhead on the 2026-07-28 protocol (README, "Performance"; docs/decisions/006-protocol-eras.md):
 // `echo` on an echo server that speaks only 2026-07-28 over stdio (test/fixtures/servers/benchEchoModern.mjs),
 // through Mooring's full path (the session negotiated the era itself) vs the raw SDK client pinned to
 // 2026-07-28 on its own child of the same server. Every request carries the `_meta` envelope on both sides.

@@ -1,4 +1,4 @@
-// Both protocol eras from the client side (docs/decisions/003-protocol-eras.md): a fixture built on the v2
+// Both protocol eras from the client side (docs/decisions/006-protocol-eras.md): a fixture built on the v2
 // server SDK that speaks only 2026-07-28 and one that speaks only 2025-11-25, over stdio and Streamable
 // HTTP. The session negotiates each, lists and calls its tools, answers an input_required form through the
 // same interaction broker as an elicitation request (a URL one too), answers its roots request with the

@@ -1,4 +1,4 @@
-// Both protocol eras through the real `mooring` command (docs/decisions/003-protocol-eras.md): `mcp test
+// Both protocol eras through the real `mooring` command (docs/decisions/006-protocol-eras.md): `mcp test
 // --json` reports the revision each fixture server negotiated (2026-07-28 or 2025-11-25, stdio and HTTP),
 // `mcp call` reaches their tools, and a 2026 server's input_required form is asked at the terminal by
 // `mooring chat` exactly like a 2025 elicitation (a real pseudo-terminal; the model a scripted server).

@@ -1,4 +1,4 @@
-// `mooring serve` answers both protocol eras (docs/decisions/003-protocol-eras.md): an SDK client pinned to
+// `mooring serve` answers both protocol eras (docs/decisions/006-protocol-eras.md): an SDK client pinned to
 // 2026-07-28 gets the stateless protocol, one on 2025-11-25 the session protocol, and both list and call the
 // relayed tools, over `--stdio` (the real CLI process) and `--http` (in this process, so the test can check
 // the gate). The 2026 client passes the same gate as a 2025 one: the bearer token, the Host/Origin checks,

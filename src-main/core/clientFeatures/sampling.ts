@@ -3,7 +3,7 @@
 // it, and approves or declines it (human in the loop); an approved request is completed by the injected
 // `complete` (agent/samplingCompletion.ts, the user's provider); a per-server hourly token budget caps what a
 // server may spend; every request is logged to the server's log and counted. A 2026-07-28 server asks the same
-// way inside an input_required round, and reaches this same handler (docs/decisions/003-protocol-eras.md).
+// way inside an input_required round, and reaches this same handler (docs/decisions/006-protocol-eras.md).
 import {
   ProtocolError,
   type CreateMessageRequest,

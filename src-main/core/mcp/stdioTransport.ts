@@ -84,7 +84,7 @@ export class StdioTransport implements Transport {
    * The child's stderr (null before start). Mooring reads it itself (onStderr); it is exposed because the
    * SDK's version negotiation tells a stdio transport from an HTTP one by a `stderr` and a `pid` property,
    * and a probe timeout means "a legacy server" on stdio but "an outage" on HTTP (docs/decisions/
-   * 003-protocol-eras.md).
+   * 006-protocol-eras.md).
    */
   get stderr(): NodeJS.ReadableStream | null {
     return this.child?.stderr ?? null;

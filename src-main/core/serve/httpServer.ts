@@ -1,6 +1,6 @@
 // `mooring serve --http PORT`: Mooring's MCP server over Streamable HTTP (MCP spec 2025-11-25,
 // "Transports"), one session per client; a 2026-07-28 client's requests are answered one by one, without a
-// session (modernHttp.ts; docs/decisions/003-protocol-eras.md). In front of both, in this order:
+// session (modernHttp.ts; docs/decisions/006-protocol-eras.md). In front of both, in this order:
 //   1. Host and Origin checks (spec "Security Warning": validate Origin; DNS rebinding) → 403;
 //   2. the path (/mcp) → 404;
 //   3. a bearer token from the configured ring → 401; the token's label is the client's identity and its

@@ -1,4 +1,4 @@
-// `mooring serve --http` for 2026-07-28 clients (docs/decisions/003-protocol-eras.md): that revision is
+// `mooring serve --http` for 2026-07-28 clients (docs/decisions/006-protocol-eras.md): that revision is
 // stateless — no `initialize`, no session id; every request names its protocol version and client in `_meta`
 // and is answered on its own. The SDK's entry (`createMcpHandler`, strict: `legacy: 'reject'`) builds
 // Mooring's server for each request; 2025 clients keep the session protocol (httpServer.ts routes them by

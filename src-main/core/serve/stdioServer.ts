@@ -1,5 +1,5 @@
 // `mooring serve --stdio`: one external client on this process's stdin/stdout, in either protocol era
-// (docs/decisions/003-protocol-eras.md). The SDK's stdio entry (`serveStdio`) lets the client's first exchange
+// (docs/decisions/006-protocol-eras.md). The SDK's stdio entry (`serveStdio`) lets the client's first exchange
 // pin the connection's era — a 2025 client's `initialize` gets the session protocol, a 2026-07-28 client's
 // `server/discover` (or first enveloped request) the stateless one — and builds Mooring's server for it. The
 // client's identity is the name it gives (`initialize`'s clientInfo; a 2026 client's per-request `_meta`

@@ -10,6 +10,7 @@ export { EmptyState } from './EmptyState';
 export { Field } from './Field';
 export { Menu, type MenuItem } from './Menu';
 export { PageHeader } from './PageHeader';
+export { Popover } from './Popover';
 export { Switch } from './Switch';
 export { TabPanel, Tabs, type TabItem } from './Tabs';
 export { toast, Toaster } from './Toast';

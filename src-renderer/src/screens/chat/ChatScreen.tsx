@@ -1,8 +1,8 @@
-// The Chat (ARCHITECTURE.md, "A turn in the chat"): conversations on the left; the open conversation's
-// messages as they stream in (its snapshot plus the messages announced since), each turn one answer with
-// its tool calls inline as cards; the model (provider:model) and the project folder (the MCP root) per
-// conversation; the composer with prompts as slash commands. When no model is reachable, the chat says
-// so and points to Settings > Models.
+// The Chat (ARCHITECTURE.md, "A turn in the chat"): conversations on the left, in a list that folds away
+// (listPanel.ts); the open conversation's messages as they stream in (its snapshot plus the messages
+// announced since), each turn one answer with its tool calls inline as cards; the model (provider:model)
+// and, behind one button, the project folder (the MCP root) per conversation; the composer with prompts
+// as slash commands. When no model is reachable, the chat says so and points to Settings > Models.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorOf } from '../../api/errors';
@@ -20,13 +20,21 @@ import { ShortcutsDialog, useChatShortcuts, type ShortcutAction } from './shortc
 import './chat.css';
 import { attachedResources } from '@shared/chat';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
-import { Keyboard } from 'lucide-react';
-import { IconButton } from '../../ui';
+import { Keyboard, SquarePen } from 'lucide-react';
+import { flushSync } from 'react-dom';
+import { cx, IconButton } from '../../ui';
+import { FolderAndTools, LIST_TOGGLE_ID, ListToggle } from './ChatHeader';
+import { useListPanel, useListPanelFollowsWindow } from './listPanel';
 
 export function ChatScreen() {
   const selected = useChat((s) => s.selected);
+  useListPanelFollowsWindow();
+  const { shown, size } = useListPanel();
   return (
-    <section className="chat" aria-labelledby="chat-title">
+    <section
+      className={cx('chat', shown && 'list-shown', size === 'narrow' && 'narrow')}
+      aria-labelledby="chat-title"
+    >
       <ConversationList />
       <Conversation key={selected ?? 'new'} id={selected} />
     </section>
@@ -134,6 +142,7 @@ function Conversation({ id }: { id: string | null }) {
     },
   };
   const [showShortcuts, setShowShortcuts] = useState(false);
+  const { shown: listShown, setShown: setListShown } = useListPanel();
   const cancelMutate = cancel.mutate;
   useChatShortcuts(
     useCallback(
@@ -144,7 +153,13 @@ function Conversation({ id }: { id: string | null }) {
             focusComposer();
             return true;
           case 'search':
+            // A hidden list is shown first: the field must be on screen to take the focus.
+            flushSync(() => setListShown(true));
             document.getElementById('chat-search')?.focus();
+            return true;
+          case 'list':
+            setListShown(!listShown);
+            document.getElementById(LIST_TOGGLE_ID)?.focus();
             return true;
           case 'composer':
             focusComposer();
@@ -158,7 +173,7 @@ function Conversation({ id }: { id: string | null }) {
             return true;
         }
       },
-      [id, running, select, focusComposer, cancelMutate],
+      [id, running, select, focusComposer, cancelMutate, listShown, setListShown],
     ),
   );
   const noModel = defaultModel.data && !defaultModel.data.check.ok ? defaultModel.data : null;
@@ -167,11 +182,28 @@ function Conversation({ id }: { id: string | null }) {
   return (
     <div className="chat-main">
       <header className="chat-head">
-        <h1 id="chat-title" className="chat-title">
-          {id ? (loaded.data?.summary.title ?? '…') : 'New conversation'}
-        </h1>
-        <label className="inline">
-          Model
+        <ListToggle />
+        {!listShown && (
+          <IconButton
+            label="New conversation"
+            icon={<SquarePen size={16} />}
+            onClick={() => {
+              select(null);
+              focusComposer();
+            }}
+          />
+        )}
+        <div className="chat-heading">
+          <h1 id="chat-title" className="chat-title">
+            {id ? (loaded.data?.summary.title ?? '…') : 'New conversation'}
+          </h1>
+          {chosen && (
+            <span className="muted small chat-model-takes" data-testid="model-takes">
+              {describeModel(chosen)}
+            </span>
+          )}
+        </div>
+        <div className="chat-head-tools">
           <input
             aria-label="Model (provider:model)"
             className="model-input"
@@ -180,50 +212,29 @@ function Conversation({ id }: { id: string | null }) {
             onChange={(e) => setModel(e.target.value)}
             onBlur={() => id && model && saveModel.mutate({ conversationId: id, model })}
           />
-        </label>
-        <ModelPicker
-          onPick={(spec) => {
-            setModel(spec);
-            if (id) saveModel.mutate({ conversationId: id, model: spec });
-          }}
-        />
-        {chosen && (
-          <span className="muted small" data-testid="model-takes">
-            {describeModel(chosen)}
-          </span>
-        )}
-        {(toolSets.data?.length ?? 0) > 0 && (
-          <label className="inline">
-            Tools
-            <select aria-label="Tool set" value={toolSet} onChange={(e) => setToolSet(e.target.value)}>
-              <option value="">every enabled tool</option>
-              {toolSets.data!.map((t) => (
-                <option key={t.name} value={t.name}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {id && shown && <ConversationMenu id={id} messages={shown.messages} />}
-        <IconButton
-          label="Keyboard shortcuts"
-          icon={<Keyboard size={16} />}
-          onClick={() => setShowShortcuts(true)}
-        />
-        <label className="inline">
-          Project folder
-          <input
-            aria-label="Project folder"
-            className="folder-input"
-            value={shownFolder}
-            placeholder="/path/to/project (optional)"
-            onChange={(e) => setFolder(e.target.value)}
-            onBlur={() =>
+          <ModelPicker
+            onPick={(spec) => {
+              setModel(spec);
+              if (id) saveModel.mutate({ conversationId: id, model: spec });
+            }}
+          />
+          <FolderAndTools
+            folder={shownFolder}
+            onFolderChange={setFolder}
+            onFolderDone={() =>
               id && folder !== null && saveFolder.mutate({ conversationId: id, workspace: folder || null })
             }
+            toolSets={toolSets.data ?? []}
+            toolSet={toolSet}
+            onToolSet={setToolSet}
           />
-        </label>
+          {id && shown && <ConversationMenu id={id} messages={shown.messages} />}
+          <IconButton
+            label="Keyboard shortcuts"
+            icon={<Keyboard size={16} />}
+            onClick={() => setShowShortcuts(true)}
+          />
+        </div>
       </header>
       <ErrorNote error={saveModel.error ?? saveFolder.error} />
       {(noModel && !id) || modelError ? (

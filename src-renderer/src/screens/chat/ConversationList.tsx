@@ -1,4 +1,6 @@
-// The conversations (rename, delete, search titles), newest first; the open one is marked.
+// The conversations (rename, delete, search titles), newest first; the open one is marked. Hidden while
+// folded away (listPanel.ts); in a narrow window it lies over the conversation, so picking one, or
+// Escape, folds it again and gives the focus back to its toggle.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FileUp } from 'lucide-react';
 import { useRef, useState } from 'react';
@@ -6,13 +8,19 @@ import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Modal } from '../../components/Modal';
 import { Button } from '../../ui';
+import { LIST_ID, LIST_TOGGLE_ID } from './ChatHeader';
 import { useChat } from './chatStore';
+import { useListPanel } from './listPanel';
 
 export function ConversationList() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [query, setQuery] = useState('');
   const { selected, select, focusComposer } = useChat();
+  const { shown, size, setShown } = useListPanel();
+  const overlay = size === 'narrow';
+  /** In a narrow window the list gives the room back once a conversation is picked. */
+  const picked = () => overlay && setShown(false);
   const list = useQuery(
     query.trim()
       ? trpc.chat.search.queryOptions({ query: query.trim() })
@@ -44,11 +52,26 @@ export function ConversationList() {
   );
 
   return (
-    <aside className="chat-list" aria-label="Conversations">
+    <aside
+      id={LIST_ID}
+      className="chat-list"
+      aria-label="Conversations"
+      hidden={!shown}
+      onKeyDown={(e) => {
+        // The list's own Escape: the chat's (stop the answer) does not run for it.
+        // Only from the list itself: a rename dialog's Escape (portalled, bubbling here) is the dialog's.
+        if (!overlay || e.key !== 'Escape' || e.shiftKey || e.defaultPrevented) return;
+        if (!e.currentTarget.contains(e.target as Node)) return;
+        e.preventDefault();
+        setShown(false);
+        document.getElementById(LIST_TOGGLE_ID)?.focus();
+      }}
+    >
       <button
         type="button"
         className="primary wide-button"
         onClick={() => {
+          picked();
           select(null);
           focusComposer();
         }}
@@ -80,7 +103,10 @@ export function ConversationList() {
               type="button"
               className="conv-title"
               aria-current={c.id === selected ? 'true' : undefined}
-              onClick={() => select(c.id)}
+              onClick={() => {
+                picked();
+                select(c.id);
+              }}
               title={c.title}
             >
               {c.running && <span className="dot" aria-label="answering" />}

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { Dialog } from '../../ui';
 
-export type ShortcutAction = 'new' | 'search' | 'composer' | 'stop' | 'help';
+export type ShortcutAction = 'new' | 'search' | 'list' | 'composer' | 'stop' | 'help';
 
 interface Shortcut {
   keys: string;
@@ -26,6 +26,13 @@ export const SHORTCUTS: Shortcut[] = [
     does: 'Search conversations',
     action: 'search',
     matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'k',
+  },
+  {
+    // ChatGPT's key for its sidebar; Mod+B would be bold in the apps people write in.
+    keys: 'Mod+Shift+S',
+    does: 'Show or hide the conversation list',
+    action: 'list',
+    matches: (e) => mod(e) && e.shiftKey && e.key.toLowerCase() === 's',
   },
   {
     keys: 'Shift+Escape',
