@@ -93,7 +93,13 @@ describe(`tokens never reach a file (${privateKeyring ? 'real Secret Service' : 
       fixture.expireAccessTokens();
       const out = await core.tools.call('mcp__remote__whoami', {}, { client: 'test', preApproved: true });
       expect(JSON.stringify(out)).toContain('a signed-in user');
-      expect(fixture.counts.refresh).toBe(1);
+      // The call was answered through a refresh, not a new sign-in. A request already on the wire with the
+      // old access token when the refresh lands (the session's GET stream, on a loaded machine) may refresh
+      // once more, with the new refresh token: that one succeeds too. A refused refresh would mean the
+      // same refresh token was spent twice (auth/refreshOnce.ts).
+      expect(fixture.counts.refresh).toBeGreaterThanOrEqual(1);
+      expect(fixture.counts.refreshRejected).toBe(0);
+      expect(fixture.counts.code).toBe(1);
     } finally {
       await core.close();
     }
