@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, shot, startWebWithOpenAI } from './chatHarness';
+import { chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
 import { ROOT, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
@@ -43,12 +43,7 @@ test.beforeAll(async ({ browser }) => {
   await expect(page.getByTestId('server-apps').getByTestId('server-state')).toHaveText('ready');
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  expect(pageErrors).toEqual([]);
-  await model?.close();
-  if (web) expect(await web.stop(), web.stderr()).toBe(0);
-});
+test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
 
 const send = async (text: string, fresh = false) => {
   if (fresh) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, longConversation, shot, startWebWithEnv } from './chatHarness';
+import { chatHome, closeChatApp, longConversation, shot, startWebWithEnv } from './chatHarness';
 import { EVERYTHING, FILESYSTEM, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
@@ -63,12 +63,7 @@ test.beforeAll(async ({ browser }) => {
   await page.goto(web.url);
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  expect(pageErrors).toEqual([]);
-  await model?.close();
-  if (web) expect(await web.stop(), web.stderr()).toBe(0);
-});
+test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
 
 const newConversation = async () => {
   await page.getByRole('button', { name: 'Chat', exact: true }).click();

@@ -69,6 +69,19 @@ export const scriptedModelSettings = (modelUrl: string) => ({
  * `mooring web` on `home` with the scripted model's key, and a 1280×800 page on it (its errors collected
  * into `pageErrors`) once every server in `ready` is ready.
  */
+/** The end of a spec that opened the app: the page closes, it threw nothing, the model and web child stop cleanly. */
+export async function closeChatApp(o: {
+  page?: Page;
+  model?: { close(): Promise<unknown> };
+  web?: RunningWeb;
+  pageErrors: string[];
+}): Promise<void> {
+  await o.page?.close();
+  expect(o.pageErrors).toEqual([]);
+  await o.model?.close();
+  if (o.web) expect(await o.web.stop(), o.web.stderr()).toBe(0);
+}
+
 export async function openChatApp(
   browser: Browser,
   opts: { home: string; ready: string[]; pageErrors: string[] },

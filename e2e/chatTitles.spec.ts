@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
-import { chatHome, shot, startWebWithEnv } from './chatHarness';
+import { chatHome, closeChatApp, shot, startWebWithEnv } from './chatHarness';
 import type { RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
@@ -34,12 +34,7 @@ test.beforeAll(async ({ browser }) => {
   await page.goto(web.url);
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  expect(pageErrors).toEqual([]);
-  await model?.close();
-  if (web) expect(await web.stop(), web.stderr()).toBe(0);
-});
+test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
 
 const ask = async (text: string) => {
   await page.getByLabel('Message').fill(text);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, openChatApp, scriptedModelSettings, shot } from './chatHarness';
+import { chatHome, closeChatApp, openChatApp, scriptedModelSettings, shot } from './chatHarness';
 import { expectAccessible } from './a11y';
 import { EVERYTHING, FILESYSTEM, type RunningWeb } from './harness';
 
@@ -65,12 +65,7 @@ test.beforeAll(async ({ browser }) => {
   ({ web, page } = await openChatApp(browser, { home, ready: ['everything', 'fs'], pageErrors }));
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  expect(pageErrors).toEqual([]);
-  await model?.close();
-  if (web) expect(await web.stop(), web.stderr()).toBe(0);
-});
+test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
 
 const ask = async (text: string) => {
   await page.getByLabel('Message').fill(text);

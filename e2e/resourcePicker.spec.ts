@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
-import { chatHome, openChatApp, scriptedModelSettings, shot } from './chatHarness';
+import { chatHome, closeChatApp, openChatApp, scriptedModelSettings, shot } from './chatHarness';
 import { EVERYTHING, ROOT, type RunningWeb } from './harness';
 import { openScreen } from './uiFlows';
 
@@ -40,12 +40,7 @@ test.beforeAll(async ({ browser }) => {
   await page.getByRole('button', { name: 'New conversation' }).click();
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  expect(pageErrors).toEqual([]);
-  await model?.close();
-  if (web) expect(await web.stop(), web.stderr()).toBe(0);
-});
+test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
 
 /** The user messages of the model's last request, as JSON text. */
 const lastAsked = () => {
