@@ -19,9 +19,25 @@ export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boole
         // conversation's header takes it as it is (a reload would also make that conversation the active one).
         void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
         void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
-        qc.setQueryData(trpc.chat.load.queryKey({ id: ev.conversationId }), (d) =>
-          d ? { ...d, summary: { ...d.summary, title: ev.title }, titleSource: 'model' as const } : d,
-        );
+        const key = trpc.chat.load.queryKey({ id: ev.conversationId });
+        const patch = () =>
+          qc.setQueryData(key, (d) =>
+            d && d.titleSource === 'first-words'
+              ? { ...d, summary: { ...d.summary, title: ev.title }, titleSource: 'model' as const }
+              : d,
+          );
+        patch();
+        // A load already on the wire (the conversation was opened as its first answer ended) may have been
+        // read before the title was saved: its answer gets the title too when it lands.
+        if (qc.isFetching({ queryKey: key, exact: true }) > 0) {
+          const cache = qc.getQueryCache();
+          const stop = cache.subscribe((c) => {
+            if (c.type !== 'updated' || c.query.queryHash !== cache.find({ queryKey: key })?.queryHash)
+              return;
+            if (c.action.type === 'success') patch();
+            if (c.action.type === 'success' || c.action.type === 'error') stop();
+          });
+        }
         return true;
       }
       // A conversation nobody has loaded keeps no deltas: its first load reads them from the file
