@@ -17,7 +17,7 @@ import { unattendedVerdict, type UnattendedPolicy } from './unattendedPolicy';
 
 /** What the runtime needs of the core: the tools service and the settings it reads. */
 export interface CoreToolRuntimeDeps {
-  tools: Pick<ToolService, 'catalog' | 'call'>;
+  tools: Pick<ToolService, 'catalog' | 'call' | 'runsWithoutAsking'>;
   settings: () => Settings;
 }
 
@@ -105,7 +105,11 @@ export class CoreToolRuntime implements AgentToolRuntime {
     } catch {
       return undefined;
     }
-    return uiResourceUriOf(entry.handle.definition) ? { server: entry.server, tool: entry.tool } : undefined;
+    if (!uiResourceUriOf(entry.handle.definition)) return undefined;
+    // Streamed arguments reach a view before the call's gate: only for a call nobody will be asked about.
+    if (!this.opts.preApproved && !this.deps.tools.runsWithoutAsking(entry, this.opts.workspace))
+      return undefined;
+    return { server: entry.server, tool: entry.tool };
   }
 
   async execute(call: ToolCall, ctx: ToolExecutionContext): Promise<ToolOutcome> {

@@ -197,6 +197,21 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
    * and audits it), else a bare name or suffix among the enabled tools (throws `not_found`, naming
    * candidates when ambiguous).
    */
+  /**
+   * True when a call of this tool runs without asking anyone, as things stand (its call plan's verdict).
+   * What is shown of a call before its gate (an MCP App view's streamed arguments) is shown only then:
+   * a view may send what it hears to its declared domains, and a call that will ask must not leak its
+   * arguments before the person answers.
+   */
+  runsWithoutAsking(entry: CatalogEntry, workspace?: string): boolean {
+    this.followQuarantine();
+    try {
+      return this.plans.forEntry(entry, workspace).gate.verdict.decision === 'auto';
+    } catch {
+      return false;
+    }
+  }
+
   resolve(name: string, workspace?: string): CatalogEntry {
     const catalog = this.catalog(workspace ? { workspace } : {});
     return catalog.get(name) ?? catalog.resolve(name);

@@ -5,7 +5,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
-import { callKey, isTerminalPhase } from '@shared/toolCall';
+import { callKey, isTerminalPhase, type ToolCallPhase } from '@shared/toolCall';
 import { parseModelName } from '@shared/toolNames';
 import type { WirePart, WireToolCallEvent } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
@@ -65,13 +65,28 @@ export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage, live?: 
 function viewFeedOf(
   call: ToolCallRequest,
   step: ToolChatMessage | undefined,
-  opts: { partial: boolean; stopped?: string; turnRunning: boolean },
+  opts: {
+    partial: boolean;
+    stopped?: string;
+    turnRunning: boolean;
+    /** The call's live phase and why it ended, when it did (the tools service's stream). */
+    phase: ToolCallPhase | undefined;
+    why?: string | undefined;
+  },
 ): Pick<AppViewProps, 'partialInput' | 'input' | 'result' | 'cancelled'> {
+  // Streamed arguments come only for a call that runs without asking (the core's `viewTarget`).
   if (opts.partial)
     return { partialInput: call.arguments, ...(opts.stopped ? { cancelled: opts.stopped } : {}) };
   const input = { input: call.arguments };
-  if (!step)
-    return opts.turnRunning ? input : { ...input, cancelled: 'The turn ended before this call finished.' };
+  // A view may send what it hears to its declared domains: the arguments go once the call is past its
+  // gate (running), never while the person is asked, and never for a call that was denied or refused.
+  if (!step) {
+    const past = opts.phase === 'running' || opts.phase === 'done';
+    if (opts.phase === 'refused') return { cancelled: opts.why ?? 'The call was not run.' };
+    if (opts.phase === 'failed') return { cancelled: opts.why ?? 'The call failed.' };
+    if (!opts.turnRunning) return { cancelled: 'The turn ended before this call finished.' };
+    return past ? input : {};
+  }
   if (step.status === 'done' || step.resultIsError)
     return {
       ...input,
@@ -81,7 +96,7 @@ function viewFeedOf(
         ...(step.resultIsError ? { isError: true } : {}),
       },
     };
-  return { ...input, cancelled: step.text };
+  return { cancelled: step.text };
 }
 
 export function ChatToolCard(props: {
@@ -131,6 +146,8 @@ export function ChatToolCard(props: {
           partial: partial !== undefined,
           ...(partial?.stopped ? { stopped: partial.stopped } : {}),
           turnRunning,
+          phase: live?.phase,
+          why: live?.error?.message,
         })}
         callKey={call.id}
       />
