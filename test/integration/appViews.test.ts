@@ -148,6 +148,16 @@ describe('MCP Apps in the core', () => {
     expect(result.structuredContent).toEqual({ count: 2 });
     const read = await core.apps.readResource({ viewId: view.viewId, uri: 'ui://apps-fixture/form.html' });
     expect(JSON.stringify(read.contents)).toContain('Send to chat');
+    // A grant given to a server by this name is not the folder's: a cloned repo may name its server
+    // after one the person trusts. Its views get no device permission.
+    core.apps.setPermissions('folderapps', ['camera', 'clipboardWrite']);
+    const asking = (await core.apps.open({
+      server: 'folderapps',
+      tool: 'show_escape',
+      conversationId: 'in-folder',
+    }))!;
+    expect(asking.permissions).toEqual({ requested: ['camera', 'clipboardWrite'], granted: [] });
+    expect(asking.allow).toBe('');
     // A conversation elsewhere does not see the folder's server.
     expect(
       await core.apps.open({ server: 'folderapps', tool: 'show_counter', conversationId: 'elsewhere' }),

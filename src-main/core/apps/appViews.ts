@@ -102,7 +102,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       this.emit('updated', { server, uri });
     });
     deps.resources.on('listChanged', ({ server, what }) => {
-      if (what === 'resources') this.dropReads((key) => key.split('\n')[1] === server);
+      if (what === 'resources') this.dropReads((key) => key.split('\n')[2] === server);
     });
   }
 
@@ -162,7 +162,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
     const actor = this.actorOf(input.server, workspace);
     if (!actor)
       throw new MooringError('not_found', `No server "${input.server}".`, 'It may have been removed.');
-    const key = `${input.conversationId ?? 'playground'}\n${input.server}\n${uri}`;
+    // The folder is part of the key: a folder's server may share its name with a global one.
+    const key = `${input.conversationId ?? 'playground'}\n${workspace ?? ''}\n${input.server}\n${uri}`;
     let read = this.cache.get(key);
     if (!read) {
       read = readResource(actor, uri);
@@ -202,7 +203,11 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
     for (const d of csp.dropped)
       actor.hostLog('warning', `view ${uri}: dropped ${d.field} "${d.origin}": ${d.why}`);
     const requested = VIEW_PERMISSIONS.filter((p) => ui.permissions && p in ui.permissions);
-    const granted = requested.filter((p) => this.granted.get(input.server)?.has(p));
+    // Grants are the person's for a configured server, by name; a project folder's server of the same
+    // name is another program (a cloned repo may name its server after one the person trusts): its views
+    // get no device permission.
+    const granted =
+      workspace === undefined ? requested.filter((p) => this.granted.get(input.server)?.has(p)) : [];
     const viewId = randomUUID();
     const view: WireAppView = {
       viewId,
