@@ -186,6 +186,10 @@ export class ConversationTitles {
     // The person may have renamed it while the model thought (the store ignores a late model title anyway).
     if (!(await this.stillFirstWords(t))) return;
     await this.deps.store.setModelTitle(cid, title);
+    // Announced only when it stands: a rename between the check and the write wins on load, and then
+    // the header and `mooring chat` must not show the model's title.
+    const after = await this.deps.store.load(cid);
+    if (after.titleSource !== 'model' || after.summary.title !== title) return;
     t.onEvent?.({ type: 'title', conversationId: cid, title });
   }
 
