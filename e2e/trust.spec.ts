@@ -2,7 +2,7 @@
 // Chromium at 1280×800: Settings > Models says what to do without a keychain and keeps the keychain's own
 // words behind "Details"; a hostile project's .vscode/mcp.json shows every setting that widens what its
 // server may do, and what an import never carries stays held back unless the box is ticked.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -90,6 +90,7 @@ test('a hostile .vscode/mcp.json: every widening field shown, trust-all held bac
   // Approved as it stands: the server is approved without what was held back.
   await offered.getByRole('button', { name: 'Approve: run this command' }).click();
   await expect(offered).toContainText('approved');
+  await expect.poll(() => existsSync(join(home, 'workspace-approvals.json'))).toBe(true);
   const record = () =>
     (
       JSON.parse(readFileSync(join(home, 'workspace-approvals.json'), 'utf8')) as {

@@ -138,6 +138,8 @@ asks for the value without echoing it; from a script, pipe it in:
           (await terminal.confirm(tty`Also allow what is held back above for ${name}?`));
         await core.workspaces.approve(o.workspace, name, {
           allowHeldBack,
+          // What was shown above is what is approved: an entry edited while the question was open is refused.
+          ...(offered ? { pin: offered.pin } : {}),
           ask: async (input) => {
             const value = await terminal.line(
               tty`${input.description ?? input.id}${input.password ? ' (hidden, not echoed)' : ''}: `,

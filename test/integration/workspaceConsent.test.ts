@@ -88,4 +88,24 @@ describe('a hostile .vscode/mcp.json (real CLI)', () => {
     expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
     expect(readFileSync(target, 'utf8')).toBe('allowed explicitly');
   }, 90_000);
+
+  it('an entry edited while the question is open is not approved: what is approved is what was shown', async () => {
+    const fsRoot = tempDir('mooring-hostile-fs-');
+    const ws = tempDir('mooring-edited-ws-');
+    const file = join(ws, '.vscode/mcp.json');
+    mkdirSync(join(ws, '.vscode'));
+    const entry = { name: 'files', command: 'node', args: [FILESYSTEM, fsRoot] };
+    writeFileSync(file, JSON.stringify({ servers: [entry] }));
+    const home = tempDir('mooring-edited-home-');
+
+    const pty = mooringInPty(home, ['mcp', 'approve', 'files', '--workspace', ws]);
+    await pty.waitFor('Approve files? [y/N]');
+    // A `git pull` lands while the person reads: the entry now asks for trust-all.
+    writeFileSync(file, JSON.stringify({ servers: [{ ...entry, policy: 'trust-all', trust: true }] }));
+    pty.type('y\r');
+    expect(await pty.exited, pty.output()).not.toBe(0);
+    expect(pty.output()).toContain('changed since you reviewed it; nothing was approved');
+    const approvals = join(home, 'workspace-approvals.json');
+    if (existsSync(approvals)) expect(readFileSync(approvals, 'utf8')).not.toContain(fsRoot);
+  }, 60_000);
 });

@@ -22,6 +22,8 @@ export const workspaceRouter = router({
         grants: s.grants.map((g) => g.text),
         heldBack: s.heldBack.map((d) => d.text),
         heldBackAllowed: s.heldBackAllowed,
+        /** The content shown: `approve` refuses an entry edited since. */
+        pin: s.pin,
         inputs: s.inputs.map((i) => ({ id: i.id, description: i.description, password: i.password })),
         warnings: s.warnings,
       })),
@@ -38,11 +40,14 @@ export const workspaceRouter = router({
         inputs: z.record(z.string(), z.string()).default({}),
         /** Also allow what the entry asks beyond an import (its `heldBack`); only on the person's explicit yes. */
         allowHeldBack: z.boolean().default(false),
+        /** The scan's `pin` of what the person reviewed. */
+        pin: z.string().optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
       await ctx.core.workspaces.approve(input.dir, input.name, {
         allowHeldBack: input.allowHeldBack,
+        ...(input.pin !== undefined ? { pin: input.pin } : {}),
         ask: async (asked) => {
           const value = input.inputs[asked.id];
           if (value === undefined || value === '')

@@ -45,12 +45,14 @@ export class WorkspaceService {
 
   /**
    * Approves one offered server (pinned to its content); asks its VS Code inputs through `ask`. What it
-   * asks beyond an import (`heldBack`) is allowed only with `allowHeldBack`.
+   * asks beyond an import (`heldBack`) is allowed only with `allowHeldBack`. `pin` is the content the
+   * person reviewed (the scan's `pin`): an entry edited since (a `git pull` while the question was open)
+   * is refused, so what is approved is what was shown.
    */
   async approve(
     dir: string,
     name: string,
-    opts: { ask?: AskInput; allowHeldBack?: boolean } = {},
+    opts: { ask?: AskInput; allowHeldBack?: boolean; pin?: string } = {},
   ): Promise<OfferedServer> {
     const scan = await this.scan(dir);
     const offered = scan.servers.find((s) => s.name === name);
@@ -59,6 +61,12 @@ export class WorkspaceService {
         'not_found',
         `Workspace ${scan.workspace} offers no server named "${name}"`,
         `List them: mooring mcp list --workspace ${dir}`,
+      );
+    if (opts.pin !== undefined && opts.pin !== offered.pin)
+      throw new MooringError(
+        'refused',
+        `"${name}" in ${offered.file} changed since you reviewed it; nothing was approved.`,
+        'Review it again, then approve.',
       );
     await approveWorkspaceServer({
       offered,

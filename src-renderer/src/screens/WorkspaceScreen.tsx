@@ -137,6 +137,7 @@ export function WorkspaceScreen() {
                             name: s.name,
                             inputs: values[s.name] ?? {},
                             allowHeldBack: widen[s.name] ?? false,
+                            pin: s.pin,
                           })
                         }
                       >
