@@ -18,6 +18,7 @@ import {
   FLOOR_ECHO_PATH as FLOOR_ECHO,
   rawCommand,
 } from './paths';
+import type { Contender } from './stats';
 
 export { ROOT, SETSID } from './paths';
 
@@ -131,4 +132,32 @@ export class FloorClient {
 /** Fails loudly when a contender answers something other than the echo: a benchmark of errors is no benchmark. */
 export function expectEcho(text: unknown, who: string): void {
   if (text !== 'Echo: hi') throw new Error(`${who} answered ${JSON.stringify(text)} instead of "Echo: hi"`);
+}
+
+/**
+ * The echo call through Mooring's core (by the model's name of the tool) and through a raw SDK client, each
+ * checking its answer: the two contenders every tool-call suite measures side by side.
+ */
+export function echoContenders(
+  core: MooringCore,
+  modelName: string,
+  raw: Client,
+): readonly [Contender<'mooring'>, Contender<'sdk'>] {
+  return [
+    {
+      name: 'mooring',
+      call: async () => {
+        const out = await core.tools.call(modelName, { message: 'hi' }, { client: 'bench' });
+        const p = out.result.parts[0];
+        expectEcho(p?.kind === 'text' ? p.text : p, 'Mooring');
+      },
+    },
+    {
+      name: 'sdk',
+      call: async () => {
+        const r = await raw.callTool({ name: 'echo', arguments: { message: 'hi' } });
+        expectEcho((r.content as { text?: string }[])[0]?.text, 'raw SDK');
+      },
+    },
+  ];
 }

@@ -120,3 +120,21 @@ export async function measureRounds(
   }
   return out;
 }
+
+/**
+ * Each contender's sequential and in-flight latency percentiles, and its throughput: the median of its
+ * rounds (one slow round does not decide it).
+ */
+export function summarizeRounds(samples: RoundSamples): {
+  seq: Record<string, Summary>;
+  conc: Record<string, Summary>;
+  rate: Record<string, number>;
+} {
+  const each = <T>(r: Record<string, number[]>, f: (v: number[]) => T) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, f(v)]));
+  return {
+    seq: each(samples.seq, summarize),
+    conc: each(samples.conc, summarize),
+    rate: each(samples.rates, (v) => summarize(v).p50),
+  };
+}

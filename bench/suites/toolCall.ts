@@ -3,9 +3,16 @@
 // auto-approved tool, session actor, result normalisation) vs the raw SDK client on its own
 // server-everything child vs the bare newline-JSON floor. Sequential and 16 in flight, in rounds.
 import type { Client } from '@modelcontextprotocol/client';
-import { everything, expectEcho, FloorClient, openCore, openRawClient } from '../lib/contenders';
+import {
+  echoContenders,
+  everything,
+  expectEcho,
+  FloorClient,
+  openCore,
+  openRawClient,
+} from '../lib/contenders';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
-import { measureRounds, ratio, summarize, type Contender } from '../lib/stats';
+import { measureRounds, ratio, summarizeRounds, type Contender } from '../lib/stats';
 import { stageBreakdown } from './breakdown';
 
 const IN_FLIGHT = 16;
@@ -28,22 +35,7 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
       throw new Error(`Mooring's safety decision was ${first.decision}, not auto`);
     const raw = sdk;
     const contenders: Contender<'mooring' | 'sdk' | 'floor'>[] = [
-      {
-        name: 'mooring',
-        call: async () => {
-          const out = await mooring.core.tools.call(modelName, { message: 'hi' }, { client: 'bench' });
-          const p = out.result.parts[0];
-          expectEcho(p?.kind === 'text' ? p.text : p, 'Mooring');
-        },
-      },
-      {
-        name: 'sdk',
-        call: async () => {
-          const r = await raw.callTool({ name: 'echo', arguments: { message: 'hi' } });
-          const c = (r.content as { text?: string }[])[0];
-          expectEcho(c?.text, 'raw SDK');
-        },
-      },
+      ...echoContenders(mooring.core, modelName, raw),
       {
         name: 'floor',
         call: async () => {
@@ -53,7 +45,7 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
       },
     ];
 
-    const { seq, conc, rates } = await measureRounds(contenders, {
+    const samples = await measureRounds(contenders, {
       rounds,
       warmup,
       seqPerRound,
@@ -68,10 +60,7 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
       perRound: ctx.quick ? 60 : 300,
     });
 
-    const s = Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, summarize(v)]));
-    const c16 = Object.fromEntries(Object.entries(conc).map(([k, v]) => [k, summarize(v)]));
-    // Throughput per contender: the median of its rounds (one slow round does not decide it).
-    const rate = Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, summarize(v).p50]));
+    const { seq: s, conc: c16, rate } = summarizeRounds(samples);
     const m = s.mooring!;
     const rows: Row[] = [
       row('p50, sequential', m.p50, 'ms', 'raw SDK', s.sdk!.p50, '≤ 1.10×', (x) => x <= 1.1),
@@ -100,7 +89,7 @@ export async function toolCallSuite(ctx: SuiteContext): Promise<SuiteResult> {
         inFlight: IN_FLIGHT,
         sequentialMs: s,
         inFlightMs: c16,
-        callsPerSecondByRound: rates,
+        callsPerSecondByRound: samples.rates,
         breakdownUsPerCall: breakdownUs,
       },
     };

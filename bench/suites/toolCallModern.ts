@@ -5,10 +5,10 @@
 // Sequential and 16 in flight, in rounds, like the 2025 suite (toolCall.ts).
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { expectEcho, openCore, type ServerSpec } from '../lib/contenders';
+import { echoContenders, openCore, type ServerSpec } from '../lib/contenders';
 import { ROOT, rawCommand } from '../lib/paths';
 import type { Row, SuiteContext, SuiteResult } from '../lib/report';
-import { measureRounds, ratio, summarize } from '../lib/stats';
+import { measureRounds, ratio, summarizeRounds } from '../lib/stats';
 
 const IN_FLIGHT = 16;
 const MODERN_ECHO = `${ROOT}/test/fixtures/servers/benchEchoModern.mjs`;
@@ -42,24 +42,8 @@ export async function toolCallModernSuite(ctx: SuiteContext): Promise<SuiteResul
     sdk = await openPinnedClient();
     const raw = sdk;
     const modelName = 'mcp__modern__echo';
-    const contenders = [
-      {
-        name: 'mooring',
-        call: async () => {
-          const out = await mooring.core.tools.call(modelName, { message: 'hi' }, { client: 'bench' });
-          const p = out.result.parts[0];
-          expectEcho(p?.kind === 'text' ? p.text : p, 'Mooring');
-        },
-      },
-      {
-        name: 'sdk',
-        call: async () => {
-          const r = await raw.callTool({ name: 'echo', arguments: { message: 'hi' } });
-          expectEcho((r.content as { text?: string }[])[0]?.text, 'raw SDK');
-        },
-      },
-    ] as const;
-    const { seq, conc, rates } = await measureRounds(contenders, {
+    const contenders = echoContenders(mooring.core, modelName, raw);
+    const samples = await measureRounds(contenders, {
       rounds,
       warmup,
       seqPerRound,
@@ -68,9 +52,7 @@ export async function toolCallModernSuite(ctx: SuiteContext): Promise<SuiteResul
       log: ctx.log,
       label: '2026-07-28 tool-call',
     });
-    const s = Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, summarize(v)]));
-    const c16 = Object.fromEntries(Object.entries(conc).map(([k, v]) => [k, summarize(v)]));
-    const rate = Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, summarize(v).p50]));
+    const { seq: s, conc: c16, rate } = summarizeRounds(samples);
     const rows: Row[] = [
       row('p50, sequential', s.mooring!.p50, 'ms', s.sdk!.p50),
       row('p99, sequential', s.mooring!.p99, 'ms', s.sdk!.p99),
@@ -87,7 +69,7 @@ export async function toolCallModernSuite(ctx: SuiteContext): Promise<SuiteResul
         inFlight: IN_FLIGHT,
         sequentialMs: s,
         inFlightMs: c16,
-        callsPerSecondByRound: rates,
+        callsPerSecondByRound: samples.rates,
       },
     };
   } finally {
