@@ -4,7 +4,7 @@
 // (ARCHITECTURE.md, "Data on disk"): every change re-reads it under its lock, so an approval written by
 // another Mooring process (the CLI next to the app) is kept; and every lookup first checks the file with
 // one stat, so an approval revoked in the app stops working at once in a running `mooring serve` or
-// `mooring web` (their call plans see `revision()` move and decide again).
+// `mooring web` (every call decides afresh with what the file holds then).
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApprovalLookup } from '@shared/approval';
@@ -72,9 +72,8 @@ export class ApprovalStore {
   }
 
   /**
-   * Goes up whenever the remembered approvals changed, in this process or another: a call plan
-   * (calls/callPlan.ts) that decided at an older revision decides again, so a revoked or new approval
-   * applies to the next call. Checks the file first (one stat).
+   * Goes up whenever the remembered approvals changed, in this process or another (a `VerdictSource`:
+   * the call path's one revision moves with it, calls/callRevision.ts). Checks the file first (one stat).
    */
   revision(): number {
     this.refresh();
