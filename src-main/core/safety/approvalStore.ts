@@ -43,7 +43,8 @@ const EntrySchema = z.object({
 });
 export type ApprovalEntry = z.infer<typeof EntrySchema>;
 
-const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
+/** A server's name never holds a NUL (shared/config.ts SERVER_NAME_PATTERN), so the key is unambiguous. */
+const keyOf = (server: string, tool: string) => `${server}\u0000${tool}`;
 
 export class ApprovalStore {
   /**
@@ -52,6 +53,8 @@ export class ApprovalStore {
    */
   private entries = new Map<string, ApprovalEntry>();
   private version = 0;
+  /** The file was checked in the current synchronous run (`refresh`). */
+  private checked = false;
   private readonly store: ApprovalListFile<ApprovalEntry>;
 
   private constructor(readonly file: string) {
@@ -140,6 +143,11 @@ export class ApprovalStore {
    * been revoked (the next change or Permissions view reports the file's problem with its place).
    */
   private refresh(): void {
+    // One check per synchronous run: a call checks the revision, then looks up, with no I/O in between,
+    // so a second stat could not see a change the first could not (the change is simply after both).
+    if (this.checked) return;
+    this.checked = true;
+    queueMicrotask(() => (this.checked = false));
     let fresh: Map<string, ApprovalEntry> | undefined;
     try {
       fresh = this.store.readIfChanged();
