@@ -498,9 +498,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     // Watch even when the first sync fails (an mcp_servers.json with a typo): the person fixes the file
     // while Mooring runs, and the fixed file starts the servers without a restart.
     try {
-      await this.servers.sync();
+      await this.servers.sessions.sync();
     } finally {
-      if (opts.watch) await this.servers.watch();
+      if (opts.watch) await this.servers.sessions.watch();
     }
     if (opts.resumeTasks)
       await this.tasks.resume().catch((e: Error) =>
@@ -514,9 +514,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       );
   }
 
-  /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
+  /** Starts just these servers (the CLI connects only what a command needs); see ServerSessions.startOnly. */
   startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
-    return this.servers.startOnly(names, opts);
+    return this.servers.sessions.startOnly(names, opts);
   }
 
   /**
