@@ -3,6 +3,7 @@
 // call, and the one stream of the tool-call lifecycle. Every host calls tools here: the chat, the Tools
 // playground, the CLI and `mooring serve`; the UI, the logs and the metrics read the stream.
 import { EventEmitter } from 'node:events';
+import { DisposableStore, listen, type Disposable } from '../disposable';
 import { MooringError } from '../errors';
 import type { ToolOffReason } from '@shared/wire';
 import { callKey, foldCallEvent, isTerminalPhase } from '@shared/toolCall';
@@ -65,7 +66,9 @@ export interface ToolServiceDeps {
   urlElicitation?: UrlElicitationPort;
 }
 
-export class ToolService extends EventEmitter<ToolServiceEvents> {
+export class ToolService extends EventEmitter<ToolServiceEvents> implements Disposable {
+  /** What this service listens to (the pool's changes), ended on `dispose`. */
+  private readonly disposables = new DisposableStore();
   /** The one revision of every input of a call's verdict (calls/callRevision.ts). */
   private readonly inputs: CallRevision;
   /** The revision the catalogs and resolved names below were made at: kept for that one only. */
@@ -96,11 +99,18 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
       ...(deps.urlElicitation ? { urlElicitation: deps.urlElicitation } : {}),
     };
     this.inputs = new CallRevision(gateSources(deps.gate));
-    deps.pool.on('status', () => this.invalidate());
-    deps.pool.on('tools', (t) => {
-      this.holdNewTools(t.server);
-      this.invalidate();
-    });
+    this.disposables.add(listen(deps.pool, 'status', () => this.invalidate()));
+    this.disposables.add(
+      listen(deps.pool, 'tools', (t: { server: string }) => {
+        this.holdNewTools(t.server);
+        this.invalidate();
+      }),
+    );
+  }
+
+  /** Stops following the pool (the core's close). */
+  dispose(): Promise<void> {
+    return this.disposables.dispose();
   }
 
   /**
