@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { homedir } from 'node:os';
 import type { ApprovalRequest } from '@shared/approval';
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
 import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
 import type { LogLevel, Settings } from '@shared/settings';
@@ -544,9 +544,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   iconOf(server: string, icons: readonly Icon[] | undefined): string | undefined {
     if (!icons?.length) return undefined;
     const config = this.pool.get(server)?.config;
-    if (config && config.transport !== 'stdio')
+    if (config && isRemoteServer(config))
       return this.icons.dataUri(icons, {
-        serverUrl: config.url!,
+        serverUrl: config.url,
         fetch: this.preparation.fetchFor(config) as unknown as typeof fetch,
       });
     this.iconFetch ??= createGuardedFetch();

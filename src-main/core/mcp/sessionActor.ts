@@ -33,6 +33,7 @@ import { ToolRegistry } from './toolRegistry';
 import { listToolsLeniently } from './toolsList';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
 import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
+import { isLocalTransport, isRemoteTransport } from '@shared/transports';
 
 export { MOORING_CLIENT_INFO };
 export const KEEPALIVE_MS = 180_000;
@@ -336,8 +337,9 @@ export class SessionActor extends EventEmitter {
       const prepared = this.opts.prepare
         ? await this.opts.prepare(this.config, { warn: (t) => this.hostLog('warning', t) })
         : this.config;
-      const fetch = this.config.transport === 'stdio' ? undefined : this.opts.fetchFor?.(this.config);
-      const auth = this.config.transport === 'stdio' ? undefined : this.opts.authProviderFor?.(this.config);
+      const remote = isRemoteTransport(this.config.transport);
+      const fetch = remote ? this.opts.fetchFor?.(this.config) : undefined;
+      const auth = remote ? this.opts.authProviderFor?.(this.config) : undefined;
       const open = async () =>
         (this.opts.transportFactory ?? createTransport)(prepared, {
           onStderr: (t) => this.onStderr(t),
@@ -357,7 +359,7 @@ export class SessionActor extends EventEmitter {
       try {
         await client.connect(this.traced(transport), this.connectOptions());
       } catch (err) {
-        if (!(this.config.transport === 'stdio' && closedDuringProbe(err)) || gen !== this.generation)
+        if (!(isLocalTransport(this.config.transport) && closedDuringProbe(err)) || gen !== this.generation)
           throw err;
         // A 2025 server that exits on any request before initialize: start it again for the handshake.
         this.hostLog(
@@ -423,7 +425,7 @@ export class SessionActor extends EventEmitter {
       MOORING_CLIENT_INFO,
       clientOptions({
         capabilities: this.opts.capabilities ?? {},
-        stdio: this.config.transport === 'stdio',
+        stdio: isLocalTransport(this.config.transport),
         connectTimeoutMs: this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       }),
     );
@@ -599,7 +601,7 @@ export class SessionActor extends EventEmitter {
 
   private startKeepalive(gen: number): void {
     // Remote transports only; stdio is never probed (a dead child closes its pipe).
-    if (this.config.transport === 'stdio') return;
+    if (isLocalTransport(this.config.transport)) return;
     const every = this.opts.keepaliveMs ?? KEEPALIVE_MS;
     this.keepaliveTimer = setInterval(() => {
       const client = this.client;

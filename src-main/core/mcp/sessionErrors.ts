@@ -3,6 +3,7 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/cli
 import type { ServerConfig } from '@shared/config';
 import { STDERR_TAIL_MARKER } from '@shared/errors';
 import { MooringError } from '../errors';
+import { isLocalTransport } from '@shared/transports';
 
 interface ConnectContext {
   config: ServerConfig;
@@ -38,12 +39,12 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
         `The server did not finish the MCP handshake within ${ctx.timeoutMs ? seconds(ctx.timeoutMs) : 'the time allowed'}; Mooring stopped waiting and closed it`,
         ctx.stderrTail,
       ),
-      config.transport === 'stdio'
+      isLocalTransport(config.transport)
         ? 'Check that the command starts an MCP server that speaks JSON-RPC on stdout (not a regular program, and not one waiting for input or printing its own logs to stdout): run it in a terminal to see what it does. A first start that downloads packages (npx, uvx) may just need another try.'
         : 'Check that the URL points at an MCP endpoint that answers initialize (Streamable HTTP usually /mcp, SSE /sse), and that nothing in between holds the request.',
       { cause: err },
     );
-  if (config.transport === 'stdio') {
+  if (isLocalTransport(config.transport)) {
     if (code === 'ENOENT')
       return new MooringError(
         'connect_failed',

@@ -12,6 +12,7 @@ import { MooringError } from '../errors';
 import { withServerHeaders } from './serverHeaders';
 import { childEnvironment } from './childEnv';
 import { StdioTransport } from './stdioTransport';
+import { unhandledTransport } from '@shared/transports';
 
 /** A transport that can redeem an authorization callback (StreamableHTTP and SSE both can). */
 export type AuthCapableTransport = Transport & { finishAuth(params: URLSearchParams): Promise<void> };
@@ -83,6 +84,8 @@ export const createTransport: TransportFactory = async (config, hooks) => {
         config,
         hooks,
       );
+    default:
+      return unhandledTransport(config.transport);
   }
 };
 
