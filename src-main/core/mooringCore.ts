@@ -281,7 +281,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     const connect = {
       ...opts.session,
       prepare: this.prepare(),
-      fetchFor: this.fetchFor(),
+      guardFor: this.guardFor(),
       redact: this.redactor.redact,
     };
     this.servers = new ConfiguredServers({
@@ -596,8 +596,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return (config, ctx) => this.preparation.prepare(config, ctx.warn, workspace);
   }
 
-  private fetchFor(): NonNullable<PoolActorOptions['fetchFor']> {
-    return (config) => this.preparation.fetchFor(config);
+  private guardFor(): NonNullable<PoolActorOptions['guardFor']> {
+    return (config) => this.preparation.guardFor(config);
   }
 
   /** The options of every session of the global pool, or of one folder's pool. */
@@ -608,7 +608,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       capabilities: this.features.capabilities,
       configureClient: this.features.configureClient,
       prepare: this.prepare(workspace),
-      fetchFor: this.fetchFor(),
+      guardFor: this.guardFor(),
       redact: this.redactor.redact,
     };
   }

@@ -14,7 +14,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { describeCommandLine } from '@shared/commandLine';
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type RemoteServerConfig, type ServerConfig } from '@shared/config';
 import { MAX_TIMEOUT_SECONDS } from '@shared/config';
 import type { ErrorData } from '@shared/errors';
 import type { LogLine, SessionState, SessionStatus } from '@shared/session';
@@ -31,6 +31,7 @@ import { MOORING_CLIENT_INFO, MooringClient } from './taskClient';
 import { tracedTransport, traceText } from './trafficTrace';
 import { ToolRegistry } from './toolRegistry';
 import { listToolsLeniently } from './toolsList';
+import type { DialGuard } from './serverDial';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
 import type { CallOptions, CallToolResult, SessionEvents, Tool, ToolHandle } from './types';
 import { isLocalTransport, isRemoteTransport } from '@shared/transports';
@@ -45,8 +46,8 @@ export interface SessionActorOptions {
   transportFactory?: TransportFactory;
   /** Runs before every connect: safety checks and secret resolution. Throws a MooringError to refuse. */
   prepare?: (config: ServerConfig, ctx: { warn: (text: string) => void }) => Promise<ServerConfig>;
-  /** The fetch a remote transport uses (the SSRF guard's, pinned to the checked addresses). */
-  fetchFor?: (config: ServerConfig) => TransportHooks['fetch'];
+  /** The SSRF guard a remote server is dialled through (safety's, wired by the root; serverDial.ts). */
+  guardFor?: (config: RemoteServerConfig) => DialGuard;
   /** OAuth for a remote server: the auth provider its transport uses, from core/auth. */
   authProviderFor?: (config: ServerConfig) => TransportHooks['auth'];
   backoff?: BackoffPolicy;
@@ -338,7 +339,7 @@ export class SessionActor extends EventEmitter {
         ? await this.opts.prepare(this.config, { warn: (t) => this.hostLog('warning', t) })
         : this.config;
       const remote = isRemoteTransport(this.config.transport);
-      const fetch = remote ? this.opts.fetchFor?.(this.config) : undefined;
+      const guard = isRemoteServer(this.config) ? this.opts.guardFor?.(this.config) : undefined;
       const auth = remote ? this.opts.authProviderFor?.(this.config) : undefined;
       const open = async () =>
         (this.opts.transportFactory ?? createTransport)(prepared, {
@@ -350,7 +351,7 @@ export class SessionActor extends EventEmitter {
                 ? `Dropped a ${g.bytes}-byte message from the server: over the 4 MB limit for one line`
                 : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
             ),
-          ...(fetch ? { fetch } : {}),
+          ...(guard ? { guard } : {}),
           ...(auth ? { auth } : {}),
           ...(this.opts.closeStageMs !== undefined ? { closeStageMs: this.opts.closeStageMs } : {}),
         });

@@ -5,7 +5,8 @@
 // sign-in as the live session; the caller closes the client when done.
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { LogLine } from '@shared/session';
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type RemoteServerConfig, type ServerConfig } from '@shared/config';
+import type { DialGuard } from './serverDial';
 import { MooringError } from '../errors';
 import { MOORING_CLIENT_INFO, MooringClient } from './taskClient';
 import { createTransport, type TransportFactory, type TransportHooks } from './transportFactory';
@@ -14,7 +15,7 @@ import { createTransport, type TransportFactory, type TransportHooks } from './t
 export interface ResumeOptions {
   transportFactory?: TransportFactory;
   prepare?: (config: ServerConfig, ctx: { warn: (text: string) => void }) => Promise<ServerConfig>;
-  fetchFor?: (config: ServerConfig) => TransportHooks['fetch'];
+  guardFor?: (config: RemoteServerConfig) => DialGuard;
   authProviderFor?: (config: ServerConfig) => TransportHooks['auth'];
   capabilities?: ClientCapabilities;
   configureClient?: (client: Client, server: string) => void;
@@ -31,12 +32,12 @@ export async function resumeHttpSession(input: {
   if (config.transport !== 'http')
     throw new MooringError('usage', `"${config.name}" is not a Streamable HTTP server`);
   const prepared = o.prepare ? await o.prepare(config, { warn: (t) => input.log('warning', t) }) : config;
-  const fetch = o.fetchFor?.(config);
+  const guard = isRemoteServer(config) ? o.guardFor?.(config) : undefined;
   const auth = o.authProviderFor?.(config);
   const transport = await (o.transportFactory ?? createTransport)(prepared, {
     onStderr: () => undefined,
     onGarbage: () => undefined,
-    ...(fetch ? { fetch } : {}),
+    ...(guard ? { guard } : {}),
     ...(auth ? { auth } : {}),
     sessionId: input.sessionId,
   });
