@@ -173,7 +173,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       // A server that offers subscriptions says when the view changed (`resources/updated`, spec
       // "Resources: Subscriptions"); the subscription is renewed on reconnect like the user's own.
       if (
-        actor.sdkClient()?.getServerCapabilities()?.resources?.subscribe &&
+        actor.requests.capabilities()?.resources?.subscribe &&
         !this.deps.resources.subscriptions(input.server).includes(uri)
       )
         void this.deps.resources.subscribe(actor, uri).catch(() => undefined);

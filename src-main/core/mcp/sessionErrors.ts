@@ -166,6 +166,66 @@ export function callError(
   });
 }
 
+/** `err` with every known secret masked; the unmasked original is not kept as its cause. */
+export function redactError(err: MooringError, redact?: (text: string) => string): MooringError {
+  if (!redact) return err;
+  const message = redact(err.message);
+  const hint = err.hint === undefined ? undefined : redact(err.hint);
+  if (message === err.message && hint === err.hint) return err;
+  return new MooringError(err.code, message, hint);
+}
+
+/**
+ * A failed request other than a tool call, as a MooringError: a feature the server does not offer
+ * (`usage`), the server's own JSON-RPC error (`protocol_error`, the wire error kept as the cause), else
+ * what callError says about timeouts, cancellation and broken connections.
+ */
+export function requestError(
+  err: unknown,
+  ctx: { server: string; what: string; timeoutMs: number; signal?: AbortSignal | undefined },
+): MooringError {
+  if (err instanceof MooringError) return err;
+  if (
+    !ctx.signal?.aborted &&
+    err instanceof SdkError &&
+    err.code === SdkErrorCode.CapabilityNotSupported &&
+    !/input request/.test(err.message)
+  )
+    return new MooringError(
+      'usage',
+      `"${ctx.server}" does not support ${ctx.what}.`,
+      'This server does not offer it; nothing to do in Mooring.',
+      { cause: err },
+    );
+  if (!ctx.signal?.aborted && err instanceof ProtocolError)
+    return new MooringError(
+      'protocol_error',
+      `${ctx.server}: ${ctx.what} failed with error ${err.code}: ${err.message}`,
+      'Check the name and arguments; the server rejected them.',
+      { cause: err },
+    );
+  return callError(err, { ...ctx, tool: ctx.what });
+}
+
+/** The server's JSON-RPC error behind `err` (itself, or anywhere in its cause chain), if there is one. */
+export function wireErrorOf(err: unknown): ProtocolError | undefined {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause)
+    if (e instanceof ProtocolError) return e;
+  return undefined;
+}
+
+/** Never sent on the wire: marks a request the server answered with a task (2026-07-28; requestHandler.ts). */
+export const TASK_CREATED_CODE = -32099;
+export const TASK_CREATED_MARK = 'mooring:taskCreated';
+
+/** The task a 2026-07-28 server answered a request with, when `err` says so (requestHandler.ts). */
+export function createdTaskOf(err: unknown): Record<string, unknown> | undefined {
+  const e = wireErrorOf(err);
+  if (e?.code !== TASK_CREATED_CODE) return undefined;
+  const task = (e.data as Record<string, unknown> | undefined)?.[TASK_CREATED_MARK];
+  return task && typeof task === 'object' ? (task as Record<string, unknown>) : undefined;
+}
+
 function safeOrigin(url: string | undefined): string {
   try {
     return new URL(url!).origin;
