@@ -28,7 +28,7 @@ export interface SignInOptions {
   opener: AuthorizationOpener;
   /** A client id the user registered by hand, for servers without dynamic registration. */
   client?: { client_id: string; client_secret?: string };
-  /** The same session options the core uses (prepare, fetchFor, tuning), so sign-in takes the same path. */
+  /** The same session options the core uses (prepare, guardFor, tuning), so sign-in takes the same path. */
   session?: Omit<SessionActorOptions, 'config' | 'authProviderFor'>;
 }
 

@@ -2,7 +2,7 @@
 // client: every request to the server goes through `send` or `callTool` here, with the same timeout, abort,
 // redaction and metrics, on a connection whose transport records the traffic trace; what a server may ask
 // of Mooring is registered here from the session's ClientHandlers. One per session, one connection at a
-// time; modelled on VS Code's McpServerRequestHandler (src/vs/workbench/contrib/mcp/common/).
+// time; modelled on VS Code's MCP server request handler.
 // The client is extended on the seams the SDK documents (`_onnotification`, `_onresponse`) for the task
 // messages the v2 SDK does not route (ARCHITECTURE.md, "Tasks"): progress for a task's token after its
 // CreateTaskResult, task status notifications, and a 2026-07-28 `resultType: "task"` answer (createdTaskOf).
