@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { ServerConfig } from '@shared/config';
 import type { ToolAnnotationHints, ToolChange } from '@shared/approval';
+import { isLocalTransport } from '@shared/transports';
 
 /** What identifies a server for fingerprints: its name and what it runs or where it connects. */
 export interface ServerIdentity {
@@ -40,7 +41,7 @@ export function serverIdentity(config: IdentityFields): Readonly<ServerIdentity>
   let id = identities.get(config);
   if (!id) {
     id = Object.freeze(
-      config.transport === 'stdio'
+      isLocalTransport(config.transport)
         ? { name: config.name, command: config.command, args: Object.freeze([...config.args]) as string[] }
         : { name: config.name, url: config.url },
     );
