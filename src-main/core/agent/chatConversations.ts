@@ -4,14 +4,21 @@
 import type { ConversationSummary } from '@shared/chat';
 import type { RootsRegistry } from '../clientFeatures/roots';
 import type { ChatModels } from './chatModels';
-import type { ChatService } from './chatService';
 import type { ConversationStore, LoadedConversation } from './conversationStore';
 import { exportConversation, importConversation } from './conversationTransfer';
 
+/** What the conversations ask of the chat's turns (agent/chatService.ts). */
+export interface ConversationTurns {
+  isRunning(conversationId: string): boolean;
+  /** TurnState.seq now. */
+  readonly turnSeq: number;
+  /** A deleted conversation: its turn is cancelled and what it held goes. */
+  forget(conversationId: string): void;
+}
+
 export interface ChatConversationsDeps {
   store: ConversationStore;
-  /** The turns: whether one runs, and the end of a deleted conversation's. */
-  turns: Pick<ChatService, 'isRunning' | 'turnSeq' | 'forget'>;
+  turns: ConversationTurns;
   models: Pick<ChatModels, 'modelOf' | 'forget'>;
   /** The roots offered to servers: each conversation's project folder, the active one current. */
   roots: RootsRegistry;
