@@ -53,6 +53,9 @@ export async function stageBreakdown(
       () => core.tools.catalog().prepareArguments(core.tools.catalog().resolve(modelName), { message: 'hi' }),
     ],
     ['safety: authorizeCall incl. audit line', () => authorizeCall(gate, gateCall)],
+    // What the core decides for each call before its audit line (calls/callTarget.ts, decideGate): the
+    // inputs read as they are now, the approvals file and the quarantine checked (one stat each).
+    ['safety: the verdict decided now (core.tools)', () => core.tools.runsWithoutAsking(entry)],
     [
       'safety: audit line alone',
       () =>

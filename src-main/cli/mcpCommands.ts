@@ -196,7 +196,7 @@ asks for the value without echoing it; from a script, pipe it in:
     .action(async (name: string, o) =>
       withCore(
         async (core) => {
-          const r = await core.servers.testSaved(name);
+          const r = await core.servers.connections.testSaved(name);
           if (o.json) printJson(r);
           else if (r.ok)
             print(

@@ -9,6 +9,7 @@ import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
 import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
 import type { LogLevel, Settings } from '@shared/settings';
+import { ChatModels } from './agent/chatModels';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
@@ -178,6 +179,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   private readonly audit: AuditLog;
   private readonly oauth: OAuthManager;
   private chatService?: ChatService;
+  private chatModels?: ChatModels;
   private scheduleService?: ScheduleService;
   private stopDeclining?: () => void;
   private samplingComplete?: SamplingComplete;
@@ -405,21 +407,34 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, settings });
   }
 
-  /** The chat: conversations and their turns (built on first use; it answers sampling from then on). */
+  /**
+   * The chat's models: the default, each conversation's, Settings > Models (built on first use; the
+   * latest turn's model, else the default, answers sampling from then on).
+   */
+  get models(): ChatModels {
+    this.chatModels ??= new ChatModels({
+      prefs: new ChatPreferencesFile(this.opened.paths.home),
+      providers: this.providers,
+      settings: this.settings,
+      setSamplingModel: (complete) => this.setSamplingModel(complete),
+      env: () => this.opts.env ?? process.env,
+    });
+    return this.chatModels;
+  }
+
+  /** The chat: its turns and its conversations (built on first use). */
   get chat(): ChatService {
     this.chatService ??= new ChatService({
       appContext: (cid) => this.apps.contextFor(cid),
-      conversations: this.conversations,
+      store: this.conversations,
       titles: this.titles,
-      prefs: new ChatPreferencesFile(this.opened.paths.home),
+      models: this.models,
       providers: this.providers,
       settings: this.settings,
       tools: this.tools,
       roots: this.features.roots,
       ensureWorkspace: (dir) => this.workspaces.ensure(dir),
-      setSamplingModel: (complete) => this.setSamplingModel(complete),
       attach: (server, uri) => this.resources.attachment(server, uri),
-      env: () => this.opts.env ?? process.env,
     });
     return this.chatService;
   }
@@ -483,9 +498,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     // Watch even when the first sync fails (an mcp_servers.json with a typo): the person fixes the file
     // while Mooring runs, and the fixed file starts the servers without a restart.
     try {
-      await this.servers.sync();
+      await this.servers.sessions.sync();
     } finally {
-      if (opts.watch) await this.servers.watch();
+      if (opts.watch) await this.servers.sessions.watch();
     }
     if (opts.resumeTasks)
       await this.tasks.resume().catch((e: Error) =>
@@ -499,9 +514,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       );
   }
 
-  /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
+  /** Starts just these servers (the CLI connects only what a command needs); see ServerSessions.startOnly. */
   startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
-    return this.servers.startOnly(names, opts);
+    return this.servers.sessions.startOnly(names, opts);
   }
 
   /**
@@ -581,12 +596,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   }
 
   /**
-   * No host picked a sampling model (`mooring serve` has no chat of its own): the chat service's, which is
-   * the app's choice on this home (the saved default model, else MOORING_MODEL, keys from the keychain).
-   * Building the chat service sets it (`setSamplingModel`).
+   * No host picked a sampling model (`mooring serve` has no chat of its own): the chat's, which is the
+   * app's choice on this home (the saved default model, else MOORING_MODEL, keys from the keychain).
+   * Building the chat's models sets it (`setSamplingModel`).
    */
   private defaultSampling(): SamplingComplete {
-    void this.chat;
+    void this.models;
     if (!this.samplingComplete) throw new MooringError('internal', 'No model answers sampling requests.');
     return this.samplingComplete;
   }

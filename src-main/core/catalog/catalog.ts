@@ -8,7 +8,7 @@ import { MooringError } from '../errors';
 import type { ToolHandle } from '../mcp/types';
 import type { Provider } from './adaptSchema';
 import { coerceArgs, stripInternal, type ArgFix } from './argRepair';
-import { serverFilterReason, toolSetReason, type ServerToolFilter, type ToolSet } from './filters';
+import { serverExclusion, toolSetReason, type ServerToolFilter, type ToolSet } from './filters';
 import { resolveToolName, type Resolution } from './resolveName';
 import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
 import { processToolSchema, schemaExclusion, type ProcessedSchema } from './schemaPipeline';
@@ -350,14 +350,8 @@ function exclusionOf(
   filter: ServerToolFilter & { enabled?: boolean },
   toolSet: ToolSet | undefined,
 ): { reason: string; hint: string } | undefined {
-  if (filter.enabled === false)
-    return { reason: 'the server is disabled', hint: `Enable server "${entry.server}" first.` };
-  const filtered = serverFilterReason(entry.tool, filter);
-  if (filtered)
-    return {
-      reason: filtered,
-      hint: `Enable the tool for server "${entry.server}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
-    };
+  const byServer = serverExclusion(entry.server, entry.tool, filter);
+  if (byServer) return byServer;
   const schema = entry.schemaExclusion();
   if (schema)
     return {

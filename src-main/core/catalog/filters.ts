@@ -23,6 +23,23 @@ export function serverFilterReason(tool: string, filter: ServerToolFilter): stri
   return undefined;
 }
 
+/** Why the server's own config keeps a tool off (the server disabled, its filter), and what to do about it. */
+export function serverExclusion(
+  server: string,
+  tool: string,
+  filter: ServerToolFilter & { enabled?: boolean | undefined },
+): { reason: string; hint: string } | undefined {
+  if (filter.enabled === false)
+    return { reason: 'the server is disabled', hint: `Enable server "${server}" first.` };
+  const filtered = serverFilterReason(tool, filter);
+  if (filtered)
+    return {
+      reason: filtered,
+      hint: `Enable the tool for server "${server}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+    };
+  return undefined;
+}
+
 export function toolSetReason(modelName: string, set: ToolSet | undefined): string | undefined {
   if (!set || set.tools.includes(modelName)) return undefined;
   return `not in tool set "${set.name}"`;

@@ -1,6 +1,7 @@
 // The settings service: settings.json as the core holds it (one store per core, so its updates are
 // serialised), the named tool sets inside it, and the change hook the core uses to rebuild what depends
 // on a setting. The Settings screens, the tool-set panel and `mooring toolset` all change it here.
+import { DEFAULT_PROVIDER_URLS, type ProviderId } from '@shared/providers';
 import type { LogLevel, Settings, SettingsInput } from '@shared/settings';
 import { MooringError } from '../errors';
 import { SettingsStore } from './settings';
@@ -55,6 +56,30 @@ export class SettingsService {
     return this.update((current) => ({ ...current, logLevel }));
   }
 
+  /**
+   * Settings > Models: the default provider, each provider's base URL (empty: the provider's default) and,
+   * when given, whether the model names conversations. Validated by the settings schema; nothing is
+   * written if bad.
+   */
+  async setProviders(input: {
+    defaultProvider: ProviderId;
+    baseUrls: Partial<Record<ProviderId, string | null>>;
+    titlesFromModel?: boolean;
+  }): Promise<Settings> {
+    const openai = emptyToUndefined(input.baseUrls.openai);
+    const anthropic = emptyToUndefined(input.baseUrls.anthropic);
+    return this.update((current) => ({
+      ...current,
+      ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
+      providers: {
+        default: input.defaultProvider,
+        ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },
+        openai: openai ? { baseUrl: openai } : {},
+        anthropic: anthropic ? { baseUrl: anthropic } : {},
+      },
+    }));
+  }
+
   /** A named tool set; an unknown name is a clear error listing the ones there are. */
   toolSet(name: string): ToolSetEntry {
     const set = this.settings.toolSets.find((t) => t.name === name);
@@ -95,6 +120,8 @@ export class SettingsService {
     await this.store.close();
   }
 }
+
+const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
 function noToolSet(name: string, sets: readonly ToolSetEntry[]): MooringError {
   const names = sets.map((t) => `"${t.name}"`).join(', ');

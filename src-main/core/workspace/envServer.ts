@@ -4,7 +4,7 @@
 // log line that mentions it is masked (URLs down to scheme and host; secret-looking arguments hidden).
 import { ServerConfigSchema, type ServerConfig } from '@shared/config';
 import { describeZodIssue, formatPath } from '../config/jsonDiagnostics';
-import { inferTransport } from '../config/importFormats';
+import { inferTransport } from '../config/importEntry';
 import { MooringError } from '../errors';
 import { redactText } from '../safety/redact';
 import { maskArgs, maskUrl, MASK } from '../secrets/serverSecrets';
