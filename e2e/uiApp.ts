@@ -6,7 +6,15 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
-import { descendants, EVERYTHING, FILESYSTEM, MEMORY, startMooringWeb, type RunningWeb } from './harness';
+import {
+  descendants,
+  EVERYTHING,
+  FILESYSTEM,
+  MEMORY,
+  running,
+  startMooringWeb,
+  type RunningWeb,
+} from './harness';
 
 export { expect };
 
@@ -32,16 +40,6 @@ const entry = (name: Seeded, home: string, root: string) =>
     fs: { name, command: 'node', args: [FILESYSTEM, root] },
     memory: { name, command: 'node', args: [MEMORY], env: { MEMORY_FILE_PATH: join(home, 'memory.json') } },
   })[name];
-
-/** Whether the process runs (a zombie has ended: only its parent has not read its exit yet). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** A process's command line, its arguments joined by spaces (empty once it is gone). */
 function commandOf(pid: number): string {
