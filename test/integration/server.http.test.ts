@@ -215,14 +215,20 @@ describe('mooring serve --http (the CLI process)', () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+    let signal: NodeJS.Signals | null = null;
+    const exited = new Promise<number>((resolve) =>
+      child.on('close', (code, killedBy) => {
+        signal = killedBy;
+        resolve(code ?? -1);
+      }),
+    );
     /** The first line it prints (the URL and token), as soon as it is there. */
     const firstLine = new Promise<string>((resolve, reject) => {
       child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.slice(0, stdout.indexOf('\n'))));
       void exited.then((code) => reject(new Error(`mooring serve exited (${code}): ${stderr}`)));
     });
     firstLine.catch(() => undefined); // a run that is meant to fail never prints one
-    return { child, exited, firstLine, err: () => stderr };
+    return { child, exited, firstLine, err: () => `${stderr}${signal ? `\n(ended by ${signal})` : ''}` };
   }
 
   it('prints the URL and a generated token once, serves with it, and stops cleanly on SIGTERM', async () => {
@@ -241,7 +247,7 @@ describe('mooring serve --http (the CLI process)', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('memory_search');
     await client.close();
     p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0); // a clean stop: sessions closed through withCore
+    expect(await p.exited, p.err()).toBe(0); // a clean stop: sessions closed through withCore
   }, 60_000);
 
   it('refuses --host 0.0.0.0 without --allow-remote, with a hint', async () => {
