@@ -1,5 +1,5 @@
 // Which protocol era a session speaks, and how the SDK client is set up to find out (MCP 2026-07-28,
-// "Lifecycle": server/discover; the SDK's docs/protocol-versions.md). Every connect probes with
+// "Lifecycle": server/discover; protocol-versions.md in the SDK's repository). Every connect probes with
 // `server/discover` and falls back to the 2025 `initialize` handshake (2025-11-25 down to 2024-11-05) for
 // servers that do not speak 2026-07-28; the verdict is kept by the actor so reconnects skip the probe.
 // The story of these choices: docs/decisions/006-protocol-eras.md.
