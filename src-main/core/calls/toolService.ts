@@ -124,7 +124,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
         const config: ServerConfig = held.length
           ? { ...a.config, excludeTools: [...a.config.excludeTools, ...held] }
           : a.config;
-        return { server: a.name, config, tools: a.tools() };
+        return { server: a.name, config, tools: a.tools(), held };
       }),
       { provider, ...(toolSet ? { toolSet } : {}) },
     );

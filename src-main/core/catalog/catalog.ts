@@ -21,6 +21,8 @@ export interface CatalogServerInput {
   server: string;
   config?: ServerToolFilter & { enabled?: boolean };
   tools: readonly ToolHandle[];
+  /** New tools the quarantine holds back (safety/toolQuarantine.ts): off, and said so, until turned on. */
+  held?: readonly string[];
 }
 
 export interface CatalogOptions {
@@ -224,7 +226,7 @@ export class ToolCatalog {
         const modelName = registry.add(input.server, handle.name);
         const entry = new Entry(input.server, modelName, handle, options);
         if (previous) entry.inheritSchema(previous.byName.get(modelName));
-        const exclusion = exclusionOf(entry, filter, options.toolSet);
+        const exclusion = exclusionOf(entry, { ...filter, held: input.held }, options.toolSet);
         if (exclusion) {
           entry.enabled = false;
           entry.excludedReason = exclusion.reason;
@@ -347,16 +349,27 @@ export function prepareArguments(entry: CatalogEntry, modelArgs: unknown): Prepa
  */
 function exclusionOf(
   entry: Entry,
-  filter: ServerToolFilter & { enabled?: boolean },
+  filter: ServerToolFilter & { enabled?: boolean; held?: readonly string[] | undefined },
   toolSet: ToolSet | undefined,
 ): { reason: string; hint: string } | undefined {
   if (filter.enabled === false)
-    return { reason: 'the server is disabled', hint: `Enable server "${entry.server}" first.` };
+    return {
+      reason: 'the server is disabled',
+      hint: `Enable the server: mooring mcp enable ${entry.server} (in the app: Servers).`,
+    };
+  // Each hint names the command that turns the tool on (it also ends a quarantine, services/configuredServers.ts).
+  const turnOn = `mooring mcp tools ${entry.server} --enable ${entry.tool}`;
+  if (filter.held?.includes(entry.tool))
+    return {
+      reason:
+        'it is new since the server was first seen and not marked read-only, so it is held back until you turn it on',
+      hint: `Review it, then turn it on: ${turnOn} (in the app: Tools).`,
+    };
   const filtered = serverFilterReason(entry.tool, filter);
   if (filtered)
     return {
       reason: filtered,
-      hint: `Enable the tool for server "${entry.server}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+      hint: `Turn it on: ${turnOn} (in the app: Tools).`,
     };
   const schema = entry.schemaExclusion();
   if (schema)
