@@ -12,6 +12,7 @@ import { registerInstallCommands } from './installCommands';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
 import { registerScheduleCommands } from './scheduleCommands';
 import { registerServeCommand } from './serveCommand';
+import { registerSettingsCommands } from './settingsCommand';
 import { registerToolsetCommands } from './toolsetCommands';
 import { registerWebCommand } from './webCommand';
 import { registerHelpCommand } from './helpCommand';
@@ -82,6 +83,7 @@ registerServeCommand(program, withCore);
 registerWebCommand(program);
 registerToolsetCommands(program, withCore);
 registerScheduleCommands(program, withCore);
+registerSettingsCommands(program, withCore);
 registerHelpCommand(program);
 
 /** With --json, a usage error is JSON on stdout like every other error (output.ts `reportError`). */

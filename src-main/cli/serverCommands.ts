@@ -13,6 +13,16 @@ import { printJson, say, tty } from './terminalText';
 
 const JSON_HELP = 'print the outcome as JSON on stdout';
 
+/** What `mooring mcp set` changes: limits and settings of one server (trust and tools have commands of their own). */
+const SETTABLE = {
+  url: 'string',
+  maxMessageMB: 'number',
+  timeoutSeconds: 'number',
+  samplingTokensPerHour: 'number',
+  policy: 'string',
+  logLevel: 'string',
+} as const;
+
 export function registerServerCommands(mcp: Command, withCore: CoreRunner): void {
   mcp
     .command('add')
@@ -37,6 +47,7 @@ export function registerServerCommands(mcp: Command, withCore: CoreRunner): void
     .option('--trust', 'allow a command outside the runtime allowlist')
     .option('--disabled', 'add it switched off')
     .option('--all-tools', 'skip the default safe set: leave its destructive tools on')
+    .option('--replace', 'replace the server of this name: the whole entry, as given here')
     .option('--json', JSON_HELP)
     .addHelpText(
       'after',
@@ -64,20 +75,23 @@ asks for the value without echoing it; from a script, pipe it in:
             ...(o.trust ? { trust: true } : {}),
             ...(o.disabled ? { enabled: false } : {}),
           };
-          const saved = await core.servers.add(input, { start: false, safeDefaults: !o.allTools });
+          const exists = o.replace && (await core.servers.configs()).some((c) => c.name === name);
+          const saved = exists
+            ? await core.servers.update(name, input)
+            : await core.servers.add(input, { start: false, safeDefaults: !o.allTools });
           const keychain = saved.secretEnv.concat(saved.secretHeaders);
           const commandLine = describeCommandLine(saved);
           if (o.json)
             return void printJson({
               ok: true,
-              added: saved.name,
+              [exists ? 'replaced' : 'added']: saved.name,
               commandLine,
               keychain,
-              safeSet: !o.allTools,
+              safeSet: !exists && !o.allTools,
             });
           for (const w of keychain) say(tty`kept ${w} in the keychain\n`);
-          say(tty`added ${saved.name}: ${commandLine}\n`);
-          if (!o.allTools)
+          say(tty`${exists ? 'replaced' : 'added'} ${saved.name}: ${commandLine}\n`);
+          if (!exists && !o.allTools)
             say(
               tty`its destructive tools start off (the default safe set, applied when it first connects); list them with: mooring mcp tools ${saved.name}\n`,
             );
@@ -187,6 +201,36 @@ asks for the value without echoing it; from a script, pipe it in:
               ? tty`${name} is no longer trusted\n`
               : tty`${name} is trusted to run: ${describeCommandLine(saved)}\n`,
           );
+        },
+        { json: o.json },
+      ),
+    );
+
+  mcp
+    .command('set')
+    .description(
+      `change one of a server's limits or settings: ${Object.keys(SETTABLE).join(', ')} (mooring mcp set files maxMessageMB 16)`,
+    )
+    .argument('<name>')
+    .argument('<key>', Object.keys(SETTABLE).join(' | '))
+    .argument('<value>')
+    .option('--json', JSON_HELP)
+    .action(async (name: string, key: string, raw: string, o) =>
+      withCore(
+        async (core) => {
+          const kind = SETTABLE[key as keyof typeof SETTABLE];
+          if (!kind)
+            throw new MooringError(
+              'usage',
+              `"${key}" is not a server setting this command changes`,
+              `It changes ${Object.keys(SETTABLE).join(', ')}; trust with mooring mcp trust NAME, tools with mooring mcp tools NAME --enable/--disable.`,
+            );
+          const value = kind === 'number' ? (Number.isFinite(Number(raw)) ? Number(raw) : raw) : raw;
+          // The whole entry goes through the same checks as the app's form (ServerConfigSchema).
+          const saved = await core.servers.update(name, { ...(await core.servers.get(name)), [key]: value });
+          const now = (saved as Record<string, unknown>)[key];
+          if (o.json) printJson({ ok: true, server: name, key, value: now });
+          else say(tty`${name}: ${key} = ${String(now)}\n`);
         },
         { json: o.json },
       ),

@@ -54,6 +54,7 @@ const COMMANDS: Record<string, Line> = {
   'mcp trust': { args: (v) => ['mcp', 'trust', `pipe-${v}`] },
   'mcp disable': { args: (v) => ['mcp', 'disable', `pipe-${v}`] },
   'mcp enable': { args: (v) => ['mcp', 'enable', `pipe-${v}`] },
+  'mcp set': { args: (v) => ['mcp', 'set', `pipe-${v}`, 'timeoutSeconds', '60'] },
   'mcp approve': { args: () => ['mcp', 'approve', 'proj', '--workspace', ws, '--yes'] },
   'mcp login': {
     args: () => ['mcp', 'login', 'remote', '--no-browser'],
@@ -88,6 +89,9 @@ const COMMANDS: Record<string, Line> = {
   'schedule resume': { args: (v) => ['schedule', 'resume', `nightly-${v}`] },
   'schedule run': { args: (v) => ['schedule', 'run', `nightly-${v}`] },
   'schedule remove': { args: (v) => ['schedule', 'remove', `nightly-${v}`] },
+  'settings get': { args: () => ['settings', 'get'] },
+  'settings set': { args: () => ['settings', 'set', 'maxToolIterations', '30'] },
+  'settings unset': { args: () => ['settings', 'unset', 'maxToolIterations'] },
   help: { args: () => ['help', 'exit-codes'] },
 };
 

@@ -3,6 +3,7 @@
 // on a setting. The Settings screens, the tool-set panel and `mooring toolset` all change it here.
 import type { LogLevel, Settings, SettingsInput } from '@shared/settings';
 import { MooringError } from '../errors';
+import { withSetting } from './settingKeys';
 import { SettingsStore } from './settings';
 
 export interface ToolSetEntry {
@@ -45,6 +46,11 @@ export class SettingsService {
     this.settings = await this.store.update(change);
     await this.opts.onChange?.(this.settings);
     return this.settings;
+  }
+
+  /** One setting by key (config/settingKeys.ts); `undefined` puts it back to its default. */
+  async set(key: string, value: unknown): Promise<Settings> {
+    return this.update((current) => withSetting(current, key, value));
   }
 
   /**

@@ -345,7 +345,7 @@ export class SessionActor extends EventEmitter {
             this.hostLog(
               'warning',
               g.reason === 'oversized'
-                ? `Dropped a ${g.bytes}-byte message from the server: over the 4 MB limit for one line`
+                ? `Dropped a ${g.bytes}-byte message from the server: over the ${prepared.maxMessageMB} MB limit for one line`
                 : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
             ),
           ...(fetch ? { fetch } : {}),
