@@ -117,6 +117,9 @@ async function callTool(
         interactive: interactive(),
         signal: stop.signal,
         onProgress: (p) => progress.onProgress(p),
+        onPhase: (e) => {
+          if (e.phase === 'running') progress.running();
+        },
       })
       .catch(async (err: unknown) => {
         if (!stop.signal.aborted) throw err;

@@ -18,26 +18,34 @@ export function describeProgress(p: Progress | undefined, elapsedMs: number): st
 }
 
 export interface ProgressReporter {
+  /** The call is running at its server (after any approval): the clock starts. */
+  running(): void;
   onProgress(p: Progress): void;
   /** Clears the line (terminal) and stops the clock. */
   stop(): void;
 }
 
 export function reportProgress(opts: { what: string; terminal: boolean }): ProgressReporter {
-  const started = Date.now();
+  let started: number | undefined;
   let last: Progress | undefined;
   let shown = false;
   let lastLineAt = 0;
-  const line = () => `… ${opts.what}: ${describeProgress(last, Date.now() - started)}`;
+  let ticker: NodeJS.Timeout | undefined;
+  const line = () => `… ${opts.what}: ${describeProgress(last, Date.now() - (started ?? Date.now()))}`;
   const render = () => {
     if (terminal.busy) return;
     say(`\r\x1b[K${line()}`);
     shown = true;
   };
-  const ticker = opts.terminal ? setInterval(render, 1000) : undefined;
-  ticker?.unref();
+  const running = () => {
+    if (started !== undefined) return;
+    started = Date.now();
+    if (opts.terminal) (ticker = setInterval(render, 1000)).unref();
+  };
   return {
+    running,
     onProgress(p) {
+      running();
       last = p;
       if (opts.terminal) return render();
       const now = Date.now();

@@ -37,7 +37,7 @@ export async function askFields(
       throw new MooringError(
         'usage',
         `${opts.what} needs ${required.map((r) => `"${r}"`).join(', ')}`,
-        `Give each with ${opts.flag} ${required[0]}=VALUE (run in a terminal to be asked, with suggestions).`,
+        `Give ${required.length > 1 ? 'each' : 'it'}: ${required.map((r) => `${opts.flag} ${r}=VALUE`).join(' ')} (or run in a terminal to be asked, with suggestions).`,
       );
     return values;
   }
