@@ -15,8 +15,11 @@ export type { TransportKind };
 
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DEFAULT_TIMEOUT_SECONDS = 180;
-/** The cap on one message from a stdio server (4 MB); a server that returns big images may raise it. */
-export const DEFAULT_MAX_MESSAGE_MB = 4;
+/**
+ * The cap on one message from a stdio server (32 MB): room for results the large-result path pages for the
+ * model (ARCHITECTURE.md, "Results too large for the model"); one server may lower or raise it.
+ */
+export const DEFAULT_MAX_MESSAGE_MB = 32;
 export const MAX_MESSAGE_MB = 64;
 export const MAX_TIMEOUT_SECONDS = 600;
 /** A server may spend this many tokens of the user's model an hour on sampling unless told otherwise. */

@@ -36,7 +36,7 @@ export function callTarget(
 ): CallTarget {
   const definition = entry.handle.definition;
   const config = actor?.config ?? fallbackConfig(entry.server);
-  const filter = actor ? withHeld(actor.config, held) : { excludeTools: [...held] };
+  const filter = actor ? { ...withHeld(actor.config, held), held } : { excludeTools: [...held], held };
   const off = entry.enabled
     ? serverExclusion(entry.server, entry.tool, filter)
     : { reason: entry.excludedReason, hint: entry.excludedHint };

@@ -150,8 +150,8 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
     const toolSet = query.toolSet ? this.deps.toolSet(query.toolSet) : undefined;
     const built = buildCatalog(
       this.deps.sessionsFor(query.workspace, this.deps.pool.list()).map((a) => {
-        const config = withHeld(a.config, this.deps.quarantine.quarantined(a.name));
-        return { server: a.name, config, tools: a.tools() };
+        const held = this.deps.quarantine.quarantined(a.name);
+        return { server: a.name, config: withHeld(a.config, held), tools: a.tools(), held };
       }),
       { provider, ...(toolSet ? { toolSet } : {}) },
     );

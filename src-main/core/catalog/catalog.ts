@@ -21,6 +21,8 @@ export interface CatalogServerInput {
   server: string;
   config?: ServerToolFilter & { enabled?: boolean };
   tools: readonly ToolHandle[];
+  /** New tools the quarantine holds back (safety/toolQuarantine.ts): off, and said so, until turned on. */
+  held?: readonly string[];
 }
 
 export interface CatalogOptions {
@@ -224,7 +226,7 @@ export class ToolCatalog {
         const modelName = registry.add(input.server, handle.name);
         const entry = new Entry(input.server, modelName, handle, options);
         if (previous) entry.inheritSchema(previous.byName.get(modelName));
-        const exclusion = exclusionOf(entry, filter, options.toolSet);
+        const exclusion = exclusionOf(entry, { ...filter, held: input.held }, options.toolSet);
         if (exclusion) {
           entry.enabled = false;
           entry.excludedReason = exclusion.reason;
@@ -347,7 +349,7 @@ export function prepareArguments(entry: CatalogEntry, modelArgs: unknown): Prepa
  */
 function exclusionOf(
   entry: Entry,
-  filter: ServerToolFilter & { enabled?: boolean },
+  filter: ServerToolFilter & { enabled?: boolean; held?: readonly string[] | undefined },
   toolSet: ToolSet | undefined,
 ): { reason: string; hint: string } | undefined {
   const byServer = serverExclusion(entry.server, entry.tool, filter);

@@ -23,20 +23,29 @@ export function serverFilterReason(tool: string, filter: ServerToolFilter): stri
   return undefined;
 }
 
-/** Why the server's own config keeps a tool off (the server disabled, its filter), and what to do about it. */
+/**
+ * Why the server's own config keeps a tool off (the server disabled, the new-tool quarantine, its filter),
+ * and what to do about it: each hint names the command that turns the tool on (it also ends a quarantine).
+ */
 export function serverExclusion(
   server: string,
   tool: string,
-  filter: ServerToolFilter & { enabled?: boolean | undefined },
+  filter: ServerToolFilter & { enabled?: boolean | undefined; held?: readonly string[] | undefined },
 ): { reason: string; hint: string } | undefined {
   if (filter.enabled === false)
-    return { reason: 'the server is disabled', hint: `Enable server "${server}" first.` };
-  const filtered = serverFilterReason(tool, filter);
-  if (filtered)
     return {
-      reason: filtered,
-      hint: `Enable the tool for server "${server}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+      reason: 'the server is disabled',
+      hint: `Enable the server: mooring mcp enable ${server} (in the app: Servers).`,
     };
+  const turnOn = `mooring mcp tools ${server} --enable ${tool}`;
+  if (filter.held?.includes(tool))
+    return {
+      reason:
+        'it is new since the server was first seen and not marked read-only, so it is held back until you turn it on',
+      hint: `Review it, then turn it on: ${turnOn} (in the app: Tools).`,
+    };
+  const filtered = serverFilterReason(tool, filter);
+  if (filtered) return { reason: filtered, hint: `Turn it on: ${turnOn} (in the app: Tools).` };
   return undefined;
 }
 

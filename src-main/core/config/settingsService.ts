@@ -4,6 +4,7 @@
 import { DEFAULT_PROVIDER_URLS, type ProviderId } from '@shared/providers';
 import type { LogLevel, Settings, SettingsInput } from '@shared/settings';
 import { MooringError } from '../errors';
+import { withSetting } from './settingKeys';
 import { SettingsStore } from './settings';
 
 export interface ToolSetEntry {
@@ -46,6 +47,11 @@ export class SettingsService {
     this.settings = await this.store.update(change);
     await this.opts.onChange?.(this.settings);
     return this.settings;
+  }
+
+  /** One setting by key (config/settingKeys.ts); `undefined` puts it back to its default. */
+  async set(key: string, value: unknown): Promise<Settings> {
+    return this.update((current) => withSetting(current, key, value));
   }
 
   /**

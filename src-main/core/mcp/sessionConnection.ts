@@ -280,7 +280,7 @@ export class SessionConnection {
         host.log.host(
           'warning',
           g.reason === 'oversized'
-            ? `Dropped a ${g.bytes}-byte message from the server: over the 4 MB limit for one line`
+            ? `Dropped a ${g.bytes}-byte message from the server: over the ${config.maxMessageMB} MB limit for one line`
             : `The server wrote a line that is not JSON-RPC to stdout (ignored): ${g.sample}`,
         ),
       ...(guard ? { guard } : {}),

@@ -4,6 +4,7 @@ import type { ServerConfig } from '@shared/config';
 import { STDERR_TAIL_MARKER } from '@shared/errors';
 import { MooringError } from '../errors';
 import { isLocalTransport } from '@shared/transports';
+import { diagnoseRemote, messageTooLarge } from './connectionDoctor';
 
 interface ConnectContext {
   config: ServerConfig;
@@ -30,6 +31,8 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code;
   const msg = e instanceof Error ? e.message : String(err);
+  const diagnosed = diagnoseRemote(err, config);
+  if (diagnosed) return diagnosed;
   // Before the exit check: on a timeout Mooring closes the server's stdin, so a process that was merely
   // silent then exits (often with code 0) — the exit is our doing, not the cause.
   if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout)
@@ -151,6 +154,8 @@ export function callError(
         { cause: err },
       );
   }
+  const tooLarge = messageTooLarge(err, ctx);
+  if (tooLarge) return tooLarge;
   if (err instanceof ProtocolError)
     return new MooringError(
       'protocol_error',

@@ -209,7 +209,7 @@ export async function authorizeCall(
       'refused',
       `Mooring refused to call ${label}: ${verdict.reason}.`,
       call.disabled?.hint ??
-        `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+        `Turn it on: mooring mcp tools ${config.name} --enable ${tool.name} (in the app: Tools).`,
     );
   }
   const automatic = authorizeAutomatic(deps, {
