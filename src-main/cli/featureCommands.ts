@@ -9,16 +9,14 @@ import type { ResourceContentView } from '@shared/resources';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { askFields } from './completionPrompt';
-import { failIfNotReady, type CoreRunner } from './coreRunner';
+import { startServer, type CoreRunner } from './coreRunner';
 import { collect, parsePairs } from './output';
+import { onStop } from './processGuards';
 import { saveBlobs } from './resourceOutput';
 import { interactive } from './terminalPrompt';
 import { multiline, print, printJson, printJsonLine, tty } from './terminalText';
 
-async function started(core: MooringCore, name: string): Promise<void> {
-  await core.startOnly([name]);
-  failIfNotReady(core, name);
-}
+const started = (core: MooringCore, name: string): Promise<void> => startServer(core, name);
 
 export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): void {
   mcp
@@ -60,6 +58,7 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
             {
               interactive: interactive() && !o.json,
               what: `The prompt "${prompt}"`,
+              flag: '--arg',
               suggest: async (field, value, context) =>
                 (
                   await core.prompts.complete(name, {
@@ -135,6 +134,7 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
               {
                 interactive: interactive() && !o.json,
                 what: `The template ${given}`,
+                flag: '--var',
                 suggest: async (field, value, context) =>
                   (
                     await core.resources.complete(name, {
@@ -181,8 +181,10 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
           };
           core.on('log', on);
           await new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve);
-            process.once('SIGTERM', resolve);
+            const stop = onStop(() => {
+              stop();
+              resolve();
+            });
           });
           core.off('log', on);
         },

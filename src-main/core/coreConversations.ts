@@ -5,6 +5,7 @@
 // is where closing starts.
 import type { LogLine } from '@shared/session';
 import type { CoreEvents } from '@shared/wire';
+import { ChatModels } from './agent/chatModels';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
@@ -53,6 +54,7 @@ export interface Conversations {
   relay: RelaySource;
   sharing: McpSharing;
   apps: AppViews;
+  models: ChatModels;
   chat: ChatService;
   schedules: ScheduleService;
 }
@@ -106,36 +108,44 @@ export function buildConversations(i: ConversationsInput): Conversations {
     { ...(opts.selfLaunch ? { selfLaunch: opts.selfLaunch } : {}), ...(opts.env ? { env: opts.env } : {}) },
   );
   register(toDisposable(() => sharing.stop().catch(() => undefined)));
-  const apps = new AppViews({
-    tools,
-    pool,
-    workspaceOf: async (cid) => {
-      const folder = features.roots.folderOf(cid);
-      return folder ? workspaces.ensure(folder) : undefined;
-    },
-    folderSession: (workspace, server) => workspaces.sessions.actor(workspace, server),
-    resources: features.resources,
-    interactions,
-    ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
-    sendMessage: async (m) => {
-      await chats.get().send({ conversationId: m.conversationId, text: m.text, app: m.app });
-    },
-  });
+  const apps = register(
+    new AppViews({
+      tools,
+      pool,
+      workspaceOf: async (cid) => {
+        const folder = features.roots.folderOf(cid);
+        return folder ? workspaces.ensure(folder) : undefined;
+      },
+      folderSession: (workspace, server) => workspaces.sessions.actor(workspace, server),
+      resources: features.resources,
+      interactions,
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      sendMessage: async (m) => {
+        await chats.get().send({ conversationId: m.conversationId, text: m.text, app: m.app });
+      },
+    }),
+  );
   register(listen(apps, 'updated', (u) => bus.emit('appViewUpdated', u)));
+  // The chat's models; the latest turn's model, else the default, answers sampling from here on.
+  const models = new ChatModels({
+    prefs: new ChatPreferencesFile(paths.home),
+    providers,
+    settings,
+    setSamplingModel: (complete) => samplingModel.pick(complete),
+    env,
+  });
   const chat = chats.set(
     new ChatService({
       appContext: (cid) => apps.contextFor(cid),
-      conversations,
+      store: conversations,
       titles,
-      prefs: new ChatPreferencesFile(paths.home),
+      models,
       providers,
       settings,
       tools,
       roots: features.roots,
       ensureWorkspace: (dir) => workspaces.ensure(dir),
-      setSamplingModel: (complete) => samplingModel.pick(complete),
       attach: (server, uri) => resources.attachment(server, uri),
-      env,
     }),
   );
   register(listen(chat, 'chat', (e) => bus.emit('chat', e)));
@@ -181,6 +191,7 @@ export function buildConversations(i: ConversationsInput): Conversations {
     relay,
     sharing,
     apps,
+    models,
     chat,
     schedules,
   };

@@ -11,7 +11,7 @@ import { ServerManager } from './config/serverManager';
 import { ServersStore } from './config/serversStore';
 import type { SettingsService } from './config/settingsService';
 import type { Sessions } from './coreSessions';
-import { listen, toDisposable, type Disposable } from './disposable';
+import { listen, type Disposable } from './disposable';
 import type { EventBus } from './eventBus';
 import type { HomePaths } from './home';
 import { InstallService, removeInstalledFiles } from './install/installService';
@@ -65,18 +65,20 @@ export function buildServers(i: ServersInput): Servers {
   /** "Allow for this conversation" answers: in memory, per conversation. */
   const grants = new ConversationGrants();
 
-  const tools = new ToolService({
-    tasks: i.sessions.tasks,
-    // A host that cannot open links declares no URL elicitation, and a -32042 fails with why.
-    ...(opts.openExternal ? { urlElicitation: features.urlElicitations } : {}),
-    pool,
-    sessionsFor: (workspace, global) => workspaces.sessions.actors(workspace, global),
-    folderSession: (workspace, server) => workspaces.sessions.actor(workspace, server),
-    quarantine,
-    gate: { store: approvalStore, audit: i.audit, yolo: () => settings.current().yolo, grants },
-    approvals: i.approvals,
-    toolSet: (name) => settings.toolSet(name),
-  });
+  const tools = register(
+    new ToolService({
+      tasks: i.sessions.tasks,
+      // A host that cannot open links declares no URL elicitation, and a -32042 fails with why.
+      ...(opts.openExternal ? { urlElicitation: features.urlElicitations } : {}),
+      pool,
+      sessionsFor: (workspace, global) => workspaces.sessions.actors(workspace, global),
+      folderSession: (workspace, server) => workspaces.sessions.actor(workspace, server),
+      quarantine,
+      gate: { store: approvalStore, audit: i.audit, yolo: () => settings.current().yolo, grants },
+      approvals: i.approvals,
+      toolSet: (name) => settings.toolSet(name),
+    }),
+  );
   register(listen(tools, 'toolCall', (e) => bus.emit('toolCall', e)));
   // A settings change makes the catalogs stale and may change the servers' log level.
   register(
@@ -95,23 +97,24 @@ export function buildServers(i: ServersInput): Servers {
     }),
   );
 
-  const servers = new ConfiguredServers({
-    manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
-    safeSet: quarantine,
-    pool,
-    tools,
-    // The capabilities of a real session: a server lists the tools it would list there.
-    testSession: { ...sessionOptions(), configureClient: features.configureTestClient },
-    forgetSignIn: (name) => oauth.signOut(name),
-    removeInstalledFiles: (name) => removeInstalledFiles(paths.home, name),
-    extraServers: opts.extraServers ?? [],
-    ...(opts.workspace ? { workspace: opts.workspace } : {}),
-    scanWorkspace: (dir) => workspaces.scan(dir),
-    log,
-    onFileChange: (ok) => bus.emit('serversFile', { ok }),
-    serverIcon: (name) => icons.iconOf(name, pool.get(name)?.serverIcons()),
-  });
-  register(toDisposable(() => servers.close()));
+  const servers = register(
+    new ConfiguredServers({
+      manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
+      safeSet: quarantine,
+      pool,
+      tools,
+      // The capabilities of a real session: a server lists the tools it would list there.
+      testSession: { ...sessionOptions(), clientHandlers: features.testClientHandlers },
+      forgetSignIn: (name) => oauth.signOut(name),
+      removeInstalledFiles: (name) => removeInstalledFiles(paths.home, name),
+      extraServers: opts.extraServers ?? [],
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
+      scanWorkspace: (dir) => workspaces.scan(dir),
+      log,
+      onFileChange: (ok) => bus.emit('serversFile', { ok }),
+      serverIcon: (name) => icons.iconOf(name, pool.get(name)?.serverIcons()),
+    }),
+  );
   const auth = new AuthService({
     oauth,
     serverConfig: (name) => servers.get(name),

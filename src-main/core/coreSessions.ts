@@ -136,7 +136,7 @@ export function buildSessions(i: SessionsInput): Sessions {
   const connect: PoolActorOptions = {
     ...opts.session,
     prepare: prepareFor(),
-    fetchFor: (config) => preparation.fetchFor(config),
+    guardFor: (config) => preparation.guardFor(config),
     redact: redactor.redact,
   };
   const sessionOptions = (workspace?: string): PoolActorOptions => ({
@@ -144,7 +144,7 @@ export function buildSessions(i: SessionsInput): Sessions {
     prepare: prepareFor(workspace),
     authProviderFor: oauth.authFor,
     capabilities: features.capabilities,
-    configureClient: features.configureClient,
+    clientHandlers: features.clientHandlers,
   });
   // Each session publishes on the core's bus itself (mcp/sessionPool.ts).
   const pool = pools.set(new SessionPool(sessionOptions(), bus));

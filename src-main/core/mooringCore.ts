@@ -6,7 +6,8 @@
 import type { ServerConfig } from '@shared/config';
 import type { LogLevel, Settings } from '@shared/settings';
 import type { CoreEvents } from '@shared/wire';
-import { ChatService } from './agent/chatService';
+import type { ChatModels } from './agent/chatModels';
+import type { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
 import { ConversationTitles } from './agent/conversationTitles';
 import { ProviderAccess } from './agent/providerAccess';
@@ -128,7 +129,9 @@ export class MooringCore extends DisposableObject {
   readonly sharing: McpSharing;
   /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
   readonly apps: AppViews;
-  /** The chat: conversations and their turns; its latest turn's model also answers sampling. */
+  /** The chat's models: the default, each conversation's, Settings > Models; they also answer sampling. */
+  readonly models: ChatModels;
+  /** The chat: its turns and its conversations. */
   readonly chat: ChatService;
   /** Scheduled prompts: the schedules, their runs and, in the process holding the lease (`own`), the scheduler. */
   readonly schedules: ScheduleService;
@@ -211,6 +214,7 @@ export class MooringCore extends DisposableObject {
       relay: this.relay,
       sharing: this.sharing,
       apps: this.apps,
+      models: this.models,
       chat: this.chat,
       schedules: this.schedules,
     } = buildConversations({
@@ -268,9 +272,9 @@ export class MooringCore extends DisposableObject {
     // Watch even when the first sync fails (an mcp_servers.json with a typo): the person fixes the file
     // while Mooring runs, and the fixed file starts the servers without a restart.
     try {
-      await this.servers.sync();
+      await this.servers.sessions.sync();
     } finally {
-      if (opts.watch) await this.servers.watch();
+      if (opts.watch) await this.servers.sessions.watch();
     }
     if (opts.resumeTasks)
       await this.tasks
@@ -286,9 +290,9 @@ export class MooringCore extends DisposableObject {
         );
   }
 
-  /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
+  /** Starts just these servers (the CLI connects only what a command needs); see ServerSessions.startOnly. */
   startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
-    return this.servers.startOnly(names, opts);
+    return this.servers.sessions.startOnly(names, opts);
   }
 
   /**

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { SERVER_NAME_PATTERN, type ServerConfig, type ServerConfigInput } from '@shared/config';
 import type { InstallPlan, InstallResult, RegistrySearchPage } from '@shared/registry';
 import { importGrants } from '../config/importConsent';
-import { sanitizeServerName } from '../config/importFormats';
+import { sanitizeServerName } from '../config/importEntry';
 import { MooringError } from '../errors';
 import { describeCommandLine } from '../safety/commandAllowlist';
 import { createGuardedFetch } from '../safety/guardedFetch';

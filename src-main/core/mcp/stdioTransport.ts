@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
+import { MESSAGE_TOO_LARGE, type MessageTooLargeData } from './connectionDoctor';
 import { processWatchdog, type ProcessWatchdog } from './processWatchdog';
 import { StderrLines } from './stderrLines';
 
@@ -282,6 +283,12 @@ export class StdioTransport implements Transport {
           message: `The server's response was ${(bytes / 1048576).toFixed(1)} MB, over Mooring's ${(
             (this.opts.maxLineBytes ?? MAX_LINE_BYTES) / 1048576
           ).toFixed(0)} MB limit for one message; it was dropped`,
+          // Marked as Mooring's own, so no one reports it as the server's error (connectionDoctor.ts).
+          data: {
+            reason: MESSAGE_TOO_LARGE,
+            bytes,
+            limitBytes: this.opts.maxLineBytes ?? MAX_LINE_BYTES,
+          } satisfies MessageTooLargeData,
         },
       });
     }

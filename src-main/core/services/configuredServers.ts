@@ -1,7 +1,9 @@
 // The configured-servers service: every change to mcp_servers.json the app or the CLI can make, each
 // one method that keeps the file, the keychain, the quarantine and the live sessions in step (add, edit,
-// remove, enable, the tool toggle, the default safe set, import, test, refresh, logs). Routers and
-// commands call these; none writes the file itself.
+// remove, enable, the tool toggle, import), and what the Servers screen lists. The sessions that follow the
+// file are `sessions` (services/serverSessions.ts: sync, restart, the default safe set), the Test button's
+// throwaway sessions `connections` (services/connectionTests.ts). Routers and commands call these; none
+// writes the file itself.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
@@ -11,15 +13,15 @@ import { FORMAT_NAMES } from '../config/clientFormats';
 import { importGrants } from '../config/importConsent';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
-import { parseServerInput } from '../config/serversStore';
+import { DisposableObject } from '../disposable';
 import { MooringError } from '../errors';
-import { testConnection, type ConnectionTestResult } from '../mcp/connectionTest';
 import type { PoolActorOptions, SessionPool } from '../mcp/sessionPool';
 import { describeCommandLine } from '../safety/commandAllowlist';
-import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 import { describeWorkspaceErrors, effectiveServers } from '../workspace/workspaceServers';
-import { SafeSetApplier, type SafeDefaults, type SafeSetMarks } from './safeSet';
 import type { WorkspaceScan } from '../workspace/workspaceTypes';
+import { ConnectionTests } from './connectionTests';
+import type { SafeDefaults, SafeSetMarks } from './safeSet';
+import { ServerSessions } from './serverSessions';
 
 export type { SafeDefaults, SafeSetMarks };
 
@@ -93,30 +95,28 @@ export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' |
   missingKeychain?: { reason: string; servers: Record<string, string[]> };
 }
 
-export class ConfiguredServers {
-  private stopWatch?: () => void;
-  /** Every new server's default safe set, applied on its first connect. */
-  private readonly safeSet: SafeSetApplier;
-  /** Set by the first full `sync`: this process runs its servers, so changes start and stop sessions. */
-  private live = false;
+export class ConfiguredServers extends DisposableObject {
+  /** The sessions that follow the configs: sync, startOnly, watch, refresh, restart, traffic recording. */
+  readonly sessions: ServerSessions;
+  /** A handshake and tools/list on a throwaway session (the form's Test, `mooring mcp test`). */
+  readonly connections: ConnectionTests;
 
   constructor(private readonly deps: ConfiguredServersDeps) {
-    this.safeSet = new SafeSetApplier({
-      marks: deps.safeSet,
-      pool: deps.pool,
-      exclude: async (name, tools) => {
-        const more = (list: string[]) => [...new Set([...list, ...tools])];
-        await this.change(name, (c) => ({ ...c, excludeTools: more(c.excludeTools) }));
-        // A process that only started this server (the CLI's startOnly) does not follow the file: its
-        // running session takes the filter in place all the same.
-        const actor = deps.pool.get(name);
-        if (actor && !this.live) {
-          actor.reconfigure({ ...actor.config, excludeTools: more(actor.config.excludeTools) });
-          deps.tools.invalidate();
-        }
-      },
-      log: deps.log,
-    });
+    super();
+    this.sessions = this.register(
+      new ServerSessions({
+        pool: deps.pool,
+        configs: () => this.configs(),
+        store: deps.manager.store,
+        safeSet: deps.safeSet,
+        exclude: (name, tools) =>
+          this.change(name, (c) => ({ ...c, excludeTools: [...new Set([...c.excludeTools, ...tools])] })),
+        tools: deps.tools,
+        log: deps.log,
+        ...(deps.onFileChange ? { onFileChange: deps.onFileChange } : {}),
+      }),
+    );
+    this.connections = new ConnectionTests({ session: deps.testSession, saved: (name) => this.get(name) });
   }
 
   /**
@@ -185,106 +185,6 @@ export class ConfiguredServers {
     return this.deps.pool.get(name)?.logs.toArray() ?? [];
   }
 
-  // ---- sessions --------------------------------------------------------------------------------
-
-  /**
-   * Brings the sessions in line with the configs, and waits for the safe sets the new connections started,
-   * so nothing runs with a destructive tool the safe set is about to turn off. From then on every change
-   * here starts and stops sessions too.
-   */
-  async sync(): Promise<void> {
-    this.live = true;
-    await this.syncSessions();
-    await this.safeSet.settled();
-  }
-
-  private async syncSessions(): Promise<void> {
-    await this.deps.pool.sync(await this.configs());
-  }
-
-  /**
-   * After a change: the sessions follow once this process runs its servers (the app, browser mode,
-   * `serve`). A CLI command that only edits the file (`mcp remove`, `mcp import`, `mcp trust`) starts
-   * nothing.
-   */
-  private async follow(): Promise<void> {
-    if (this.live) await this.sync();
-  }
-
-  /**
-   * Starts just these servers (the CLI connects only what a command needs). With `trustForThisRun`
-   * (`mooring mcp call --trust`), their commands may be outside the allowlist in this process only;
-   * nothing is written.
-   */
-  async startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
-    const all = await this.configs();
-    const missing = names.filter((n) => !all.some((c) => c.name === n));
-    if (missing.length)
-      throw new MooringError(
-        'not_found',
-        `No server named ${missing.map((m) => `"${m}"`).join(', ')}`,
-        'List the servers with: mooring mcp list',
-      );
-    await this.deps.pool.sync(
-      all
-        .filter((c) => names.includes(c.name))
-        .map((c) => ({ ...c, enabled: true, ...(opts.trustForThisRun ? { trust: true } : {}) })),
-    );
-    await this.safeSet.settled();
-  }
-
-  /** Follows edits of mcp_servers.json (by hand, or by another process) until `close`. */
-  async watch(): Promise<void> {
-    if (this.stopWatch) return;
-    this.stopWatch = await this.deps.manager.store.watch((change) => {
-      this.deps.onFileChange?.(change.ok);
-      if (change.ok) void this.sync();
-      else
-        this.deps.log({
-          server: '*',
-          at: Date.now(),
-          source: 'host',
-          level: 'error',
-          text: change.error.message,
-        });
-    });
-  }
-
-  async refresh(name: string): Promise<SessionStatus | null> {
-    const actor = this.running(name);
-    await actor.refreshTools();
-    return this.statuses().find((s) => s.name === name) ?? null;
-  }
-
-  /** A fresh session (Retry on a failed server, after the user fixed what made it fail). */
-  async restart(name: string): Promise<SessionStatus | null> {
-    this.running(name);
-    await this.deps.pool.restart(name);
-    await this.safeSet.settled();
-    return this.statuses().find((s) => s.name === name) ?? null;
-  }
-
-  /** Records (or stops recording) the server's JSON-RPC traffic in its log. */
-  setTracing(name: string, on: boolean): { on: boolean } {
-    this.running(name).setTracing(on);
-    return { on };
-  }
-
-  tracing(name: string): { on: boolean } {
-    return { on: this.deps.pool.get(name)?.isTracing ?? false };
-  }
-
-  private running(name: string) {
-    const actor = this.deps.pool.get(name);
-    if (!actor)
-      throw new MooringError(
-        'not_found',
-        `"${name}" is not running`,
-        'Enable it on the Servers screen (or mooring mcp list shows whether it exists).',
-      );
-    return actor;
-  }
-
   // ---- changes ---------------------------------------------------------------------------------
 
   /**
@@ -301,18 +201,17 @@ export class ConfiguredServers {
       input,
       opts.inputValues ? { inputValues: opts.inputValues } : {},
     );
-    if (opts.safeDefaults !== false) {
-      await this.safeSet.expect([saved.name]);
-    }
-    if (opts.start !== false) await this.sync();
+    const { safeSet } = this.sessions;
+    if (opts.safeDefaults !== false) await safeSet.expect([saved.name]);
+    if (opts.start !== false) await this.sessions.sync();
     const safeDefaults =
-      opts.safeDefaults === false ? { disabledCount: 0 } : await this.safeSet.outcome(saved.name);
+      opts.safeDefaults === false ? { disabledCount: 0 } : await safeSet.outcome(saved.name);
     return { ...saved, safeDefaults };
   }
 
   async update(name: string, input: ServerConfigInput): Promise<ServerConfig> {
     const saved = await this.deps.manager.update(name, input);
-    await this.follow();
+    await this.sessions.follow();
     return saved;
   }
 
@@ -321,12 +220,12 @@ export class ConfiguredServers {
     await this.deps.forgetSignIn(name).catch(() => undefined);
     await this.deps.manager.remove(name);
     await this.deps.removeInstalledFiles?.(name);
-    await this.follow();
+    await this.sessions.follow();
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     await this.deps.manager.store.setEnabled(name, enabled);
-    await this.follow();
+    await this.sessions.follow();
   }
 
   /** A server's approval policy; the session takes it in place (no restart). */
@@ -409,46 +308,20 @@ export class ConfiguredServers {
     });
     const names = [...merged.added, ...merged.replaced];
     if (request.safeDefaults === false) {
-      await this.follow();
+      await this.sessions.follow();
       return { added: merged.added, replaced: merged.replaced, safeDefaults: {} };
     }
-    await this.safeSet.expect(names);
-    await this.follow();
+    await this.sessions.safeSet.expect(names);
+    await this.sessions.follow();
     // Each outcome is taken at once (the runs of this sync are read before anything else awaits).
-    const outcomes = await Promise.all(names.map((name) => this.safeSet.outcome(name)));
+    const outcomes = await Promise.all(names.map((name) => this.sessions.safeSet.outcome(name)));
     const safeDefaults = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
     return { added: merged.added, replaced: merged.replaced, safeDefaults };
   }
 
-  // ---- test ------------------------------------------------------------------------------------
-
-  /**
-   * A handshake and tools/list on a throwaway session, through the same safety checks as a real start.
-   * Secret values typed into the form are used for this test only; nothing is written. A "<keychain>"
-   * value (of a saved server) is read from the keychain.
-   */
-  test(input: ServerConfigInput): Promise<ConnectionTestResult> {
-    const config = parseServerInput(input);
-    const stored = (values: Record<string, string>, keys: string[]) =>
-      keys.filter((k) => values[k] === KEYCHAIN_REF);
-    return testConnection(
-      {
-        ...config,
-        secretEnv: stored(config.env, config.secretEnv),
-        secretHeaders: stored(config.headers, config.secretHeaders),
-      },
-      this.deps.testSession,
-    );
-  }
-
-  /** `mooring mcp test NAME`: the saved server, its secrets from the keychain. */
-  async testSaved(name: string): Promise<ConnectionTestResult> {
-    return this.test(await this.get(name));
-  }
-
-  close(): void {
-    this.stopWatch?.();
-    this.stopWatch = undefined;
+  /** Ends what the sessions started (the file's watch). */
+  async close(): Promise<void> {
+    await this.dispose();
   }
 
   /** One read-modify-write of one server entry, atomic in the file, then the sessions follow. */
@@ -461,6 +334,6 @@ export class ConfiguredServers {
     });
     this.deps.tools.invalidate();
     // Not `sync`: a safe set being applied comes through here, and must not wait for itself.
-    if (this.live) await this.syncSessions();
+    await this.sessions.afterEdit();
   }
 }

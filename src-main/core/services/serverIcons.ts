@@ -2,7 +2,7 @@
 // nothing), and the policy of where an https icon may come from: a remote server's icon is fetched with that
 // server's own SSRF policy (from its host only), a stdio server's with a public-only guarded fetch. An
 // icon fetched in the background shows once it arrives (`onResolved`).
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { Disposable } from '../disposable';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { createGuardedFetch, type GuardedFetch } from '../safety/guardedFetch';
@@ -31,9 +31,9 @@ export class ServerIcons implements Disposable {
   iconOf(server: string, icons: readonly Icon[] | undefined): string | undefined {
     if (!icons?.length) return undefined;
     const config = this.deps.configOf(server);
-    if (config && config.transport !== 'stdio')
+    if (config && isRemoteServer(config))
       return this.resolver.dataUri(icons, {
-        serverUrl: config.url!,
+        serverUrl: config.url,
         fetch: this.deps.fetchFor(config) as unknown as typeof fetch,
       });
     this.publicFetch ??= createGuardedFetch();

@@ -21,6 +21,7 @@ import { clientConfigKind, draftFrom, emptyDraft, inputFrom, type ServerDraft } 
 import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs, toast } from '../ui';
 import { KeyValueEditor } from './KeyValueEditor';
 import { TestResult } from './TestResult';
+import { isLocalTransport } from '@shared/transports';
 
 const POLICIES: { value: ServerPolicy; label: string }[] = [
   { value: 'default', label: 'Ask before tools that may change things (recommended)' },
@@ -232,7 +233,7 @@ function FormFields({
   set: (patch: Partial<ServerDraft>) => void;
   commandLine: string;
 }) {
-  const stdio = draft.transport === 'stdio';
+  const stdio = isLocalTransport(draft.transport);
   return (
     <div className="form-grid">
       <Field label="Name" hint="Letters, digits, “_” and “-”. Tools appear as mcp__name__tool.">

@@ -1,8 +1,8 @@
-// Every screen, declared once (ARCHITECTURE.md, "Adding a screen or a live event"): its route (the URL's
-// `#/route`), its title — the sidebar's label, the page's heading, and the name the end-to-end tests open it
-// by — and where the sidebar lists it, with its icon. uiStore's ROUTES, the sidebar's NAV (nav.ts), App.tsx's
-// screens (a table the compiler holds to these routes) and e2e/uiFlows.ts's SCREENS derive from this list,
-// in this order.
+// Every screen, declared once (ARCHITECTURE.md, "Adding a transport, a screen or a live event"): its route
+// (the URL's `#/route`), its title — the sidebar's label, the page's heading, and the name the end-to-end
+// tests open it by — and where the sidebar lists it, with its icon. uiStore's ROUTES, the sidebar's NAV
+// (nav.ts), App.tsx's screens (a table the compiler holds to these routes) and e2e/uiFlows.ts's SCREENS
+// derive from this list, in this order.
 import {
   Activity,
   Bot,
