@@ -11,6 +11,7 @@ import type { ServerConfig } from '@shared/config';
 import { MooringError } from '../errors';
 import { withServerHeaders } from './serverHeaders';
 import { childEnvironment } from './childEnv';
+import type { StdioLauncher } from './stdioLauncher';
 import { StdioTransport } from './stdioTransport';
 
 /** A transport that can redeem an authorization callback (StreamableHTTP and SSE both can). */
@@ -43,6 +44,8 @@ export interface TransportHooks {
   closeStageMs?: number;
   /** Streamable HTTP only: join this existing session instead of starting one (mcp/sessionResume.ts). */
   sessionId?: string;
+  /** Stdio only: wraps the command line before it spawns (the confine room's sandbox; stdioLauncher.ts). */
+  launcher?: StdioLauncher;
 }
 
 export type TransportFactory = (config: ServerConfig, hooks: TransportHooks) => Promise<Transport>;
@@ -51,12 +54,18 @@ export const createTransport: TransportFactory = async (config, hooks) => {
   switch (config.transport) {
     case 'stdio': {
       if (!config.command) throw new MooringError('config_invalid', `Server "${config.name}" has no command`);
-      return new StdioTransport({
-        maxLineBytes: config.maxMessageMB * 1024 * 1024,
+      const plain = {
         command: config.command,
         args: config.args,
         env: await childEnvironment(config.env),
         ...(config.cwd ? { cwd: config.cwd } : {}),
+      };
+      const launched = await hooks.launcher?.launch(config, plain, hooks.onStderr);
+      const { release, ...run } = launched ?? { ...plain, release: undefined };
+      return new StdioTransport({
+        maxLineBytes: config.maxMessageMB * 1024 * 1024,
+        ...run,
+        ...(release ? { onExit: release } : {}),
         onStderr: hooks.onStderr,
         onGarbage: hooks.onGarbage,
         ...(hooks.closeStageMs !== undefined ? { closeStageMs: hooks.closeStageMs } : {}),
