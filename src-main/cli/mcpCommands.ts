@@ -3,6 +3,7 @@
 // through the one queued prompt (terminalPrompt.ts).
 import type { Command } from 'commander';
 import type { ServerConfigInput, TransportKind } from '@shared/config';
+import { confinementSummary, mergeSandbox, profileKindOf, sandboxProfile } from '@shared/confinement';
 import { MooringError } from '../core/errors';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
 import { describeOffered, formatWorkspaceScan } from '../core/workspace/workspaceReport';
@@ -10,6 +11,7 @@ import { registerCallCommand } from './callCommand';
 import { registerFeatureCommands } from './featureCommands';
 import { failIfNotReady, warnNotConnected, type CoreRunner } from './coreRunner';
 import { registerImportCommand } from './importCommand';
+import { absolute, registerSandboxCommand } from './sandboxCommands';
 import { collect, EXIT, parsePairs } from './output';
 import { readSecretValues } from './secretInput';
 import { interactive, terminal } from './terminalPrompt';
@@ -43,6 +45,12 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .option('--trust', 'allow a command outside the runtime allowlist')
     .option('--disabled', 'add it switched off')
     .option('--all-tools', 'skip the default safe set: leave its destructive tools on')
+    .option(
+      '--confined',
+      "run it confined: it writes only where allowed (npx, uvx: their caches) and reaches only listed hosts",
+    )
+    .option('--allow-write <path>', 'with --confined: a path it may write (repeatable)', collect)
+    .option('--allow-domain <host>', 'with --confined: a host it may reach (repeatable)', collect)
     .addHelpText(
       'after',
       `
@@ -55,6 +63,20 @@ asks for the value without echoing it; from a script, pipe it in:
       withCore(async (core) => {
         const secrets = await readSecretValues({ env: o.secretEnv, headers: o.secretHeader });
         const transport: TransportKind = o.transport ?? (o.url ? 'http' : 'stdio');
+        if ((o.allowWrite || o.allowDomain) && !o.confined)
+          throw new MooringError('usage', '--allow-write and --allow-domain go with --confined.');
+        const confined = o.confined
+          ? {
+              sandboxEnabled: true,
+              sandbox: mergeSandbox(
+                sandboxProfile(profileKindOf(command[0], command.slice(1)), { platform: process.platform }),
+                {
+                  filesystem: o.allowWrite ? { allowWrite: (o.allowWrite as string[]).map(absolute) } : {},
+                  network: o.allowDomain ? { allowedDomains: o.allowDomain as string[] } : {},
+                },
+              ),
+            }
+          : {};
         const input: ServerConfigInput = {
           name,
           transport,
@@ -67,10 +89,16 @@ asks for the value without echoing it; from a script, pipe it in:
           ...(o.timeout !== undefined ? { timeoutSeconds: Number(o.timeout) } : {}),
           ...(o.trust ? { trust: true } : {}),
           ...(o.disabled ? { enabled: false } : {}),
+          ...confined,
         };
-        const saved = await core.servers.add(input, { start: false, safeDefaults: !o.allTools });
+        const saved = await core.servers.add(input, {
+          start: false,
+          safeDefaults: !o.allTools,
+          source: 'cli',
+        });
         for (const w of saved.secretEnv.concat(saved.secretHeaders)) say(tty`kept ${w} in the keychain\n`);
         say(tty`added ${saved.name}: ${describeCommandLine(saved)}\n`);
+        say(tty`${confinementSummary(saved)}\n`);
         if (!o.allTools)
           say(
             tty`its destructive tools start off (the default safe set, applied when it first connects); list them with: mooring mcp tools ${saved.name}\n`,
@@ -187,6 +215,7 @@ asks for the value without echoing it; from a script, pipe it in:
     );
 
   registerImportCommand(mcp, withCore);
+  registerSandboxCommand(mcp, withCore);
 
   mcp
     .command('test')

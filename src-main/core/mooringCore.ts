@@ -251,6 +251,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       globalConfigs: () => this.servers.configs(),
       poolOptions: (workspace) => this.sessionOptions(workspace),
       onChange: () => this.tools.invalidate(),
+      admit: (config) => this.confinement.check(config, 'workspace'),
     });
     this.tasks = new TaskService({
       home: paths.home,

@@ -3,7 +3,7 @@
 // remove, enable, the tool toggle, the default safe set, import, test, refresh, logs). Routers and
 // commands call these; none writes the file itself.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
-import type { ConfinementView } from '@shared/confinement';
+import { confinementSummary, type ConfinementView } from '@shared/confinement';
 import type { ServerSourceKind } from '@shared/managedPolicy';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
@@ -88,6 +88,8 @@ export interface ImportPreviewServer {
   grants: ImportGrant[];
   /** Settings the file gave it that an import never carries. */
   dropped: ImportDropped[];
+  /** What it will be able to write and reach, or that it runs unconfined (shared/confinement.ts). */
+  confinement: string;
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
@@ -397,6 +399,7 @@ export class ConfiguredServers {
         exists: existing.has(config.name),
         grants: importGrants(config),
         dropped: parsed.dropped[config.name] ?? [],
+        confinement: confinementSummary(config),
       })),
     };
   }
