@@ -47,7 +47,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     .option('--all-tools', 'skip the default safe set: leave its destructive tools on')
     .option(
       '--confined',
-      "run it confined: it writes only where allowed (npx, uvx: their caches) and reaches only listed hosts",
+      'run it confined: it writes only where allowed (npx, uvx: their caches) and reaches only listed hosts',
     )
     .option('--allow-write <path>', 'with --confined: a path it may write (repeatable)', collect)
     .option('--allow-domain <host>', 'with --confined: a host it may reach (repeatable)', collect)

@@ -14,14 +14,21 @@ import { print, printJson, say, tty } from './terminalText';
 export function registerSandboxCommand(mcp: Command, withCore: CoreRunner): void {
   mcp
     .command('sandbox')
-    .description("show or change what a confined server may write and reach, and what it was refused")
+    .description('show or change what a confined server may write and reach, and what it was refused')
     .argument('<name>', 'the server')
     .option('--show', 'what it may touch and what it was refused (the default)')
     .option('--allow-write <path>', 'let it write PATH (repeatable)', collect)
-    .option('--allow-domain <host>', 'let it reach HOST, e.g. api.example.com or localhost:5432 (repeatable)', collect)
+    .option(
+      '--allow-domain <host>',
+      'let it reach HOST, e.g. api.example.com or localhost:5432 (repeatable)',
+      collect,
+    )
     .option('--on', 'run it confined')
     .option('--off', 'run it unconfined: it can do everything you can')
-    .option('--unconfined-here', 'where confinement cannot run (Windows, no bubblewrap), start it unconfined instead of refusing')
+    .option(
+      '--unconfined-here',
+      'where confinement cannot run (Windows, no bubblewrap), start it unconfined instead of refusing',
+    )
     .option('--confined-only', 'take --unconfined-here back')
     .option('--json', 'machine-readable output')
     .action(async (name: string, o) =>
@@ -48,7 +55,8 @@ export function registerSandboxCommand(mcp: Command, withCore: CoreRunner): void
             for (const p of (o.allowWrite as string[] | undefined) ?? []) say(tty`${name} may write ${p}\n`);
             for (const d of (o.allowDomain as string[] | undefined) ?? []) say(tty`${name} may reach ${d}\n`);
           }
-          const changed = o.on || o.off || o.unconfinedHere || o.confinedOnly || o.allowWrite || o.allowDomain;
+          const changed =
+            o.on || o.off || o.unconfinedHere || o.confinedOnly || o.allowWrite || o.allowDomain;
           if (changed && !o.show) return;
           const shown = await core.confinement.show(name);
           if (o.json) return void printJson(shown);
@@ -82,8 +90,10 @@ export const absolute = (p: string) => (p === '~' || p.startsWith('~/') ? p : re
 export function describeViolation(name: string, v: SandboxViolation): string {
   const times = v.count > 1 ? ` (${v.count} times)` : '';
   let out = tty`    ${v.kind}: ${v.operation} ${v.target}${times}, last ${new Date(v.last).toISOString()}\n`;
-  if (v.allow?.write) out += tty`      allow it: mooring mcp sandbox ${name} --allow-write ${v.allow.write}\n`;
-  else if (v.allow?.domain) out += tty`      allow it: mooring mcp sandbox ${name} --allow-domain ${v.allow.domain}\n`;
+  if (v.allow?.write)
+    out += tty`      allow it: mooring mcp sandbox ${name} --allow-write ${v.allow.write}\n`;
+  else if (v.allow?.domain)
+    out += tty`      allow it: mooring mcp sandbox ${name} --allow-domain ${v.allow.domain}\n`;
   else if (v.noAllowReason) out += tty`      not offered: ${v.noAllowReason}\n`;
   return out;
 }

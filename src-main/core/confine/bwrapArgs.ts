@@ -9,6 +9,11 @@ import type { ResolvedSandbox } from './sandboxPolicy';
 export const INSIDE_DIR = '/run/mooring';
 export const INSIDE_PROXY = `${INSIDE_DIR}/proxy.sock`;
 export const INSIDE_TRACE = `${INSIDE_DIR}/trace`;
+/**
+ * Its private temporary folder inside (TMPDIR): the run's folder under Mooring's home, which every confined
+ * server is kept from, bound last so it wins over that denial.
+ */
+export const INSIDE_TMP = `${INSIDE_DIR}/tmp`;
 export const insidePortSocket = (port: number) => `${INSIDE_DIR}/port-${port}.sock`;
 
 /** The syscalls strace reports when they fail: every way to open, create, change or connect. */
@@ -39,7 +44,7 @@ export interface BwrapRun {
   socat?: string;
   /** strace, when refused accesses are observed. */
   strace?: string;
-  /** The run's private temporary folder (writable; TMPDIR). */
+  /** The run's private temporary folder outside (writable; TMPDIR is INSIDE_TMP). */
   tmp: string;
   /** An empty folder and an empty file, both mode 000: what a denied path is replaced with. */
   emptyDir: string;
@@ -71,12 +76,12 @@ export function bwrapArgs(
   for (const d of run.hideDirs) a.push('--tmpfs', d);
   for (const s of run.hideSockets) a.push('--ro-bind', run.emptyFile, s);
   for (const p of policy.allowWrite) a.push('--bind', p, p);
-  a.push('--bind', run.tmp, run.tmp);
   for (const p of policy.denyWrite) a.push('--ro-bind-try', p, p);
   for (const p of policy.denyRead) a.push('--ro-bind', run.isDir(p) ? run.emptyDir : run.emptyFile, p);
   if (run.proxy) a.push('--bind', run.proxy.socket, INSIDE_PROXY);
   for (const l of run.loopback) a.push('--bind', l.socket, insidePortSocket(l.port));
   if (run.trace) a.push('--bind', run.trace, INSIDE_TRACE);
+  a.push('--bind', run.tmp, INSIDE_TMP);
   if (cmd.cwd) a.push('--chdir', cmd.cwd);
   a.push('--', '/bin/sh', '-c', initScript(run), 'mooring-sandbox', cmd.command, ...cmd.args);
   return { command: run.bwrap, args: a };

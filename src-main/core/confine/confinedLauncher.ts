@@ -3,7 +3,7 @@
 // confinement cannot run it says why and what to install, and starts it unconfined only when the user chose
 // that for this server and the managed policy does not require confinement. Each refused access is
 // recorded for its server and written to its log with what would allow it.
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { ServerConfig } from '@shared/config';
 import { confinementSummary } from '@shared/confinement';
@@ -86,6 +86,9 @@ export class ConfinedLauncher implements StdioLauncher {
       ...config.sandbox,
       network: { allowedDomains: own.filter((d) => !dropped.includes(d)) },
     };
+    // Made before the policy is worked out: the run folders are part of Mooring's home no server may read.
+    const runRoot = join(this.deps.home, 'run');
+    mkdirSync(runRoot, { recursive: true, mode: 0o700 });
     const policy = resolveSandbox(sandbox, {
       ...(cmd.env.HOME ? { userHome: cmd.env.HOME } : {}),
       mooringHome: this.deps.home,
@@ -96,7 +99,6 @@ export class ConfinedLauncher implements StdioLauncher {
       this.deps.violations.record(config.name, r);
       note(describeRefusal(config.name, r));
     };
-    const runRoot = join(this.deps.home, 'run');
     const run: SandboxRun =
       tools.platform === 'darwin'
         ? await startSeatbeltRun({ runRoot, policy, tools, cmd, onRefused })

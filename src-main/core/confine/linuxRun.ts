@@ -4,6 +4,7 @@
 // bubblewrap command line. `release` ends all of it once the server has exited.
 import { execFileSync } from 'node:child_process';
 import {
+  existsSync,
   closeSync,
   constants,
   mkdirSync,
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { StdioCommand } from '../mcp/stdioLauncher';
 import type { Availability } from './availability';
-import { bwrapArgs } from './bwrapArgs';
+import { bwrapArgs, INSIDE_DIR, INSIDE_TMP } from './bwrapArgs';
 import { startEgressProxy, type EgressProxy } from './egressProxy';
 import type { ResolvedSandbox } from './sandboxPolicy';
 import { classify, TraceLines, type Refusal } from './syscallTrace';
@@ -62,10 +63,16 @@ export async function startLinuxRun(o: LinuxRunOptions): Promise<SandboxRun> {
   };
   closers.push(() => rmSync(dir, { recursive: true, force: true }));
   try {
-    for (const p of o.policy.allowWrite) mkdirSync(p, { recursive: true });
+    // A path allowed before it exists is made a folder (a file the server tried to create is made by the allow).
+    for (const p of o.policy.allowWrite) if (!existsSync(p)) mkdirSync(p, { recursive: true });
     const needsWayOut = o.policy.rules.length > 0;
     let proxy: { socket: string; port: number } | undefined;
-    const env: Record<string, string> = { ...o.cmd.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp };
+    const env: Record<string, string> = {
+      ...o.cmd.env,
+      TMPDIR: INSIDE_TMP,
+      TMP: INSIDE_TMP,
+      TEMP: INSIDE_TMP,
+    };
     for (const k of [
       'XDG_RUNTIME_DIR',
       'DBUS_SESSION_BUS_ADDRESS',
@@ -123,7 +130,7 @@ export async function startLinuxRun(o: LinuxRunOptions): Promise<SandboxRun> {
       trace = join(dir, 'trace');
       execFileSync('mkfifo', ['-m', '600', trace]);
       const ways = [...(proxy ? [proxy.port] : []), ...o.policy.loopbackPorts];
-      const reader = readTrace(trace, o, { writable: [...o.policy.allowWrite, tmp, '/dev'], ways });
+      const reader = readTrace(trace, o, { writable: [...o.policy.allowWrite, INSIDE_DIR, '/dev'], ways });
       closers.push(reader);
     }
     const run = {

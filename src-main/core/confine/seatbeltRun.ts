@@ -4,7 +4,7 @@
 // sandbox's refusals, which the profile tags with this run's mark. Not run by this repository's CI (Linux
 // only): the profile's text is tested, the run is not.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
@@ -40,9 +40,11 @@ export function seatbeltProfile(
   for (const port of [...(run.proxyPort ? [run.proxyPort] : []), ...policy.loopbackPorts])
     lines.push(`(allow network-outbound (remote ip "localhost:${port}"))`);
   lines.push(`(deny file-write* ${tag})`);
-  lines.push(`(allow file-write* (subpath "/dev") ${subpaths([run.tmp, ...policy.allowWrite])})`);
+  lines.push(`(allow file-write* (subpath "/dev") ${subpaths(policy.allowWrite)})`);
   if (policy.denyWrite.length) lines.push(`(deny file-write* ${subpaths(policy.denyWrite)} ${tag})`);
   if (policy.denyRead.length) lines.push(`(deny file-read* file-write* ${subpaths(policy.denyRead)} ${tag})`);
+  // Its own temporary folder sits in Mooring's home, which is denied above: allowed last, so it wins.
+  lines.push(`(allow file-read* file-write* ${subpaths([run.tmp])})`);
   return lines.join('\n');
 }
 
@@ -81,7 +83,7 @@ export async function startSeatbeltRun(o: {
   const dir = mkdtempSync(join(o.runRoot, 'sbx-'));
   const tmp = join(dir, 'tmp');
   mkdirSync(tmp, { mode: 0o700 });
-  for (const p of o.policy.allowWrite) mkdirSync(p, { recursive: true });
+  for (const p of o.policy.allowWrite) if (!existsSync(p)) mkdirSync(p, { recursive: true });
   const closers: Array<() => unknown> = [() => rmSync(dir, { recursive: true, force: true })];
   const release = () => {
     for (const c of closers.splice(0).reverse()) void Promise.resolve(c()).catch(() => undefined);

@@ -4,7 +4,9 @@
 // up its entry; each server keeps its latest MAX_PER_SERVER entries. Writes are gathered for a moment: a
 // server that retries a refused write in a loop costs one file write per burst, not one per attempt.
 import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { SandboxViolation } from '@shared/confinement';
 import { JsonFileStore } from '../config/jsonFileStore';
@@ -32,9 +34,11 @@ const keyOf = (v: Pick<SandboxViolation, 'server' | 'kind' | 'target' | 'operati
 
 export class ViolationLog extends EventEmitter<{ recorded: [SandboxViolation] }> {
   private readonly store: JsonFileStore<ViolationFile>;
-  private queued: SandboxViolation[] = [];
+  /** Recorded and not yet in the file (queued, or in a write that has not finished). */
+  private unwritten: SandboxViolation[] = [];
   private timer?: NodeJS.Timeout;
-  private writing: Promise<unknown> = Promise.resolve();
+  /** Reads and writes of the file, one at a time: a read sees the file and `unwritten` in step. */
+  private chain: Promise<unknown> = Promise.resolve();
 
   constructor(home: string) {
     super();
@@ -52,16 +56,18 @@ export class ViolationLog extends EventEmitter<{ recorded: [SandboxViolation] }>
   /** Records one refused access now (in memory at once, on disk within a moment). */
   record(server: string, refusal: Refusal, at = Date.now()): SandboxViolation {
     const v: SandboxViolation = { server, ...refusal, count: 1, first: at, last: at };
-    this.queued.push(v);
+    this.unwritten.push(v);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
     this.emit('recorded', v);
     return v;
   }
 
-  /** A server's refused accesses, newest last (what is still queued included). */
-  async list(server?: string): Promise<SandboxViolation[]> {
-    const merged = merge((await this.store.read()).violations, this.queued);
-    return merged.filter((v) => server === undefined || v.server === server);
+  /** A server's refused accesses (or everyone's), oldest first. */
+  list(server?: string): Promise<SandboxViolation[]> {
+    return this.serial(async () => {
+      const merged = merge((await this.store.read()).violations, this.unwritten);
+      return merged.filter((v) => server === undefined || v.server === server);
+    });
   }
 
   async counts(): Promise<Record<string, number>> {
@@ -73,33 +79,41 @@ export class ViolationLog extends EventEmitter<{ recorded: [SandboxViolation] }>
   /** Forgets what `done` says is settled (an allowed path or host), or all of a server's entries. */
   async forget(server: string, done: (v: SandboxViolation) => boolean = () => true): Promise<void> {
     await this.flush();
-    this.writing = this.writing.then(() =>
-      this.store.update((f) => ({
+    await this.serial(async () => {
+      if (!existsSync(this.store.file)) return;
+      await this.store.update((f) => ({
         version: 1 as const,
         violations: f.violations.filter((v) => v.server !== server || !done(v)),
-      })),
-    );
-    await this.writing;
+      }));
+    });
   }
 
-  /** Writes what is queued. */
+  /** Writes what was recorded so far. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.queued;
-    this.queued = [];
-    if (batch.length)
-      this.writing = this.writing
-        .then(() =>
-          this.store.update((f) => ({ version: 1 as const, violations: merge(f.violations, batch) })),
-        )
-        .catch(() => undefined);
-    await this.writing;
+    const batch = [...this.unwritten];
+    if (!batch.length) return this.serial(async () => undefined);
+    await this.serial(async () => {
+      try {
+        await mkdir(dirname(this.store.file), { recursive: true, mode: 0o700 });
+        await this.store.update((f) => ({ version: 1 as const, violations: merge(f.violations, batch) }));
+        this.unwritten = this.unwritten.filter((v) => !batch.includes(v));
+      } catch {
+        // A record that cannot be written (a full disk, a broken file) stays in memory; it never fails a server.
+      }
+    });
   }
 
   async close(): Promise<void> {
     await this.flush();
     await this.store.close();
+  }
+
+  private serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(job);
+    this.chain = run.catch(() => undefined);
+    return run;
   }
 }
 

@@ -40,7 +40,12 @@ export interface InstallServiceDeps {
   /** The one add (services/configuredServers.ts). */
   add: (
     input: ServerConfigInput,
-    opts: { start?: boolean; safeDefaults: true; inputValues: Record<string, string>; source: ServerSourceKind },
+    opts: {
+      start?: boolean;
+      safeDefaults: true;
+      inputValues: Record<string, string>;
+      source: ServerSourceKind;
+    },
   ) => Promise<ServerConfig & { safeDefaults: InstallResult['safeDefaults'] }>;
   existingNames: () => Promise<string[]>;
   /** For tests: the fetch for the registry and bundle downloads instead of a guarded one. */
@@ -117,13 +122,19 @@ export class InstallService {
     try {
       if (stored.bundle) unpacked = await this.unpack(stored.bundle, name);
       const { config, inputValues } = materialize(stored.draft!, opts.inputs ?? {}, name);
-      const confined = installConfinement(stored.draft!, stored.bundle ? bundleDir(this.deps.home, name) : undefined);
-      const saved = await this.deps.add({ ...config, ...confined, origin: originOf(plan.source) }, {
-        safeDefaults: true,
-        inputValues,
-        source: plan.source.kind,
-        ...(opts.start !== undefined ? { start: opts.start } : {}),
-      });
+      const confined = installConfinement(
+        stored.draft!,
+        stored.bundle ? bundleDir(this.deps.home, name) : undefined,
+      );
+      const saved = await this.deps.add(
+        { ...config, ...confined, origin: originOf(plan.source) },
+        {
+          safeDefaults: true,
+          inputValues,
+          source: plan.source.kind,
+          ...(opts.start !== undefined ? { start: opts.start } : {}),
+        },
+      );
       this.forget(id);
       return {
         name: saved.name,
@@ -289,7 +300,10 @@ export class InstallService {
       inputs: draft.inputs,
       osv,
       grants,
-      confinement: confinementSummary({ transport: draft.transport, ...installConfinement(draft, bundleFolder) }),
+      confinement: confinementSummary({
+        transport: draft.transport,
+        ...installConfinement(draft, bundleFolder),
+      }),
       warnings: [...(base.warnings ?? []), ...draft.warnings],
     };
   }

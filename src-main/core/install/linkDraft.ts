@@ -48,7 +48,9 @@ export function linkDraft(link: string): LinkDraft {
   if (s.policy === 'trust-all')
     warnings.push('The link asked to run every tool without asking; a link never sets that.');
   if (s.sandboxEnabled === false)
-    warnings.push('The link asked to run unconfined; an installed server starts confined (turn it off later if you must).');
+    warnings.push(
+      'The link asked to run unconfined; an installed server starts confined (turn it off later if you must).',
+    );
   if (s.allowPrivateNetwork || s.allowLinkLocalHosts?.length)
     warnings.push('The link asked to reach private or link-local addresses; a link never sets that.');
   const inputs: InstallInput[] = inputReferences(s).map((id) => ({
