@@ -11,6 +11,7 @@ import { ServerErrorBlock } from '../components/ServerErrorBlock';
 import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
 import { Button, Card, IconButton, Switch, toast } from '../ui';
+import { ConfinementLine } from './ConfinementPanel';
 import { SignIn } from './SignIn';
 
 const ms = (v: number) => (v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`);
@@ -139,6 +140,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
             <span title="The MCP revision this session negotiated">MCP {status.protocolVersion}</span>
           )}
         </div>
+        <ConfinementLine row={row} />
         {failed && status.error && (
           <ServerErrorBlock
             error={status.error}
