@@ -4,7 +4,7 @@
 // write work on the next call; a start that needs a refused write says what to allow; a confined server
 // reconnects confined; the proxy lets a listed host through and records the rest; where confinement cannot
 // run a confined server does not start and says what to install.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { descendants } from '../../e2e/harness';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { runMooring } from '../helpers/cli';
-import { ROOT, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
+import { EVERYTHING, ROOT, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const linux = process.platform === 'linux';
 
@@ -279,6 +279,52 @@ describe.runIf(linux)('confined stdio servers', { timeout: 120_000 }, () => {
           .map((l) => l.text)
           .join('\n'),
       ).toContain('it runs unconfined, as chosen for this server');
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('an MCP App view of a confined server opens and calls its tools; roots reach a confined server', async () => {
+    const loader = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+    const folder = tempDir('mooring-confine-roots-');
+    const home = tempDir('mooring-confine-apps-');
+    writeFileSync(
+      join(home, 'mcp_servers.json'),
+      JSON.stringify({
+        servers: [
+          {
+            name: 'apps',
+            command: 'node',
+            args: ['--import', loader, fixturePath('appsServer.ts')],
+            sandboxEnabled: true,
+          },
+          { name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'], sandboxEnabled: true },
+        ],
+      }),
+    );
+    const core = await MooringCore.open({
+      home,
+      secretStore: new MemorySecretStore(),
+      offerAppViews: true,
+      workspace: folder,
+      env: { ...process.env, MOORING_NO_SHELL_PATH: '1' },
+    });
+    try {
+      await core.start();
+      core.apps.setSandbox(
+        { originOf: () => 'http://localhost:1', pageUrl: (id) => `http://localhost:1/view/${id}` },
+        'http://127.0.0.1:2',
+      );
+      const view = await core.apps.open({ server: 'apps', tool: 'show_counter', conversationId: 'c1' });
+      expect(view?.uri).toBe('ui://apps-fixture/counter.html');
+      const r = await core.apps.callTool({
+        viewId: view!.viewId,
+        name: 'increment',
+        arguments: { count: 4 },
+      });
+      expect(r.structuredContent).toEqual({ count: 5 });
+      const roots = await call(core, 'everything', 'get-roots-list', {});
+      expect(roots).toContain(realpathSync(folder));
     } finally {
       await core.close();
     }
