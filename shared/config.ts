@@ -3,6 +3,16 @@
 import { z } from 'zod';
 import { SandboxSettingsSchema } from './confinement';
 import { LogLevelSchema } from './settings';
+import {
+  isLocalTransport,
+  isRemoteTransport,
+  TRANSPORT_KINDS,
+  type LocalTransportKind,
+  type RemoteTransportKind,
+  type TransportKind,
+} from './transports';
+
+export type { TransportKind };
 
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DEFAULT_TIMEOUT_SECONDS = 180;
@@ -14,8 +24,7 @@ export const MAX_TIMEOUT_SECONDS = 600;
 export const DEFAULT_SAMPLING_TOKENS_PER_HOUR = 20_000;
 export const MAX_SAMPLING_TOKENS_PER_HOUR = 10_000_000;
 
-export const TransportSchema = z.enum(['stdio', 'http', 'sse']);
-export type TransportKind = z.infer<typeof TransportSchema>;
+export const TransportSchema = z.enum(TRANSPORT_KINDS);
 
 /** Per-server approval policy; `default` follows the tool's annotations. */
 export const ServerPolicySchema = z.enum(['default', 'always-ask', 'auto-read-only', 'trust-all']);
@@ -112,7 +121,7 @@ export const ServerConfigSchema = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    if (s.transport === 'stdio') {
+    if (isLocalTransport(s.transport)) {
       if (!s.command)
         ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
       if (s.url)
@@ -145,6 +154,25 @@ export const ServerConfigSchema = z
 
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+
+/** A server reached over the network: its URL is known (the schema requires it for these kinds). */
+export type RemoteServerConfig = ServerConfig & { transport: RemoteTransportKind; url: string };
+/** A server Mooring runs as a local process: its command is known. */
+export type LocalServerConfig = ServerConfig & { transport: LocalTransportKind; command: string };
+
+/** Whether `config` is reached over the network (narrows it: `url` is a string). */
+export function isRemoteServer<C extends Pick<ServerConfig, 'transport' | 'url'>>(
+  config: C,
+): config is C & { transport: RemoteTransportKind; url: string } {
+  return isRemoteTransport(config.transport) && typeof config.url === 'string';
+}
+
+/** Whether `config` runs a local process (narrows it: `command` is a string). */
+export function isLocalServer<C extends Pick<ServerConfig, 'transport' | 'command'>>(
+  config: C,
+): config is C & { transport: LocalTransportKind; command: string } {
+  return isLocalTransport(config.transport) && typeof config.command === 'string';
+}
 
 export const ServersFileSchema = z
   .object({ servers: z.array(ServerConfigSchema).default([]) })

@@ -67,9 +67,10 @@ export async function stageBreakdown(
         }),
     ],
     ['session actor callTool', async () => (raw = await actor.callTool(entry.tool, { message: 'hi' }))],
+    // The request handler alone (it holds the SDK client; the raw SDK is the echo suites' contender).
     [
-      'SDK client callTool on the same session',
-      () => actor.sdkClient()!.callTool({ name: entry.tool, arguments: { message: 'hi' } }),
+      'request handler callTool on the same session',
+      () => actor.requests.callTool(entry.tool, { message: 'hi' }),
     ],
     ['result normalisation', () => normalizeResult(raw!, { outputSchema: entry.outputSchema })],
     [

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { homedir } from 'node:os';
 import type { ApprovalRequest } from '@shared/approval';
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
 import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
 import type { LogLevel, Settings } from '@shared/settings';
@@ -296,7 +296,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...opts.session,
       transportFactory: this.confinement.transports(opts.session?.transportFactory),
       prepare: this.prepare(),
-      fetchFor: this.fetchFor(),
+      guardFor: this.guardFor(),
       redact: this.redactor.redact,
     };
     this.servers = new ConfiguredServers({
@@ -309,7 +309,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         ...connect,
         authProviderFor: this.oauth.authFor,
         capabilities: this.features.capabilities,
-        configureClient: this.features.configureTestClient,
+        clientHandlers: this.features.testClientHandlers,
       },
       forgetSignIn: (name) => this.oauth.signOut(name),
       removeInstalledFiles: async (name) => {
@@ -570,9 +570,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   iconOf(server: string, icons: readonly Icon[] | undefined): string | undefined {
     if (!icons?.length) return undefined;
     const config = this.pool.get(server)?.config;
-    if (config && config.transport !== 'stdio')
+    if (config && isRemoteServer(config))
       return this.icons.dataUri(icons, {
-        serverUrl: config.url!,
+        serverUrl: config.url,
         fetch: this.preparation.fetchFor(config) as unknown as typeof fetch,
       });
     this.iconFetch ??= createGuardedFetch();
@@ -623,8 +623,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return (config, ctx) => this.preparation.prepare(config, ctx.warn, workspace);
   }
 
-  private fetchFor(): NonNullable<PoolActorOptions['fetchFor']> {
-    return (config) => this.preparation.fetchFor(config);
+  private guardFor(): NonNullable<PoolActorOptions['guardFor']> {
+    return (config) => this.preparation.guardFor(config);
   }
 
   /** The options of every session of the global pool, or of one folder's pool. */
@@ -633,9 +633,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...this.opts.session,
       authProviderFor: this.oauth.authFor,
       capabilities: this.features.capabilities,
-      configureClient: this.features.configureClient,
+      clientHandlers: this.features.clientHandlers,
       prepare: this.prepare(workspace),
-      fetchFor: this.fetchFor(),
+      guardFor: this.guardFor(),
       redact: this.redactor.redact,
       transportFactory: this.confinement.transports(this.opts.session?.transportFactory),
     };

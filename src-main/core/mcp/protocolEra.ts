@@ -6,10 +6,11 @@
 import {
   SdkError,
   SdkErrorCode,
-  type Client,
   type ClientCapabilities,
   type ClientOptions,
+  type DiscoverResult,
   type PriorDiscovery,
+  type ProtocolEra,
 } from '@modelcontextprotocol/client';
 
 /**
@@ -48,9 +49,11 @@ export function clientOptions(opts: {
 }
 
 /** What a reconnect adopts instead of probing again: the discover result, or "initialize directly". */
-export function verdictOf(client: Client): EraVerdict | undefined {
-  if (client.getProtocolEra() === 'legacy') return { kind: 'legacy' };
-  const discover = client.getDiscoverResult();
+export function verdictOf(
+  era: ProtocolEra | undefined,
+  discover: DiscoverResult | undefined,
+): EraVerdict | undefined {
+  if (era === 'legacy') return { kind: 'legacy' };
   return discover ? { kind: 'modern', discover } : undefined;
 }
 

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { ServerConfig } from '@shared/config';
 import type { ToolAnnotationHints, ToolChange } from '@shared/approval';
+import { isLocalTransport } from '@shared/transports';
 
 /** What identifies a server for fingerprints: its name and what it runs or where it connects. */
 export interface ServerIdentity {
@@ -32,7 +33,7 @@ export interface ToolSnapshot {
 export function serverIdentity(
   config: Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args' | 'url'>,
 ) {
-  return config.transport === 'stdio'
+  return isLocalTransport(config.transport)
     ? { name: config.name, command: config.command, args: [...config.args] }
     : { name: config.name, url: config.url };
 }

@@ -22,6 +22,7 @@ import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs, toas
 import { ConfinementFields } from './ConfinementFields';
 import { KeyValueEditor } from './KeyValueEditor';
 import { TestResult } from './TestResult';
+import { isLocalTransport } from '@shared/transports';
 
 const POLICIES: { value: ServerPolicy; label: string }[] = [
   { value: 'default', label: 'Ask before tools that may change things (recommended)' },
@@ -233,7 +234,7 @@ function FormFields({
   set: (patch: Partial<ServerDraft>) => void;
   commandLine: string;
 }) {
-  const stdio = draft.transport === 'stdio';
+  const stdio = isLocalTransport(draft.transport);
   return (
     <div className="form-grid">
       <Field label="Name" hint="Letters, digits, “_” and “-”. Tools appear as mcp__name__tool.">

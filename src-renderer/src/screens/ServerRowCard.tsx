@@ -13,6 +13,7 @@ import { useUi } from '../stores/uiStore';
 import { Button, Card, IconButton, Switch, toast } from '../ui';
 import { ConfinementLine } from './ConfinementPanel';
 import { SignIn } from './SignIn';
+import { isRemoteTransport, TRANSPORTS } from '@shared/transports';
 
 const ms = (v: number) => (v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`);
 
@@ -127,9 +128,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
               {p50 !== null && <span title="Median tool-call latency">p50 {ms(p50)}</span>}
             </>
           ) : (
-            <span>
-              {config.transport === 'stdio' ? 'local command (stdio)' : config.transport.toUpperCase()}
-            </span>
+            <span>{TRANSPORTS[config.transport].label}</span>
           )}
           {status?.serverInfo && (
             <span>
@@ -148,7 +147,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
             onRetry={() => restart.mutate({ name: config.name })}
           />
         )}
-        {config.transport !== 'stdio' && (
+        {isRemoteTransport(config.transport) && (
           <SignIn server={config.name} needsAuth={status?.error?.code === 'auth_required'} />
         )}
         <ErrorNote error={setEnabled.error ?? refresh.error ?? restart.error} />
