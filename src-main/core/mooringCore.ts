@@ -63,6 +63,7 @@ import { DetectedClients } from './services/detectedClients';
 import { ConversationGrants } from './safety/conversationGrants';
 import { TaskService } from './tasks/taskService';
 import { ServerPreparation } from './services/serverPreparation';
+import { ConfinementService } from './confine/confinementService';
 import { canonicalWorkspace } from './workspace/discovery';
 import { WorkspaceService } from './workspace/workspaceService';
 
@@ -158,6 +159,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly installLinks = new InstallLinkInbox();
   /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
   readonly install: InstallService;
+  /** What each local server may touch, what it was refused, and the managed policy (docs/confinement.md). */
+  readonly confinement: ConfinementService;
   /**
    * Every secret value this process knows (keychain values, secret `${env:…}` values, OAuth tokens): masked
    * out of server logs, session errors, test results and the audit log (ARCHITECTURE.md, "The core as one
@@ -191,6 +194,15 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     super();
     const { paths, secrets } = opened;
     const env = () => opts.env ?? process.env;
+    this.confinement = new ConfinementService({
+      home: paths.home,
+      env,
+      servers: {
+        get: (name) => this.servers.get(name),
+        update: (name, input) => this.servers.update(name, input),
+      },
+    });
+    opened.approvalStore.rememberingAllowed = () => this.confinement.allowsAlwaysAllow();
     this.settings = new SettingsService({
       file: paths.settings,
       initial: opened.settings,
@@ -211,6 +223,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       log: (l) => this.emit('log', { ...l, text: this.redactor.redact(l.text) }),
       redactor: this.redactor,
+      admit: (config) => this.confinement.check(config, 'start'),
     });
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
@@ -240,6 +253,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       globalConfigs: () => this.servers.configs(),
       poolOptions: (workspace) => this.sessionOptions(workspace),
       onChange: () => this.tools.invalidate(),
+      admit: (config) => this.confinement.check(config, 'workspace'),
     });
     this.tasks = new TaskService({
       home: paths.home,
@@ -274,7 +288,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       gate: {
         store: opened.approvalStore,
         audit: this.audit,
-        yolo: () => this.settings.current().yolo,
+        yolo: () => this.settings.current().yolo && this.confinement.allowsYolo(),
         grants: this.grants,
       },
       approvals: this.approvals,
@@ -282,6 +296,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     const connect = {
       ...opts.session,
+      transportFactory: this.confinement.transports(opts.session?.transportFactory),
       prepare: this.prepare(),
       guardFor: this.guardFor(),
       redact: this.redactor.redact,
@@ -299,7 +314,12 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         clientHandlers: this.features.testClientHandlers,
       },
       forgetSignIn: (name) => this.oauth.signOut(name),
-      removeInstalledFiles: (name) => this.install.removeFiles(name),
+      removeInstalledFiles: async (name) => {
+        await this.install.removeFiles(name);
+        await this.confinement.forgetServer(name);
+      },
+      admit: (config, how) => this.confinement.check(config, how),
+      confinement: (configs) => this.confinement.views(configs),
       extraServers: opts.extraServers ?? [],
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => this.workspaces.scan(dir),
@@ -330,7 +350,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.install = new InstallService({
       home: paths.home,
-      registryUrl: () => registryUrlFrom(env(), this.settings.current().registryUrl),
+      registryUrl: () =>
+        this.confinement.registryUrl() ?? registryUrlFrom(env(), this.settings.current().registryUrl),
       osvEndpoint: () => this.settings.current().osvEndpoint,
       add: (input, o) => this.servers.add(input, o),
       existingNames: async () => (await this.servers.configs()).map((c) => c.name),
@@ -391,6 +412,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     // An https icon arrived: the UI lists servers and tools again on a status event.
     this.icons.on('resolved', () => this.pool.statuses().forEach((s) => this.emit('status', s)));
     this.pool.on('log', (l) => this.emit('log', l));
+    // A refused access changes the server card's count: the UI lists the servers again on a status event.
+    this.confinement.onViolation((v) => {
+      const s = this.pool.get(v.server)?.status();
+      if (s) this.emit('status', s);
+    });
     this.approvals.on('requested', (r) => this.emit('approval', r));
     this.interactions.on('requested', (r) => this.emit('interaction', r));
   }
@@ -591,6 +617,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await this.iconFetch?.close().catch(() => undefined);
     await this.audit.close().catch(() => undefined);
     await this.opened.quarantine.flush();
+    await this.confinement.close();
     await this.tasks.close();
     await this.settings.close();
   }
@@ -625,6 +652,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       prepare: this.prepare(workspace),
       guardFor: this.guardFor(),
       redact: this.redactor.redact,
+      transportFactory: this.confinement.transports(this.opts.session?.transportFactory),
     };
   }
 }
