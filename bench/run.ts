@@ -10,6 +10,7 @@ import { catalogScaleSuite } from './suites/catalogScale';
 import { chatTurnSuite } from './suites/chatTurn';
 import { cliCallSuite } from './suites/cliCall';
 import { cliStartSuite } from './suites/cliStart';
+import { confinedSuite } from './suites/confined';
 import { memorySuite } from './suites/memory';
 import { reconnectSuite } from './suites/reconnect';
 import { resultTransferSuite } from './suites/resultTransfer';
@@ -30,6 +31,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   resultTransfer: resultTransferSuite,
   chatTurn: chatTurnSuite,
   memory: memorySuite,
+  confined: confinedSuite,
 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[]; markdown: boolean } {

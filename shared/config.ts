@@ -1,6 +1,7 @@
 // The contract of mcp_servers.json (ARCHITECTURE.md, "Data on disk") and its server entries.
 // Pure zod: the renderer's forms validate with the very same schema the core writes with.
 import { z } from 'zod';
+import { SandboxSettingsSchema } from './confinement';
 import { LogLevelSchema } from './settings';
 import {
   isLocalTransport,
@@ -97,6 +98,29 @@ export const ServerConfigSchema = z
       .optional(),
     /** The level this server logs at (one of the eight MCP levels); default: the settings' logLevel. */
     logLevel: LogLevelSchema.optional(),
+    /**
+     * Run this stdio server confined (docs/confinement.md): it writes only where `sandbox` allows and reaches
+     * only the hosts it lists. VS Code's field of the same name; where confinement cannot run, it does not start.
+     */
+    sandboxEnabled: z.boolean().optional(),
+    /** What a confined server may write and reach, in VS Code's shape. */
+    sandbox: SandboxSettingsSchema.optional(),
+    /**
+     * Where confinement cannot run (Windows, no bubblewrap), start it unconfined instead of refusing: the
+     * user's choice for this server, never an import's.
+     */
+    runUnconfinedIfUnavailable: z.boolean().optional(),
+    /** Where an install came from, for the managed policy's registry rules; set by an install, never by an import. */
+    origin: z
+      .object({
+        kind: z.enum(['registry', 'bundle', 'link']),
+        /** The registry's name for it (`io.github.owner/server`). */
+        name: z.string().max(200).optional(),
+        registry: z.string().max(2000).optional(),
+        version: z.string().max(200).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -117,6 +141,12 @@ export const ServerConfigSchema = z
           message: `an ${s.transport} server takes a url, not a command`,
         });
     }
+    if (s.transport !== 'stdio' && s.sandboxEnabled)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sandboxEnabled'],
+        message: 'only a stdio server runs on this machine and can be confined',
+      });
     for (const k of s.secretEnv)
       if (!(k in s.env))
         ctx.addIssue({ code: 'custom', path: ['secretEnv'], message: `"${k}" is not a key of env` });

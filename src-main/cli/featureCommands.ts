@@ -174,6 +174,15 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
               : print(
                   tty`${new Date(l.at).toISOString()} ${l.source.padEnd(6)} ${l.level.padEnd(9)} ${l.text}\n`,
                 );
+          // What its confinement refused, in any process on this home (docs/confinement.md), then this session's log.
+          for (const v of await core.confinement.listViolations(name))
+            show({
+              server: name,
+              at: v.last,
+              source: 'host',
+              level: 'warning',
+              text: `[sandbox] refused${v.count > 1 ? ` ${v.count} times` : ''}: ${v.operation} ${v.target}${v.allow?.write ? ` (allow: mooring mcp sandbox ${name} --allow-write ${v.allow.write})` : v.allow?.domain ? ` (allow: mooring mcp sandbox ${name} --allow-domain ${v.allow.domain})` : v.noAllowReason ? ` (${v.noAllowReason})` : ''}`,
+            });
           for (const l of core.servers.logs(name)) show(l);
           if (!o.follow) return;
           const on = (l: LogLine) => {

@@ -20,6 +20,7 @@ export function describeImport(file: string, preview: ImportPreview): string {
   let out = tty`${file}: ${preview.formatName}, ${preview.servers.length} server(s):\n`;
   for (const s of preview.servers) {
     out += tty`  ${s.config.name}${s.exists ? ' (already configured)' : ''}: ${s.commandLine}\n`;
+    out += tty`      ${s.confinement}\n`;
     for (const g of s.grants) out += tty`      ${g.text}\n`;
     for (const d of s.dropped) out += tty`      not imported: ${d.text}\n`;
   }

@@ -35,6 +35,7 @@ export function describePlan(plan: InstallPlan): string {
     out += tty`  also offered (--option ${n}): ${o.label}${o.unsupported ? ` (not installable: ${o.unsupported})` : ''}\n`;
   });
   out += tty`  ${isLocalTransport(plan.transport) ? 'runs' : 'connects to'}: ${plan.commandLine}\n`;
+  out += tty`  ${plan.confinement}\n`;
   out += tty`  OSV: ${plan.osv.text}\n`;
   for (const g of plan.grants) out += tty`  gives it: ${g}\n`;
   for (const i of plan.inputs) out += tty`  asks for ${describeInput(i)}\n`;

@@ -9,6 +9,7 @@ import { quickServers, type CoreRunner } from './coreRunner';
 import { registerFeatureCommands } from './featureCommands';
 import { registerImportCommand } from './importCommand';
 import { EXIT } from './output';
+import { registerSandboxCommand } from './sandboxCommands';
 import { registerServerCommands } from './serverCommands';
 import { multiline, print, printJson, tty } from './terminalText';
 import { registerToolsCommand } from './toolsCommand';
@@ -55,6 +56,8 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
     );
 
   registerImportCommand(mcp, withCore);
+  registerSandboxCommand(mcp, withCore);
+  registerSandboxCommand(mcp, withCore);
 
   mcp
     .command('test')

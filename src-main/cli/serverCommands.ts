@@ -2,11 +2,13 @@
 // each a thin door over `core.servers` or `core.workspaces`, each with --json (one document on stdout).
 import type { Command } from 'commander';
 import type { ServerConfigInput, TransportKind } from '@shared/config';
+import { confinementSummary, mergeSandbox, profileKindOf, sandboxProfile } from '@shared/confinement';
 import { MooringError } from '../core/errors';
 import { describeCommandLine } from '../core/safety/commandAllowlist';
 import { describeOffered } from '../core/workspace/workspaceReport';
 import type { CoreRunner } from './coreRunner';
 import { collect, parsePairs } from './output';
+import { absolute } from './sandboxCommands';
 import { readSecretValues } from './secretInput';
 import { interactive, terminal } from './terminalPrompt';
 import { printJson, say, tty } from './terminalText';
@@ -47,6 +49,12 @@ export function registerServerCommands(mcp: Command, withCore: CoreRunner): void
     .option('--trust', 'allow a command outside the runtime allowlist')
     .option('--disabled', 'add it switched off')
     .option('--all-tools', 'skip the default safe set: leave its destructive tools on')
+    .option(
+      '--confined',
+      'run it confined: it writes only where allowed (npx, uvx: their caches) and reaches only listed hosts',
+    )
+    .option('--allow-write <path>', 'with --confined: a path it may write (repeatable)', collect)
+    .option('--allow-domain <host>', 'with --confined: a host it may reach (repeatable)', collect)
     .option('--replace', 'replace the server of this name: the whole entry, as given here')
     .option('--json', JSON_HELP)
     .addHelpText(
@@ -62,6 +70,20 @@ asks for the value without echoing it; from a script, pipe it in:
         async (core) => {
           const secrets = await readSecretValues({ env: o.secretEnv, headers: o.secretHeader });
           const transport: TransportKind = o.transport ?? (o.url ? 'http' : 'stdio');
+          if ((o.allowWrite || o.allowDomain) && !o.confined)
+            throw new MooringError('usage', '--allow-write and --allow-domain go with --confined.');
+          const confined = o.confined
+            ? {
+                sandboxEnabled: true,
+                sandbox: mergeSandbox(
+                  sandboxProfile(profileKindOf(command[0], command.slice(1)), { platform: process.platform }),
+                  {
+                    filesystem: o.allowWrite ? { allowWrite: (o.allowWrite as string[]).map(absolute) } : {},
+                    network: o.allowDomain ? { allowedDomains: o.allowDomain as string[] } : {},
+                  },
+                ),
+              }
+            : {};
           const input: ServerConfigInput = {
             name,
             transport,
@@ -74,11 +96,12 @@ asks for the value without echoing it; from a script, pipe it in:
             ...(o.timeout !== undefined ? { timeoutSeconds: Number(o.timeout) } : {}),
             ...(o.trust ? { trust: true } : {}),
             ...(o.disabled ? { enabled: false } : {}),
+            ...confined,
           };
           const exists = o.replace && (await core.servers.configs()).some((c) => c.name === name);
           const saved = exists
             ? await core.servers.update(name, input)
-            : await core.servers.add(input, { start: false, safeDefaults: !o.allTools });
+            : await core.servers.add(input, { start: false, safeDefaults: !o.allTools, source: 'cli' });
           const keychain = saved.secretEnv.concat(saved.secretHeaders);
           const commandLine = describeCommandLine(saved);
           if (o.json)
@@ -88,9 +111,11 @@ asks for the value without echoing it; from a script, pipe it in:
               commandLine,
               keychain,
               safeSet: !exists && !o.allTools,
+              confinement: confinementSummary(saved),
             });
           for (const w of keychain) say(tty`kept ${w} in the keychain\n`);
           say(tty`${exists ? 'replaced' : 'added'} ${saved.name}: ${commandLine}\n`);
+          say(tty`${confinementSummary(saved)}\n`);
           if (!exists && !o.allTools)
             say(
               tty`its destructive tools start off (the default safe set, applied when it first connects); list them with: mooring mcp tools ${saved.name}\n`,

@@ -11,7 +11,7 @@ import { ServerManager } from './config/serverManager';
 import { ServersStore } from './config/serversStore';
 import type { SettingsService } from './config/settingsService';
 import type { Sessions } from './coreSessions';
-import { listen, type Disposable } from './disposable';
+import { listen, toDisposable, type Disposable } from './disposable';
 import type { EventBus } from './eventBus';
 import type { HomePaths } from './home';
 import { InstallService, removeInstalledFiles } from './install/installService';
@@ -59,11 +59,13 @@ export interface Servers {
 
 export function buildServers(i: ServersInput): Servers {
   const { opts, paths, secrets, bus, settings, quarantine, approvalStore, register } = i;
-  const { features, oauth, pool, workspaces, connect, sessionOptions } = i.sessions;
+  const { confinement, features, oauth, pool, workspaces, connect, sessionOptions } = i.sessions;
   const env = () => opts.env ?? process.env;
   const log = (l: Parameters<typeof bus.emit<'log'>>[1]) => bus.emit('log', l);
   /** "Allow for this conversation" answers: in memory, per conversation. */
   const grants = new ConversationGrants();
+  // The managed policy may forbid "always allow" and YOLO (docs/managed-policy.md).
+  approvalStore.rememberingAllowed = () => confinement.allowsAlwaysAllow();
 
   const tools = register(
     new ToolService({
@@ -74,7 +76,12 @@ export function buildServers(i: ServersInput): Servers {
       sessionsFor: (workspace, global) => workspaces.sessions.actors(workspace, global),
       folderSession: (workspace, server) => workspaces.sessions.actor(workspace, server),
       quarantine,
-      gate: { store: approvalStore, audit: i.audit, yolo: () => settings.current().yolo, grants },
+      gate: {
+        store: approvalStore,
+        audit: i.audit,
+        yolo: () => settings.current().yolo && confinement.allowsYolo(),
+        grants,
+      },
       approvals: i.approvals,
       toolSet: (name) => settings.toolSet(name),
     }),
@@ -106,7 +113,12 @@ export function buildServers(i: ServersInput): Servers {
       // The capabilities of a real session: a server lists the tools it would list there.
       testSession: { ...sessionOptions(), clientHandlers: features.testClientHandlers },
       forgetSignIn: (name) => oauth.signOut(name),
-      removeInstalledFiles: (name) => removeInstalledFiles(paths.home, name),
+      removeInstalledFiles: async (name) => {
+        await removeInstalledFiles(paths.home, name);
+        await confinement.forgetServer(name);
+      },
+      admit: (config, how) => confinement.check(config, how),
+      confinement: (configs) => confinement.views(configs),
       extraServers: opts.extraServers ?? [],
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => workspaces.scan(dir),
@@ -114,6 +126,15 @@ export function buildServers(i: ServersInput): Servers {
       onFileChange: (ok) => bus.emit('serversFile', { ok }),
       serverIcon: (name) => icons.iconOf(name, pool.get(name)?.serverIcons()),
     }),
+  );
+  // A refused access changes the server card's count: the UI lists the servers again on a status event.
+  register(
+    toDisposable(
+      confinement.onViolation((v) => {
+        const s = pool.get(v.server)?.status();
+        if (s) bus.emit('status', s);
+      }),
+    ),
   );
   const auth = new AuthService({
     oauth,
@@ -136,7 +157,7 @@ export function buildServers(i: ServersInput): Servers {
   });
   const install = new InstallService({
     home: paths.home,
-    registryUrl: () => registryUrlFrom(env(), settings.current().registryUrl),
+    registryUrl: () => confinement.registryUrl() ?? registryUrlFrom(env(), settings.current().registryUrl),
     osvEndpoint: () => settings.current().osvEndpoint,
     add: (input, o) => servers.add(input, o),
     existingNames: names,

@@ -6,6 +6,7 @@ import type { ServerConfig } from '@shared/config';
 import type { LogLine } from '@shared/session';
 import type { CoreEvents } from '@shared/wire';
 import { OAuthManager } from './auth/oauthManager';
+import { ConfinementService, type ConfinementServiceDeps } from './confine/confinementService';
 import {
   createClientFeatures,
   SamplingModel,
@@ -51,11 +52,15 @@ export interface SessionsInput {
   settings: SettingsService;
   /** The global servers a folder's servers join (the configured servers, built after the sessions). */
   globalConfigs: () => Promise<ServerConfig[]>;
+  /** The configured servers as confinement reads and writes one (built after the sessions too). */
+  configured: ConfinementServiceDeps['servers'];
   /** Ties a part to the root's lifetime: disposed when the core closes, in reverse order. */
   register: <T extends Disposable>(d: T) => T;
 }
 
 export interface Sessions {
+  /** What each local server may touch, and the managed policy every add and start asks (docs/confinement.md). */
+  confinement: ConfinementService;
   preparation: ServerPreparation;
   samplingModel: SamplingModel;
   features: ClientFeatures;
@@ -100,6 +105,13 @@ export function buildSessions(i: SessionsInput): Sessions {
     else redactedLog(l);
   };
 
+  // Closed after every session (registered before them): a confined server's violations are written to the end.
+  const confinement = new ConfinementService({
+    home: paths.home,
+    env: () => opts.env ?? process.env,
+    servers: i.configured,
+  });
+  register(toDisposable(() => confinement.close()));
   const preparation = new ServerPreparation({
     secrets,
     env: () => opts.env ?? process.env,
@@ -107,6 +119,7 @@ export function buildSessions(i: SessionsInput): Sessions {
     ...(opts.workspace ? { workspace: opts.workspace } : {}),
     log: redactedLog,
     redactor,
+    admit: (config) => confinement.check(config, 'start'),
   });
   register(toDisposable(() => preparation.close()));
   const samplingModel = new SamplingModel(opts.complete);
@@ -135,6 +148,8 @@ export function buildSessions(i: SessionsInput): Sessions {
       preparation.prepare(config, ctx.warn, workspace);
   const connect: PoolActorOptions = {
     ...opts.session,
+    // Every stdio start goes through the confined launcher (confine/confinedLauncher.ts).
+    transportFactory: confinement.transports(opts.session?.transportFactory),
     prepare: prepareFor(),
     guardFor: (config) => preparation.guardFor(config),
     redact: redactor.redact,
@@ -153,6 +168,7 @@ export function buildSessions(i: SessionsInput): Sessions {
     secrets,
     globalConfigs: i.globalConfigs,
     poolOptions: sessionOptions,
+    admit: (config) => confinement.check(config, 'workspace'),
   });
   // Every session, the global pool's and the folders', closes together.
   register(toDisposable(() => Promise.all([pool.closeAll(), workspaces.dispose()])));
@@ -171,6 +187,7 @@ export function buildSessions(i: SessionsInput): Sessions {
   });
   register(toDisposable(() => tasks.close()));
   return {
+    confinement,
     preparation,
     samplingModel,
     features,

@@ -14,6 +14,7 @@ import { ProviderAccess } from './agent/providerAccess';
 import { AppViews } from './apps/appViews';
 import type { AuthService } from './auth/authService';
 import type { ToolService } from './calls/toolService';
+import type { ConfinementService } from './confine/confinementService';
 import {
   PromptsService,
   ResourcesService,
@@ -113,6 +114,8 @@ export class MooringCore extends DisposableObject {
   readonly installLinks = new InstallLinkInbox();
   /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
   readonly install: InstallService;
+  /** What each local server may touch, what it was refused, and the managed policy (docs/confinement.md). */
+  readonly confinement: ConfinementService;
   /** Model providers: endpoints, keys in the keychain, Check. */
   readonly providers: ProviderAccess;
   readonly conversations: ConversationStore;
@@ -148,7 +151,8 @@ export class MooringCore extends DisposableObject {
     super();
     const { paths, secrets, quarantine, approvalStore } = opened;
     const bus = this.register(this.events);
-    // The cycle left to close here: a folder's sessions join the configured servers, which scan folders.
+    // The cycle left to close here: a folder's sessions join the configured servers, which scan folders, and
+    // confinement writes a server's sandbox through them, which ask it at every add.
     const configured = new Later<Servers>('The configured servers');
 
     // The home's files: closed last.
@@ -165,11 +169,15 @@ export class MooringCore extends DisposableObject {
       redactor: this.redactor,
       settings: this.settings,
       globalConfigs: () => configured.get().servers.configs(),
+      configured: {
+        get: (name) => configured.get().servers.get(name),
+        update: (name, input) => configured.get().servers.update(name, input),
+      },
       register: (d) => this.register(d),
     });
     const { features } = sessions;
     ({ samplingModel: this.samplingModel, features: this.features, pool: this.pool } = sessions);
-    ({ workspaces: this.workspaces, tasks: this.tasks } = sessions);
+    ({ workspaces: this.workspaces, tasks: this.tasks, confinement: this.confinement } = sessions);
     this.interactions = features.broker;
     this.urlElicitations = features.urlElicitations;
     this.register(listen(this.interactions, 'requested', (r) => bus.emit('interaction', r)));

@@ -37,7 +37,18 @@ const TYPE_NAMES: Record<string, TransportKind> = {
 };
 
 // Keys each foreign format may carry that Mooring imports (after mapping), per entry.
-const CARRIED = ['command', 'args', 'env', 'url', 'headers', 'cwd', 'timeoutSeconds'] as const;
+/** Fields other clients write the way Mooring does; `sandboxEnabled`/`sandbox` are VS Code's confinement. */
+const CARRIED = [
+  'command',
+  'args',
+  'env',
+  'url',
+  'headers',
+  'cwd',
+  'timeoutSeconds',
+  'sandboxEnabled',
+  'sandbox',
+] as const;
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -121,6 +132,11 @@ export function convertForeign(
       });
     }
   } else input.transport = guessTransport(raw);
+  // Confinement is for a process on this machine: a remote entry's is meaningless (VS Code ignores it too).
+  if (input.transport !== 'stdio') {
+    delete input.sandboxEnabled;
+    delete input.sandbox;
+  }
 
   if (raw.disabled !== undefined) {
     fieldMap.enabled ??= ['disabled'];

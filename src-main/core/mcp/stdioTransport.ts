@@ -45,6 +45,8 @@ export interface StdioTransportOptions {
    * for the whole wait.
    */
   closeStageMs?: number;
+  /** Called once the child has exited (or never started): the end of what its launcher set up (stdioLauncher.ts). */
+  onExit?: () => void;
 }
 
 export interface ChildExit {
@@ -214,6 +216,7 @@ export class StdioTransport implements Transport {
     }
     // And what left the group (setsid): the watchdog ends what it noted of the tree, then forgets it.
     if (this.child?.pid) this.watchdog?.reap(this.child.pid);
+    this.opts.onExit?.();
     this.onclose?.();
   }
 

@@ -15,6 +15,7 @@ import { isLocalTransport, type RemoteTransportKind } from '@shared/transports';
 import { MooringError } from '../errors';
 import { childEnvironment } from './childEnv';
 import { DIRECT_GUARD, serverDial, type DialGuard, type ServerDial } from './serverDial';
+import type { StdioLauncher } from './stdioLauncher';
 import { StdioTransport } from './stdioTransport';
 
 /** A transport that can redeem an authorization callback (StreamableHTTP and SSE both can). */
@@ -47,6 +48,8 @@ export interface TransportHooks {
   auth?: TransportAuth;
   /** Streamable HTTP only: join this existing session instead of starting one (mcp/sessionResume.ts). */
   sessionId?: string;
+  /** Stdio only: wraps the command line before it spawns (the confine room's sandbox; stdioLauncher.ts). */
+  launcher?: StdioLauncher;
 }
 
 export type TransportFactory = (config: ServerConfig, hooks: TransportHooks) => Promise<Transport>;
@@ -90,12 +93,18 @@ export const createTransport: TransportFactory = async (config, hooks) => {
       'config_invalid',
       `Server "${config.name}" has no ${isLocalTransport(config.transport) ? 'command' : 'url'}`,
     );
-  return new StdioTransport({
-    maxLineBytes: config.maxMessageMB * 1024 * 1024,
+  const plain = {
     command: config.command,
     args: config.args,
     env: await childEnvironment(config.env),
     ...(config.cwd ? { cwd: config.cwd } : {}),
+  };
+  const launched = await hooks.launcher?.launch(config, plain, hooks.onStderr);
+  const { release, ...run } = launched ?? { ...plain, release: undefined };
+  return new StdioTransport({
+    maxLineBytes: config.maxMessageMB * 1024 * 1024,
+    ...run,
+    ...(release ? { onExit: release } : {}),
     onStderr: hooks.onStderr,
     onGarbage: hooks.onGarbage,
     ...(hooks.closeStageMs !== undefined ? { closeStageMs: hooks.closeStageMs } : {}),

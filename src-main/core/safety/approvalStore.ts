@@ -78,16 +78,22 @@ export class ApprovalStore {
    * Goes up whenever the remembered approvals changed, in this process or another (a `VerdictSource`:
    * the call path's one revision moves with it, calls/callRevision.ts). Checks the file first (one stat).
    */
+  /**
+   * Whether "always allow" is remembered and honoured (the managed policy may turn it off; then every call
+   * is asked on its own). The revision changes with it, so a call plan made before sees the change.
+   */
+  rememberingAllowed: () => boolean = () => true;
+
   revision(): number {
     this.refresh();
-    return this.version;
+    return this.version * 2 + (this.rememberingAllowed() ? 0 : 1);
   }
 
   /** What is remembered for this tool as the server lists it now (the file as it is now). */
   lookup(identity: ServerIdentity, tool: FingerprintedTool): ApprovalLookup {
     this.refresh();
     const entry = this.entries.get(keyOf(identity.name, tool.name));
-    if (!entry) return { status: 'none' };
+    if (!entry || !this.rememberingAllowed()) return { status: 'none' };
     const current = toolFingerprint(identity, tool);
     if (current === entry.fingerprint)
       return { status: 'allowed', fingerprint: entry.fingerprint, decidedBy: entry.decidedBy, at: entry.at };
@@ -113,6 +119,7 @@ export class ApprovalStore {
       decidedBy: input.decidedBy,
       at: input.at ?? Date.now(),
     };
+    if (!this.rememberingAllowed()) return Promise.resolve(entry);
     return this.update((m) => m.set(keyOf(entry.server, entry.tool), entry)).then(() => entry);
   }
 

@@ -5,6 +5,8 @@
 // throwaway sessions `connections` (services/connectionTests.ts). Routers and commands call these; none
 // writes the file itself.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
+import { confinementSummary, type ConfinementView } from '@shared/confinement';
+import type { ServerSourceKind } from '@shared/managedPolicy';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
@@ -13,6 +15,7 @@ import { FORMAT_NAMES } from '../config/clientFormats';
 import { importGrants } from '../config/importConsent';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
+import { parseServerInput } from '../config/serversStore';
 import { DisposableObject } from '../disposable';
 import { MooringError } from '../errors';
 import type { PoolActorOptions, SessionPool } from '../mcp/sessionPool';
@@ -46,6 +49,10 @@ export interface ConfiguredServersDeps {
   onFileChange?: (ok: boolean) => void;
   /** A server's own icon, checked and as a data: URI (MooringCore.iconOf), if it has one. */
   serverIcon?: (name: string) => string | undefined;
+  /** Refuses, naming the rule, a server the managed policy does not allow to be added (confine/managedPolicy.ts). */
+  admit?: (config: ServerConfig, how: ServerSourceKind) => void;
+  /** Each server's confinement for its card (confine/confinementService.ts). */
+  confinement?: (configs: ServerConfig[]) => Promise<Map<string, ConfinementView>>;
 }
 
 export interface AddOptions {
@@ -58,6 +65,8 @@ export interface AddOptions {
   safeDefaults?: boolean;
   /** Values of its `${input:ID}` references (an install's secret arguments), kept in the keychain. */
   inputValues?: Readonly<Record<string, string>>;
+  /** How it came (the managed policy's registryOnly lets only `registry` through); default `form`. */
+  source?: ServerSourceKind;
 }
 
 export interface ImportRequest {
@@ -82,6 +91,8 @@ export interface ImportPreviewServer {
   grants: ImportGrant[];
   /** Settings the file gave it that an import never carries. */
   dropped: ImportDropped[];
+  /** What it will be able to write and reach, or that it runs unconfined (shared/confinement.ts). */
+  confinement: string;
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
@@ -165,10 +176,13 @@ export class ConfiguredServers extends DisposableObject {
     const configs = await this.configs();
     const statuses = new Map(this.statuses().map((s) => [s.name, s]));
     const costs = this.deps.tools.tokenCostByServer();
+    const confinement = await this.deps.confinement?.(configs);
     return configs.map((config) => {
       const icon = this.deps.serverIcon?.(config.name);
+      const confined = confinement?.get(config.name);
       return {
         config,
+        ...(confined ? { confinement: confined } : {}),
         status: statuses.get(config.name) ?? null,
         tokenCost: costs[config.name] ?? 0,
         commandLine: describeCommandLine(config),
@@ -197,6 +211,7 @@ export class ConfiguredServers extends DisposableObject {
     input: ServerConfigInput,
     opts: AddOptions = {},
   ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
+    this.deps.admit?.(parseServerInput(input), opts.source ?? 'form');
     const saved = await this.deps.manager.add(
       input,
       opts.inputValues ? { inputValues: opts.inputValues } : {},
@@ -284,6 +299,7 @@ export class ConfiguredServers extends DisposableObject {
         exists: existing.has(config.name),
         grants: importGrants(config),
         dropped: parsed.dropped[config.name] ?? [],
+        confinement: confinementSummary(config),
       })),
     };
   }
@@ -300,6 +316,11 @@ export class ConfiguredServers extends DisposableObject {
     /** Each imported server's default safe set: what it turned off, or that it waits for a first connect. */
     safeDefaults: Record<string, SafeDefaults>;
   }> {
+    if (this.deps.admit) {
+      const parsed = parseImport(request.text, { fileName: request.fileName }).servers;
+      for (const c of parsed.filter((c) => !request.names || request.names.includes(c.name)))
+        this.deps.admit(c, 'import');
+    }
     const merged = await this.deps.manager.import(request.text, {
       fileName: request.fileName,
       ...(request.names ? { only: request.names } : {}),

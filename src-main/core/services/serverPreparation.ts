@@ -26,6 +26,8 @@ export interface ServerPreparationDeps {
   log: (line: LogLine) => void;
   /** Learns the secret values each resolved config holds, so they are masked wherever text is shown. */
   redactor?: SecretRedactor;
+  /** Refuses a server the managed policy does not allow to start (confine/managedPolicy.ts). */
+  admit?: (config: ServerConfig) => void;
 }
 
 export class ServerPreparation {
@@ -40,6 +42,7 @@ export class ServerPreparation {
     warn: (text: string) => void,
     workspace?: string,
   ): Promise<ServerConfig> {
+    this.deps.admit?.(config);
     checkCommandAllowed(config);
     const folder =
       workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);

@@ -20,6 +20,8 @@ export interface WorkspaceServiceDeps {
   globalConfigs: () => Promise<ServerConfig[]>;
   /** Session options for one folder's pool (its `prepare` resolves that folder's inputs). */
   poolOptions: (workspace: string) => PoolActorOptions;
+  /** Refuses, naming the rule, a server the managed policy does not allow (confine/managedPolicy.ts). */
+  admit?: (config: ServerConfig) => void;
 }
 
 export class WorkspaceService implements Disposable {
@@ -79,6 +81,7 @@ export class WorkspaceService implements Disposable {
         `"${name}" in ${offered.file} changed since you reviewed it; nothing was approved.`,
         'Review it again, then approve.',
       );
+    this.deps.admit?.(offered.config);
     await approveWorkspaceServer({
       offered,
       approvals: this.approvalFile!,

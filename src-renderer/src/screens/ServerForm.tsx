@@ -19,6 +19,7 @@ import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
 import { clientConfigKind, draftFrom, emptyDraft, inputFrom, type ServerDraft } from '../lib/serverDraft';
 import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs, toast } from '../ui';
+import { ConfinementFields } from './ConfinementFields';
 import { KeyValueEditor } from './KeyValueEditor';
 import { TestResult } from './TestResult';
 import { isLocalTransport } from '@shared/transports';
@@ -287,6 +288,12 @@ function FormFields({
               onChange={(env) => set({ env })}
             />
           </div>
+          <ConfinementFields
+            command={draft.command}
+            args={draft.args}
+            rest={draft.rest}
+            setRest={(rest) => set({ rest })}
+          />
         </>
       ) : (
         <>

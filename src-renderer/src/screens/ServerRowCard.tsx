@@ -11,6 +11,7 @@ import { ServerErrorBlock } from '../components/ServerErrorBlock';
 import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
 import { Button, Card, IconButton, Switch, toast } from '../ui';
+import { ConfinementLine } from './ConfinementPanel';
 import { SignIn } from './SignIn';
 import { isRemoteTransport, TRANSPORTS } from '@shared/transports';
 
@@ -138,6 +139,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
             <span title="The MCP revision this session negotiated">MCP {status.protocolVersion}</span>
           )}
         </div>
+        <ConfinementLine row={row} />
         {failed && status.error && (
           <ServerErrorBlock
             error={status.error}

@@ -160,6 +160,9 @@ export function InstallConsent(props: {
           {isLocalTransport(plan.transport) ? 'Runs this command on your machine' : 'Connects to'}
         </h3>
         <CodeBlock code={shown(plan.commandLine)} label="Command" wrap testId="install-command-line" />
+        <p className="confine-consent" data-testid="install-confinement">
+          {shown(plan.confinement)}
+        </p>
         {plan.options && plan.options.length > 1 && (
           <ul className="plain meta consent-options">
             {plan.options.map((o) => (
