@@ -15,6 +15,7 @@ import { useUi } from '../stores/uiStore';
 import { Button, Callout, EmptyState, PageHeader, Switch } from '../ui';
 import { CliHint } from './CliHint';
 import { ServerTabs } from './ServerTabs';
+import { titleOf } from '../shell/screens';
 
 const OFF_TEXT: Record<string, string> = {
   'safe-default':
@@ -35,7 +36,7 @@ export function ToolsScreen() {
     <section aria-labelledby="tools-title" data-testid="tools-screen">
       <PageHeader
         id="tools-title"
-        title="Tools"
+        title={titleOf('tools')}
         description="What each server offers the model. Read-only tools start on; tools that may change or delete things start off, and every call of one asks you first."
       />
       <ServerTabs
