@@ -17,6 +17,7 @@ import { serveIdleSuite } from './suites/serveIdle';
 import { startupSuite } from './suites/startup';
 import { toolCallSuite } from './suites/toolCall';
 import { toolCallModernSuite } from './suites/toolCallModern';
+import { uiStreamSuite } from './suites/uiStream';
 
 const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   toolCall: toolCallSuite,
@@ -30,6 +31,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   resultTransfer: resultTransferSuite,
   chatTurn: chatTurnSuite,
   memory: memorySuite,
+  uiStream: uiStreamSuite,
 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[]; markdown: boolean } {
