@@ -69,15 +69,17 @@ export function Composer(props: {
   const ready = text.trim() !== '' || files.length > 0 || res.resources.length > 0;
   const send = () => {
     if (!ready || props.running || props.sending) return;
+    const sent = text;
     props
-      .onSend(text, {
+      .onSend(sent, {
         images,
         files: files.flatMap((f) => (f.kind === 'text' ? [{ name: f.name, text: f.text }] : [])),
         resources: res.resources,
       })
       .then(
         () => {
-          setText('');
+          // What was typed while it was being sent stays (the next question, begun at once).
+          setText((now) => (now.startsWith(sent) ? now.slice(sent.length) : now));
           setFiles([]);
           setRefused([]);
           res.clear();
