@@ -1,8 +1,43 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const alias = { '@shared': resolve(__dirname, 'shared') };
+
+/**
+ * The main process's and the CLI's code as V8 holds it (docs/decisions/008-renderer-build.md): the source of
+ * every loaded module stays in the heap as a string, two bytes a character as soon as one character is not
+ * Latin-1 (a '…' in a message), so the output is ASCII only (escapes for the rest), which halves it (~4 MB
+ * in `mooring serve`). Otherwise as written: no compression, no mangling, comments and lines kept (stack
+ * traces stay readable, and the region comments name each bundled package, test/integration/lazyLoading.test.ts).
+ */
+export const NODE_OUTPUT = {
+  compress: false,
+  mangle: false,
+  codegen: { removeWhitespace: false, asciiOnly: true },
+} as const;
+
+/**
+ * What codegen's asciiOnly leaves (tagged templates' text, whose raw form is observable): escaped too, so
+ * every chunk is one-byte. Ours are `tty` lines (cooked text: the same characters) and a comment inside the
+ * process watchdog's String.raw script (mcp/watchdogScript.ts), where an escape is as good.
+ */
+export function asciiChunks(): Plugin {
+  return {
+    name: 'mooring-ascii-chunks',
+    renderChunk: (code) =>
+      /[\u0080-\uffff]/.test(code)
+        ? {
+            code: code.replace(
+              /[\u0080-\uffff]/g,
+              (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+            ),
+            map: null,
+          }
+        : null,
+  };
+}
 
 // Custom roots (ARCHITECTURE.md): src-main, src-preload, src-renderer.
 export default defineConfig({
@@ -14,11 +49,13 @@ export default defineConfig({
   // optional) and gpt-tokenizer (loaded on first use only, src-main/core/tokenCount.ts).
   main: {
     resolve: { alias },
+    plugins: [asciiChunks()],
     build: {
       outDir: 'out/main',
       externalizeDeps: false,
       rollupOptions: {
         external: ['electron', 'keytar', 'gpt-tokenizer'],
+        output: { minify: NODE_OUTPUT },
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           cli: resolve(__dirname, 'src-main/cli/index.ts'),
@@ -43,6 +80,13 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
+      // A production build (docs/decisions/008-renderer-build.md): minified, and split by the screens'
+      // first-use loads (src-renderer/src/screens/lazyScreens.ts), so a window reads the shell and the
+      // screen it opens on; the rest is read in an idle moment after.
+      minify: true,
+      // The chat's Markdown chunk (KaTeX, highlight.js and their grammars, micromark) is ~770 kB, loaded
+      // with the first screen that renders Markdown, never at start.
+      chunkSizeWarningLimit: 1000,
       // Fonts stay files: the pages' font-src 'self' (src-renderer/index.html, core/web/contentSecurity.ts)
       // refuses the data: URL Vite would inline a small one as (KaTeX's), and its glyphs would fall back.
       assetsInlineLimit: (file) => (/\.(woff2?|ttf|otf|eot)$/.test(file) ? false : undefined),
