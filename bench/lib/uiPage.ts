@@ -4,6 +4,7 @@
 // chat's streamed text appended to a `<pre>` straight from the page's one event stream (the floor a
 // streaming view is compared with: a page of the same origin and stream without the app, openPreFloor). Times cross to Node as epoch milliseconds.
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { startMooringWeb, type RunningWeb } from '../../e2e/harness';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -31,6 +32,15 @@ interface BenchProbe {
   inputs: { name: string; start: number; duration: number }[];
   /** Resolves (epoch ms) in the first animation frame in which `selector`'s last match holds `mark`. */
   watch(selector: string, mark: string): Promise<number>;
+  /** When each watch given to `instrument` was first seen (epoch ms), by key: set from the page's start. */
+  seen: Record<string, number>;
+}
+
+/** A watch set up before the page's own scripts run (for what shows at start). */
+export interface EarlyWatch {
+  key: string;
+  selector: string;
+  mark: string;
 }
 
 /**
@@ -63,12 +73,13 @@ interface PageWindow {
 }
 
 /** Runs in the page before its own scripts (addInitScript): the probe above. */
-function probe() {
+function probe(early: EarlyWatch[]) {
   const w = globalThis as unknown as PageWindow;
   const b: BenchProbe = {
     frames: [],
     longTasks: [],
     inputs: [],
+    seen: {},
     watch: (selector, mark) =>
       new Promise((resolve) => {
         watchers.push({ selector, mark, resolve });
@@ -76,6 +87,8 @@ function probe() {
   };
   const watchers: { selector: string; mark: string; resolve: (at: number) => void }[] = [];
   w.__bench = b;
+  for (const e of early)
+    watchers.push({ selector: e.selector, mark: e.mark, resolve: (at) => (b.seen[e.key] = at) });
   new w.PerformanceObserver((l) =>
     l.getEntries().forEach((e) => b.longTasks.push({ start: e.startTime, duration: e.duration })),
   ).observe({ type: 'longtask', buffered: true });
@@ -97,10 +110,10 @@ function probe() {
   w.requestAnimationFrame(frame);
 }
 
-export async function instrument(page: Page): Promise<CDPSession> {
+export async function instrument(page: Page, early: EarlyWatch[] = []): Promise<CDPSession> {
   // tsx (which runs the bench) names functions through an `__name` helper that the page lacks.
   await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
-  await page.addInitScript(probe);
+  await page.addInitScript(probe, early);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   return cdp;
@@ -177,6 +190,16 @@ export async function figuresBetween(page: Page, fromEpoch: number, toEpoch: num
   );
 }
 
+/** When the early watch `key` (given to `instrument`) was first seen, epoch ms; waits for it. */
+export async function firstSeen(page: Page, key: string, timeout = 60_000): Promise<number> {
+  const handle = await page.waitForFunction(
+    (k) => (globalThis as unknown as PageWindow).__bench?.seen[k],
+    key,
+    { timeout },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
 /**
  * Resolves (epoch ms) with the first animation frame in which the last element matching `selector` holds
  * `mark`. Call it before the text can arrive: the watch is registered in the page when this is called.
@@ -186,4 +209,26 @@ export function watchFor(page: Page, selector: string, mark: string): Promise<nu
     ({ selector, mark }) => (globalThis as unknown as PageWindow).__bench.watch(selector, mark),
     { selector, mark },
   );
+}
+
+/** `mooring web` on `home` and a 1280×800 page on it, instrumented; `close` ends both. */
+export async function openApp(
+  browser: Browser,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<{ web: RunningWeb; page: Page; cdp: CDPSession; close: () => Promise<void> }> {
+  const web = await startMooringWeb(home, { env });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const cdp = await instrument(page);
+  await page.goto(web.url);
+  return {
+    web,
+    page,
+    cdp,
+    close: async () => {
+      await context.close();
+      await web.stop();
+    },
+  };
 }
