@@ -70,6 +70,10 @@ export function Composer(props: {
   const send = () => {
     if (!ready || props.running || props.sending) return;
     const sent = text;
+    // The box empties at once, so what is typed while the message is sent is the next message (were it
+    // emptied on the answer, a key typed meanwhile would bring the sent text back with it); a message
+    // that fails to send comes back, before anything typed since.
+    setText('');
     props
       .onSend(sent, {
         images,
@@ -78,14 +82,12 @@ export function Composer(props: {
       })
       .then(
         () => {
-          // What was typed while it was being sent stays (the next question, begun at once).
-          setText((now) => (now.startsWith(sent) ? now.slice(sent.length) : now));
           setFiles([]);
           setRefused([]);
           res.clear();
         },
         // The error shows above the composer; the draft stays to fix and send again.
-        () => undefined,
+        () => setText((now) => (now ? `${sent}${now}` : sent)),
       );
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
