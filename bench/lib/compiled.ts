@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { build, type Plugin } from 'vite';
 // @ts-expect-error -- a plain .mjs helper shared with scripts/start.mjs
 import { buildIfStale, outputsAreStale } from '../../scripts/buildFreshness.mjs';
-import { asciiChunks, NODE_OUTPUT } from '../../electron.vite.config';
+import { asciiChunks, NODE_OUTPUT } from '../../scripts/nodeOutput';
 import { ROOT } from './paths';
 
 /** Entry name → source, under bench/. */
@@ -66,7 +66,7 @@ async function compileAll(): Promise<void> {
     'src-main',
     'shared',
     'package.json',
-    'electron.vite.config.ts',
+    'scripts/nodeOutput.ts',
   ];
   if (!isStale(ROOT, { outputs, sources })) return;
   await build({
@@ -75,7 +75,7 @@ async function compileAll(): Promise<void> {
     logLevel: 'warn',
     resolve: { alias: { '@shared': join(ROOT, 'shared') } },
     ssr: { noExternal: true, target: 'node' },
-    // The product's output form (ASCII only, electron.vite.config.ts), for both sides alike.
+    // The product's output form (ASCII only, scripts/nodeOutput.ts), for both sides alike.
     plugins: [commonJsShims(), asciiChunks()],
     build: {
       ssr: true,

@@ -51,9 +51,15 @@ export async function uiStartSuite(ctx: SuiteContext): Promise<SuiteResult> {
           await page.goto(web.url);
           const headingAt = await firstSeen(page, 'heading');
           const tools = watchFor(page, 'main h1', 'Tools');
-          await page.getByRole('button', { name: 'Tools', exact: true }).click();
+          await page
+            .getByRole('navigation', { name: 'Main' })
+            .getByRole('button', { name: 'Tools', exact: true })
+            .click();
           const interactiveAt = await tools;
-          await page.getByRole('button', { name: 'Servers', exact: true }).click();
+          await page
+            .getByRole('navigation', { name: 'Main' })
+            .getByRole('button', { name: 'Servers', exact: true })
+            .click();
           if (n > 0)
             await expect(page.getByTestId('server-state').filter({ hasText: 'ready' })).toHaveCount(n, {
               timeout: 60_000,
