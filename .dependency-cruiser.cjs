@@ -22,6 +22,7 @@ const ROOMS = {
   serve: ['agent', 'calls', 'catalog', 'config', 'memory', 'safety'],
   schedules: ['config'],
   apps: ['calls', 'catalog', 'clientFeatures', 'mcp', 'safety'],
+  confine: ['config', 'mcp'],
 };
 const KERNEL = ['errors\\.ts', 'home\\.ts', 'tokenCount\\.ts', 'disposable\\.ts'];
 const core = 'src-main/core/';

@@ -28,6 +28,13 @@ const noHosts = {
   group: ['**/electron/**', '**/cli/**', '../electron/*', '../cli/*', '../../electron/*', '../../cli/*'],
   message: 'The core may not import its hosts (src-main/electron, src-main/cli).',
 };
+/** The SDK client lives in one place: every request to a server goes through the session's request handler. */
+const sdkClient = {
+  name: '@modelcontextprotocol/client',
+  importNames: ['Client'],
+  message:
+    'Only the session\'s request handler holds the SDK client (src-main/core/mcp/requestHandler.ts; ARCHITECTURE.md, "The path of one tool call"): send requests through SessionActor.requests.',
+};
 const nodeGlobals = (why) =>
   ['Buffer', 'process', 'require', '__dirname', '__filename', 'global', 'module', 'exports'].map((name) => ({
     name,
@@ -133,11 +140,27 @@ export default tseslint.config(
   {
     files: ['src-main/core/**'],
     rules: {
-      'no-restricted-imports': restricted({ paths: [electronOnly], patterns: [noHosts, noRenderer] }),
+      'no-restricted-imports': restricted({
+        paths: [electronOnly, sdkClient],
+        patterns: [noHosts, noRenderer],
+      }),
     },
   },
   {
     files: ['src-main/cli/**'],
+    rules: {
+      'no-restricted-imports': restricted({ paths: [electronOnly, sdkClient], patterns: [noRenderer] }),
+    },
+  },
+  {
+    // The request handler itself, and tests (they may drive a raw SDK client against Mooring's servers).
+    files: ['src-main/core/mcp/requestHandler.ts', 'src-main/core/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': restricted({ paths: [electronOnly], patterns: [noHosts, noRenderer] }),
+    },
+  },
+  {
+    files: ['src-main/cli/**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-imports': restricted({ paths: [electronOnly], patterns: [noRenderer] }) },
   },
   {

@@ -10,6 +10,7 @@ import { catalogScaleSuite } from './suites/catalogScale';
 import { chatTurnSuite } from './suites/chatTurn';
 import { cliCallSuite } from './suites/cliCall';
 import { cliStartSuite } from './suites/cliStart';
+import { confinedSuite } from './suites/confined';
 import { memorySuite } from './suites/memory';
 import { reconnectSuite } from './suites/reconnect';
 import { resultTransferSuite } from './suites/resultTransfer';
@@ -38,6 +39,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   uiConversation: uiConversationSuite,
   uiTools: uiToolsSuite,
   uiStart: uiStartSuite,
+  confined: confinedSuite,
 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[]; markdown: boolean } {

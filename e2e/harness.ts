@@ -102,3 +102,13 @@ export function descendants(pid: number, needle: string): number[] {
     }
   });
 }
+
+/** Whether the process runs (a zombie has ended: only its parent has not read its exit yet). */
+export function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

@@ -88,7 +88,7 @@ test('a schedule made in the app runs in mooring web within its minute, and its 
   // The scheduler of mooring web runs it at its minute; the card shows the outcome when it ends.
   await expect(card.getByTestId('run-outcome')).toHaveText('done', { timeout: 100_000 });
   // Browser mode says so in a toast (the desktop app, in an OS notification).
-  await expect(page.getByTestId('toast')).toContainText('Schedule “Folder check”: done');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Schedule “Folder check”: done' })).toBeVisible();
   await expect(card.getByTestId('schedule-last')).toContainText('alpha.txt and beta.md');
   const runs = JSON.parse(readFileSync(join(home, 'schedule-runs.json'), 'utf8')) as {
     runs: { trigger: string; startedAt: number; outcome: string }[];
@@ -111,5 +111,8 @@ test('a schedule made in the app runs in mooring web within its minute, and its 
   await card.getByRole('button', { name: 'Pause Folder check' }).click();
   await expect(card.getByTestId('schedule-next')).toContainText('Paused');
   await history.getByRole('button', { name: 'Open conversation' }).click();
-  await expect(page.getByText('Your folder holds alpha.txt and beta.md.')).toBeVisible();
+  // The answer in the conversation, not the toast that may still show the same words.
+  await expect(page.getByTestId('msg-assistant').last()).toContainText(
+    'Your folder holds alpha.txt and beta.md.',
+  );
 });

@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # libsecret: keytar builds against it; gnome-keyring + dbus: a headless keychain for the tests;
-# chromium: browser mode's end-to-end tests; xvfb/xauth: headed runs.
-packages=(libsecret-1-dev gnome-keyring dbus chromium xvfb xauth)
+# chromium: browser mode's end-to-end tests; xvfb/xauth: headed runs; bubblewrap, socat, strace, ripgrep:
+# confined servers (docs/confinement.md: the sandbox, its way out to the proxy, what it refused).
+packages=(libsecret-1-dev gnome-keyring dbus chromium xvfb xauth bubblewrap socat strace ripgrep)
 missing=()
 if command -v dpkg >/dev/null 2>&1; then
   for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

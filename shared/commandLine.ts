@@ -1,6 +1,7 @@
 // The full command line of a server, as shown for consent (an import, an install link, the Trust switch
 // of the server form) and in the server list. Pure: the core and the renderer show the very same text.
 import type { ServerConfigInput } from './config';
+import { isRemoteTransport } from './transports';
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 const SECRET_NAME = /token|key|secret|password|passwd|auth|credential/i;
@@ -20,7 +21,7 @@ export function describeCommandLine(
   config: Pick<ServerConfigInput, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'secretEnv'>,
 ): string {
   const transport = config.transport ?? 'stdio';
-  if (transport !== 'stdio') return `${transport.toUpperCase()} ${config.url ?? '(no url)'}`;
+  if (isRemoteTransport(transport)) return `${transport.toUpperCase()} ${config.url ?? '(no url)'}`;
   const parts: string[] = [];
   if (config.cwd) parts.push(`cd ${quote(config.cwd)} &&`);
   for (const [k, v] of Object.entries(config.env ?? {})) {

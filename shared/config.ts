@@ -1,20 +1,33 @@
 // The contract of mcp_servers.json (ARCHITECTURE.md, "Data on disk") and its server entries.
 // Pure zod: the renderer's forms validate with the very same schema the core writes with.
 import { z } from 'zod';
+import { SandboxSettingsSchema } from './confinement';
 import { LogLevelSchema } from './settings';
+import {
+  isLocalTransport,
+  isRemoteTransport,
+  TRANSPORT_KINDS,
+  type LocalTransportKind,
+  type RemoteTransportKind,
+  type TransportKind,
+} from './transports';
+
+export type { TransportKind };
 
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DEFAULT_TIMEOUT_SECONDS = 180;
-/** The cap on one message from a stdio server (4 MB); a server that returns big images may raise it. */
-export const DEFAULT_MAX_MESSAGE_MB = 4;
+/**
+ * The cap on one message from a stdio server (32 MB): room for results the large-result path pages for the
+ * model (ARCHITECTURE.md, "Results too large for the model"); one server may lower or raise it.
+ */
+export const DEFAULT_MAX_MESSAGE_MB = 32;
 export const MAX_MESSAGE_MB = 64;
 export const MAX_TIMEOUT_SECONDS = 600;
 /** A server may spend this many tokens of the user's model an hour on sampling unless told otherwise. */
 export const DEFAULT_SAMPLING_TOKENS_PER_HOUR = 20_000;
 export const MAX_SAMPLING_TOKENS_PER_HOUR = 10_000_000;
 
-export const TransportSchema = z.enum(['stdio', 'http', 'sse']);
-export type TransportKind = z.infer<typeof TransportSchema>;
+export const TransportSchema = z.enum(TRANSPORT_KINDS);
 
 /** Per-server approval policy; `default` follows the tool's annotations. */
 export const ServerPolicySchema = z.enum(['default', 'always-ask', 'auto-read-only', 'trust-all']);
@@ -85,10 +98,33 @@ export const ServerConfigSchema = z
       .optional(),
     /** The level this server logs at (one of the eight MCP levels); default: the settings' logLevel. */
     logLevel: LogLevelSchema.optional(),
+    /**
+     * Run this stdio server confined (docs/confinement.md): it writes only where `sandbox` allows and reaches
+     * only the hosts it lists. VS Code's field of the same name; where confinement cannot run, it does not start.
+     */
+    sandboxEnabled: z.boolean().optional(),
+    /** What a confined server may write and reach, in VS Code's shape. */
+    sandbox: SandboxSettingsSchema.optional(),
+    /**
+     * Where confinement cannot run (Windows, no bubblewrap), start it unconfined instead of refusing: the
+     * user's choice for this server, never an import's.
+     */
+    runUnconfinedIfUnavailable: z.boolean().optional(),
+    /** Where an install came from, for the managed policy's registry rules; set by an install, never by an import. */
+    origin: z
+      .object({
+        kind: z.enum(['registry', 'bundle', 'link']),
+        /** The registry's name for it (`io.github.owner/server`). */
+        name: z.string().max(200).optional(),
+        registry: z.string().max(2000).optional(),
+        version: z.string().max(200).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((s, ctx) => {
-    if (s.transport === 'stdio') {
+    if (isLocalTransport(s.transport)) {
       if (!s.command)
         ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
       if (s.url)
@@ -105,6 +141,12 @@ export const ServerConfigSchema = z
           message: `an ${s.transport} server takes a url, not a command`,
         });
     }
+    if (s.transport !== 'stdio' && s.sandboxEnabled)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sandboxEnabled'],
+        message: 'only a stdio server runs on this machine and can be confined',
+      });
     for (const k of s.secretEnv)
       if (!(k in s.env))
         ctx.addIssue({ code: 'custom', path: ['secretEnv'], message: `"${k}" is not a key of env` });
@@ -115,6 +157,25 @@ export const ServerConfigSchema = z
 
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+
+/** A server reached over the network: its URL is known (the schema requires it for these kinds). */
+export type RemoteServerConfig = ServerConfig & { transport: RemoteTransportKind; url: string };
+/** A server Mooring runs as a local process: its command is known. */
+export type LocalServerConfig = ServerConfig & { transport: LocalTransportKind; command: string };
+
+/** Whether `config` is reached over the network (narrows it: `url` is a string). */
+export function isRemoteServer<C extends Pick<ServerConfig, 'transport' | 'url'>>(
+  config: C,
+): config is C & { transport: RemoteTransportKind; url: string } {
+  return isRemoteTransport(config.transport) && typeof config.url === 'string';
+}
+
+/** Whether `config` runs a local process (narrows it: `command` is a string). */
+export function isLocalServer<C extends Pick<ServerConfig, 'transport' | 'command'>>(
+  config: C,
+): config is C & { transport: LocalTransportKind; command: string } {
+  return isLocalTransport(config.transport) && typeof config.command === 'string';
+}
 
 export const ServersFileSchema = z
   .object({ servers: z.array(ServerConfigSchema).default([]) })

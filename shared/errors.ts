@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'protocol_error',
   'refused',
   'ssrf_blocked',
+  /** A server asks to run confined and confinement cannot run on this machine (docs/confinement.md). */
+  'confinement_unavailable',
   'vulnerable_package',
   'secret_unavailable',
   'auth_required',

@@ -87,6 +87,8 @@ export interface InstallPlan {
   osv: OsvVerdict;
   /** Settings it asks for beyond its command line (working directory, environment and header names). */
   grants: string[];
+  /** What it will be able to write and reach once installed, or that it runs unconfined (shared/confinement.ts). */
+  confinement: string;
   warnings: string[];
 }
 

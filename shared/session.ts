@@ -9,6 +9,8 @@ export interface ServerMetrics {
   p50Ms: number | null;
   p95Ms: number | null;
   reconnects: number;
+  /** Every other request Mooring sent the server, by method (prompts/get, resources/read, tasks/get, …). */
+  requests?: Record<string, { calls: number; errors: number }>;
 }
 
 export interface SessionStatus {

@@ -4,6 +4,7 @@
 // router's type.
 import type { ApprovalRequest } from './approval';
 import type { ChatEvent } from './chat';
+import type { ConfinementView } from './confinement';
 import type { ServerConfig } from './config';
 import type { ErrorData } from './errors';
 import type { InstallLinkOffer } from './install';
@@ -54,6 +55,8 @@ export interface WireTool {
   tokenCost: number;
   /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
   icon?: string;
+  /** What it may touch and what it was refused (docs/confinement.md). */
+  confinement?: ConfinementView;
 }
 
 /**
@@ -77,6 +80,8 @@ export interface ServerRow {
   commandLine: string;
   /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
   icon?: string;
+  /** What it may touch and what it was refused (docs/confinement.md). */
+  confinement?: ConfinementView;
 }
 
 /** An MCP client's config found on this machine, with the servers it holds. */
@@ -148,6 +153,8 @@ export interface SlashCommandView {
   arguments: { name: string; description?: string; required: boolean }[];
   /** Its icon as a `data:` URI of a raster image the core checked (safety/icons.ts); never a server's URL. */
   icon?: string;
+  /** What it may touch and what it was refused (docs/confinement.md). */
+  confinement?: ConfinementView;
 }
 
 /** Whether a conversation's turn is running (the chat's spinner and Cancel). */

@@ -142,6 +142,12 @@ const V: Violation[] = [
     depcruise: ['core-imports-no-host'],
   },
   {
+    what: 'a room other than the request handler imports the SDK client',
+    file: 'src-main/core/tasks/v18bImportsSdkClient.ts',
+    code: "import type { Client } from '@modelcontextprotocol/client';\nexport type C = Client;\n",
+    eslint: ['no-restricted-imports'],
+  },
+  {
     what: 'mcp imports agent',
     file: 'src-main/core/mcp/v18ImportsAgent.ts',
     code: "import { runToolLoop } from '../agent/toolLoop';\nexport const loop = runToolLoop;\n",

@@ -29,6 +29,8 @@ export interface ServerSpec {
   args?: string[];
   /** Raises the stdio message cap for servers that return big results. */
   maxMessageMB?: number;
+  /** Runs it confined (docs/confinement.md): no writes but its temporary folder, no network. */
+  sandboxEnabled?: boolean;
 }
 
 export const everything = (name = 'everything'): ServerSpec => ({
@@ -48,6 +50,7 @@ function configOf(s: ServerSpec): ServerConfig {
     command: process.execPath,
     args: [s.script, ...(s.args ?? [])],
     ...(s.maxMessageMB ? { maxMessageMB: s.maxMessageMB } : {}),
+    ...(s.sandboxEnabled ? { sandboxEnabled: true } : {}),
   });
 }
 

@@ -53,6 +53,9 @@ export async function stageBreakdown(
       () => core.tools.catalog().prepareArguments(core.tools.catalog().resolve(modelName), { message: 'hi' }),
     ],
     ['safety: authorizeCall incl. audit line', () => authorizeCall(gate, gateCall)],
+    // What the core decides for each call before its audit line (calls/callTarget.ts, decideGate): the
+    // inputs read as they are now, the approvals file and the quarantine checked (one stat each).
+    ['safety: the verdict decided now (core.tools)', () => core.tools.runsWithoutAsking(entry)],
     [
       'safety: audit line alone',
       () =>
@@ -67,9 +70,10 @@ export async function stageBreakdown(
         }),
     ],
     ['session actor callTool', async () => (raw = await actor.callTool(entry.tool, { message: 'hi' }))],
+    // The request handler alone (it holds the SDK client; the raw SDK is the echo suites' contender).
     [
-      'SDK client callTool on the same session',
-      () => actor.sdkClient()!.callTool({ name: entry.tool, arguments: { message: 'hi' } }),
+      'request handler callTool on the same session',
+      () => actor.requests.callTool(entry.tool, { message: 'hi' }),
     ],
     ['result normalisation', () => normalizeResult(raw!, { outputSchema: entry.outputSchema })],
     [

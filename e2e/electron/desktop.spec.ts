@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { securityHeadersFraming } from '../../src-main/core/web/contentSecurity';
-import { descendants, EVERYTHING, FILESYSTEM, ROOT } from '../harness';
+import { descendants, EVERYTHING, FILESYSTEM, ROOT, running } from '../harness';
 import { addServerFromJson, runTool } from '../uiFlows';
 import { electronSuitePlan } from './electronSuite';
 
@@ -39,11 +39,12 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   if (!app) return;
-  const pid = app.process().pid!;
+  // Its servers, looked up while it runs: once it has quit they have another parent.
+  const servers = descendants(app.process().pid!, 'modelcontextprotocol');
   await app.close();
   expect(pageErrors).toEqual([]);
   // Quitting closes every session: no server process outlives the app.
-  expect(descendants(pid, 'modelcontextprotocol')).toEqual([]);
+  expect(servers.filter(running)).toEqual([]);
 });
 
 test('the window opens on the servers screen, from app://mooring', async () => {

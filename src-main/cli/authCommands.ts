@@ -75,10 +75,23 @@ export function registerAuthCommands(mcp: Command, withCore: CoreRunner, deps: A
     .command('logout')
     .description('sign out of a server: forget its tokens and client registration')
     .argument('<name>')
-    .action(async (name: string) =>
-      withCore(async (core) => {
-        await core.auth.signOut(name);
-        say(tty`signed out of ${name}\n`);
-      }),
+    .option('--json', 'print the outcome as JSON on stdout')
+    .action(async (name: string, o) =>
+      withCore(
+        async (core) => {
+          // Without a keychain this command never kept a sign-in (tokens live in the keychain only).
+          const note = await core.auth.signOut(name).then(
+            () => undefined,
+            (err: unknown) => {
+              if (err instanceof MooringError && err.code === 'secret_unavailable')
+                return 'no keychain is reachable here, so no sign-in was kept for the terminal';
+              throw err;
+            },
+          );
+          if (o.json) printJson({ ok: true, signedOut: name, ...(note ? { note } : {}) });
+          else say(tty`signed out of ${name}${note ? ` (${note})` : ''}\n`);
+        },
+        { json: o.json },
+      ),
     );
 }

@@ -26,7 +26,7 @@ const SHOWN = 10;
 export async function askFields(
   fields: AskedField[],
   given: Record<string, string>,
-  opts: { suggest: Suggest; interactive: boolean; what: string },
+  opts: { suggest: Suggest; interactive: boolean; what: string; flag: '--arg' | '--var' },
 ): Promise<Record<string, string>> {
   const values = { ...given };
   const missing = fields.filter((f) => values[f.name] === undefined);
@@ -37,7 +37,7 @@ export async function askFields(
       throw new MooringError(
         'usage',
         `${opts.what} needs ${required.map((r) => `"${r}"`).join(', ')}`,
-        `Give each with --arg NAME=VALUE (run in a terminal to be asked, with suggestions).`,
+        `Give ${required.length > 1 ? 'each' : 'it'}: ${required.map((r) => `${opts.flag} ${r}=VALUE`).join(' ')} (or run in a terminal to be asked, with suggestions).`,
       );
     return values;
   }

@@ -9,16 +9,14 @@ import type { ResourceContentView } from '@shared/resources';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { askFields } from './completionPrompt';
-import { failIfNotReady, type CoreRunner } from './coreRunner';
+import { startServer, type CoreRunner } from './coreRunner';
 import { collect, parsePairs } from './output';
+import { onStop } from './processGuards';
 import { saveBlobs } from './resourceOutput';
 import { interactive } from './terminalPrompt';
 import { multiline, print, printJson, printJsonLine, tty } from './terminalText';
 
-async function started(core: MooringCore, name: string): Promise<void> {
-  await core.startOnly([name]);
-  failIfNotReady(core, name);
-}
+const started = (core: MooringCore, name: string): Promise<void> => startServer(core, name);
 
 export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): void {
   mcp
@@ -60,6 +58,7 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
             {
               interactive: interactive() && !o.json,
               what: `The prompt "${prompt}"`,
+              flag: '--arg',
               suggest: async (field, value, context) =>
                 (
                   await core.prompts.complete(name, {
@@ -135,6 +134,7 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
               {
                 interactive: interactive() && !o.json,
                 what: `The template ${given}`,
+                flag: '--var',
                 suggest: async (field, value, context) =>
                   (
                     await core.resources.complete(name, {
@@ -174,6 +174,15 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
               : print(
                   tty`${new Date(l.at).toISOString()} ${l.source.padEnd(6)} ${l.level.padEnd(9)} ${l.text}\n`,
                 );
+          // What its confinement refused, in any process on this home (docs/confinement.md), then this session's log.
+          for (const v of await core.confinement.listViolations(name))
+            show({
+              server: name,
+              at: v.last,
+              source: 'host',
+              level: 'warning',
+              text: `[sandbox] refused${v.count > 1 ? ` ${v.count} times` : ''}: ${v.operation} ${v.target}${v.allow?.write ? ` (allow: mooring mcp sandbox ${name} --allow-write ${v.allow.write})` : v.allow?.domain ? ` (allow: mooring mcp sandbox ${name} --allow-domain ${v.allow.domain})` : v.noAllowReason ? ` (${v.noAllowReason})` : ''}`,
+            });
           for (const l of core.servers.logs(name)) show(l);
           if (!o.follow) return;
           const on = (l: LogLine) => {
@@ -181,8 +190,10 @@ export function registerFeatureCommands(mcp: Command, withCore: CoreRunner): voi
           };
           core.on('log', on);
           await new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve);
-            process.once('SIGTERM', resolve);
+            const stop = onStop(() => {
+              stop();
+              resolve();
+            });
           });
           core.off('log', on);
         },

@@ -6,11 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
+import type { MooringCore } from '../core/mooringCore';
 import type { ImportPreview } from '../core/services/configuredServers';
 import type { DetectedClient } from '@shared/wire';
 import type { CoreRunner } from './coreRunner';
 import { askInputs, inputOptions } from './installTerminal';
-import { collect } from './output';
+import { collect, EXIT } from './output';
 import { interactive, terminal } from './terminalPrompt';
 import { print, printJson, say, tty } from './terminalText';
 
@@ -19,6 +20,7 @@ export function describeImport(file: string, preview: ImportPreview): string {
   let out = tty`${file}: ${preview.formatName}, ${preview.servers.length} server(s):\n`;
   for (const s of preview.servers) {
     out += tty`  ${s.config.name}${s.exists ? ' (already configured)' : ''}: ${s.commandLine}\n`;
+    out += tty`      ${s.confinement}\n`;
     for (const g of s.grants) out += tty`      ${g.text}\n`;
     for (const d of s.dropped) out += tty`      not imported: ${d.text}\n`;
   }
@@ -30,8 +32,9 @@ export function describeImport(file: string, preview: ImportPreview): string {
     for (const [name, fields] of Object.entries(noKeychain.servers))
       out += tty`  ${name}: ${fields.join(', ')}\n`;
     out +=
-      'Importing them fails. In the file, replace each secret value with ${env:NAME} and export NAME before ' +
-      'starting Mooring, or leave those servers out of the file.\n';
+      'They are not imported: a server whose secrets cannot be kept could never start. To import them, ' +
+      'replace each secret value in the file with ${env:NAME} and export NAME before starting Mooring, or ' +
+      'run this where a keychain is unlocked.\n';
   }
   if (preview.servers.some((s) => s.dropped.length))
     out +=
@@ -85,49 +88,76 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
       collect,
     )
     .option('--all-tools', 'skip the default safe set: leave their destructive tools on')
-    .action(async (file: string, o) =>
-      withCore(async (core) => {
-        const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-          throw new MooringError(
-            'config_not_found',
-            `Cannot read ${file}: ${e.code ?? e.message}`,
-            'Check the path.',
-          );
-        });
-        // Shown for consent before anything is written.
-        const preview = await core.servers.previewImport(text, file);
-        say(describeImport(file, preview));
-        if (!o.yes) {
-          if (!interactive())
-            throw new MooringError(
-              'refused',
-              'Importing runs these commands on your machine; nothing was imported.',
-              'Review what is shown above, then re-run with --yes to consent.',
-            );
-          if (!(await terminal.confirm('Add these servers? They will run the commands shown above.')))
-            throw new MooringError('refused', 'Nothing was imported.');
-        }
-        // VS Code inputs (`${input:ID}`): asked now, kept in the keychain, filled in at start.
-        const inputs = preview.inputs.map((i) => ({
-          id: i.id,
-          label: `input ${i.id}${i.description ? ` (${i.description})` : ''}`,
-          secret: i.password,
-          required: true,
-        }));
-        let inputValues = await inputOptions(o.input, inputs);
-        if (interactive()) inputValues = await askInputs(inputs, inputValues);
-        const merged = await core.servers.import({
-          text,
-          fileName: file,
-          replaceExisting: Boolean(o.replace),
-          inputValues,
-          ...(o.allTools ? { safeDefaults: false } : {}),
-        });
-        say(tty`imported ${merged.added.length + merged.replaced.length} server(s); none was started\n`);
-        for (const [name, safe] of Object.entries(merged.safeDefaults))
-          say(
-            tty`  ${name}: ${safe.message ?? (safe.pending ? 'its destructive tools start off when it first connects (the default safe set)' : 'no destructive tools')}\n`,
-          );
-      }),
+    .option('--json', 'print the outcome as JSON on stdout')
+    .action(async (file: string, o) => withCore((core) => importFile(core, file, o), { json: o.json }));
+}
+
+interface ImportOptions {
+  yes?: boolean;
+  replace?: boolean;
+  input?: string[];
+  allTools?: boolean;
+  json?: boolean;
+}
+
+async function importFile(core: MooringCore, file: string, o: ImportOptions): Promise<number> {
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new MooringError(
+      'config_not_found',
+      `Cannot read ${file}: ${e.code ?? e.message}`,
+      'Check the path.',
     );
+  });
+  // Shown for consent before anything is written.
+  const preview = await core.servers.previewImport(text, file);
+  say(describeImport(file, preview));
+  // A server whose secrets no keychain can keep would never start: it is left out, and said so.
+  const unkept = Object.keys(preview.missingKeychain?.servers ?? {});
+  const names = preview.servers.map((s) => s.config.name).filter((n) => !unkept.includes(n));
+  if (!names.length)
+    throw new MooringError(
+      'secret_unavailable',
+      `Nothing was imported: every server in ${file} has secrets, and no keychain is reachable to keep them`,
+      'Replace each secret value in the file with ${env:NAME} and export NAME before starting Mooring, or import where a keychain is unlocked.',
+    );
+  if (!o.yes) {
+    if (!interactive())
+      throw new MooringError(
+        'refused',
+        'Importing runs these commands on your machine; nothing was imported.',
+        'Review what is shown above, then re-run with --yes to consent.',
+      );
+    if (!(await terminal.confirm('Add these servers? They will run the commands shown above.')))
+      throw new MooringError('refused', 'Nothing was imported.');
+  }
+  // VS Code inputs (`${input:ID}`): asked now, kept in the keychain, filled in at start.
+  const inputs = preview.inputs.map((i) => ({
+    id: i.id,
+    label: `input ${i.id}${i.description ? ` (${i.description})` : ''}`,
+    secret: i.password,
+    required: true,
+  }));
+  let inputValues = await inputOptions(o.input, inputs);
+  if (interactive()) inputValues = await askInputs(inputs, inputValues);
+  const merged = await core.servers.import({
+    text,
+    fileName: file,
+    replaceExisting: Boolean(o.replace),
+    inputValues,
+    ...(unkept.length ? { names } : {}),
+    ...(o.allTools ? { safeDefaults: false } : {}),
+  });
+  const imported = [...merged.added, ...merged.replaced];
+  if (o.json) {
+    printJson({ ok: true, imported, notImported: unkept, safeDefaults: merged.safeDefaults });
+    return EXIT.ok;
+  }
+  say(tty`imported ${imported.length} server(s); none was started\n`);
+  for (const [name, safe] of Object.entries(merged.safeDefaults))
+    say(
+      tty`  ${name}: ${safe.message ?? (safe.pending ? 'its destructive tools start off when it first connects (the default safe set)' : 'no destructive tools')}\n`,
+    );
+  if (unkept.length)
+    say(tty`not imported (their secrets cannot be kept without a keychain): ${unkept.join(', ')}\n`);
+  return EXIT.ok;
 }

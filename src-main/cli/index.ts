@@ -1,5 +1,6 @@
 // `mooring`: the core from a terminal (ARCHITECTURE.md, "Processes and entry points").
 import { Command, CommanderError } from 'commander';
+import { MooringError } from '../core/errors';
 import { closeOnSignals } from '../core/lifecycle';
 import type { ServerConfig } from '@shared/config';
 import { QUICK_CLOSE_STAGE_MS } from '../core/mcp/stdioTransport';
@@ -11,9 +12,14 @@ import { registerInstallCommands } from './installCommands';
 import { registerMcpCommands, type CoreRunner } from './mcpCommands';
 import { registerScheduleCommands } from './scheduleCommands';
 import { registerServeCommand } from './serveCommand';
+import { registerSettingsCommands } from './settingsCommand';
 import { registerToolsetCommands } from './toolsetCommands';
 import { registerWebCommand } from './webCommand';
+import { registerHelpCommand } from './helpCommand';
 import { reportError, EXIT } from './output';
+import { guardProcess, onClosedPipe, outputClosed } from './processGuards';
+
+guardProcess();
 
 const program = new Command('mooring')
   .description('Mooring: a desktop MCP host, from the command line')
@@ -49,7 +55,16 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
       session: { closeStageMs: QUICK_CLOSE_STAGE_MS },
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
     });
-    if (!opts.handlesSignals) stopSignals = closeOnSignals(core);
+    // Ctrl-C, SIGINT and SIGTERM all mean "stop": one exit code (exitCodes.ts).
+    if (!opts.handlesSignals) {
+      const open = core;
+      const stopOnSignal = closeOnSignals(open, { exit: () => process.exit(EXIT.cancelled) });
+      const stopOnPipe = onClosedPipe(() => void open.close().finally(() => process.exit(EXIT.ok)));
+      stopSignals = () => {
+        stopOnSignal();
+        stopOnPipe();
+      };
+    }
     code = (await fn(core)) ?? EXIT.ok;
   } catch (err) {
     code = reportError(err, opts);
@@ -57,7 +72,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
     await core?.close();
     stopSignals?.();
   }
-  process.exitCode = code;
+  process.exitCode = outputClosed() ? EXIT.ok : code;
 };
 
 const mcp = registerMcpCommands(program, withCore);
@@ -68,6 +83,12 @@ registerServeCommand(program, withCore);
 registerWebCommand(program);
 registerToolsetCommands(program, withCore);
 registerScheduleCommands(program, withCore);
+registerSettingsCommands(program, withCore);
+registerHelpCommand(program);
+
+/** With --json, a usage error is JSON on stdout like every other error (output.ts `reportError`). */
+const wantsJson = process.argv.slice(2).includes('--json');
+const usage: { error?: string; hint?: string } = {};
 usageHints(program);
 
 /**
@@ -76,13 +97,23 @@ usageHints(program);
  */
 function usageHints(cmd: Command, parents: string[] = []): void {
   const path = [...parents, cmd.name()];
-  cmd.showHelpAfterError(`(see: ${path.join(' ')} --help)`);
+  const see = `see: ${path.join(' ')} --help`;
+  cmd.showHelpAfterError(`(${see})`);
+  if (wantsJson)
+    cmd.configureOutput({
+      outputError: (text) => (usage.error = text.replace(/^error: /, '').trim()),
+      writeErr: () => void (usage.hint = see),
+    });
   for (const sub of cmd.commands) usageHints(sub, path);
 }
 
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof CommanderError) process.exitCode = err.exitCode === 0 ? 0 : EXIT.usage;
-  else process.exitCode = reportError(err);
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode === 0 ? 0 : EXIT.usage;
+    if (wantsJson && err.exitCode !== 0)
+      reportError(new MooringError('usage', usage.error ?? err.message, usage.hint), { json: true });
+  } else process.exitCode = reportError(err);
 }
+if (outputClosed()) process.exitCode = EXIT.ok;

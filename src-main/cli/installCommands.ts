@@ -51,36 +51,41 @@ export function registerInstallCommands(mcp: Command, withCore: CoreRunner): voi
       collect,
     )
     .option('--yes', 'consent to what is shown without asking')
+    .option('--json', 'print the outcome as JSON on stdout')
     .action(async (ref: string, o) =>
-      withCore(async (core) => {
-        const plan = await core.install.plan(ref, {
-          ...(o.name ? { name: o.name } : {}),
-          ...(o.option ? { option: Number(o.option) } : {}),
-        });
-        sayPlan(plan);
-        if (plan.osv.status === 'malicious')
-          throw new MooringError(
-            'vulnerable_package',
-            `Not installed: ${plan.osv.text}.`,
-            'Do not run this package.',
-          );
-        let inputs = await inputOptions(o.input, plan.inputs);
-        if (!o.yes) {
-          if (!interactive())
+      withCore(
+        async (core) => {
+          const plan = await core.install.plan(ref, {
+            ...(o.name ? { name: o.name } : {}),
+            ...(o.option ? { option: Number(o.option) } : {}),
+          });
+          sayPlan(plan);
+          if (plan.osv.status === 'malicious')
             throw new MooringError(
-              'refused',
-              'Installing runs what is shown above on your machine; nothing was installed.',
-              'Review it, then re-run with --yes to consent (and --input ID=VALUE for each value it needs).',
+              'vulnerable_package',
+              `Not installed: ${plan.osv.text}.`,
+              'Do not run this package.',
             );
-          if (!(await consent(`Install ${plan.name}?`))) {
-            core.install.decline(plan.id);
-            throw new MooringError('refused', 'Nothing was installed.');
+          let inputs = await inputOptions(o.input, plan.inputs);
+          if (!o.yes) {
+            if (!interactive())
+              throw new MooringError(
+                'refused',
+                'Installing runs what is shown above on your machine; nothing was installed.',
+                'Review it, then re-run with --yes to consent (and --input ID=VALUE for each value it needs).',
+              );
+            if (!(await consent(`Install ${plan.name}?`))) {
+              core.install.decline(plan.id);
+              throw new MooringError('refused', 'Nothing was installed.');
+            }
           }
-        }
-        if (interactive()) inputs = await askInputs(plan.inputs, inputs);
-        const done = await core.install.install(plan.id, { inputs, start: false });
-        sayInstalled(done);
-        return EXIT.ok;
-      }),
+          if (interactive()) inputs = await askInputs(plan.inputs, inputs);
+          const done = await core.install.install(plan.id, { inputs, start: false });
+          if (o.json) printJson({ ok: true, ...done });
+          else sayInstalled(done);
+          return EXIT.ok;
+        },
+        { json: o.json },
+      ),
     );
 }

@@ -6,6 +6,7 @@ import { MooringError } from '../core/errors';
 import { readStdinLines } from './secretInput';
 import { interactive, terminal } from './terminalPrompt';
 import { multiline, say, tty } from './terminalText';
+import { isLocalTransport } from '@shared/transports';
 
 export { interactive };
 
@@ -33,7 +34,8 @@ export function describePlan(plan: InstallPlan): string {
     const n = (plan.options ?? []).indexOf(o) + 1;
     out += tty`  also offered (--option ${n}): ${o.label}${o.unsupported ? ` (not installable: ${o.unsupported})` : ''}\n`;
   });
-  out += tty`  ${plan.transport === 'stdio' ? 'runs' : 'connects to'}: ${plan.commandLine}\n`;
+  out += tty`  ${isLocalTransport(plan.transport) ? 'runs' : 'connects to'}: ${plan.commandLine}\n`;
+  out += tty`  ${plan.confinement}\n`;
   out += tty`  OSV: ${plan.osv.text}\n`;
   for (const g of plan.grants) out += tty`  gives it: ${g}\n`;
   for (const i of plan.inputs) out += tty`  asks for ${describeInput(i)}\n`;

@@ -1,19 +1,10 @@
 // How the CLI ends: one exit code per kind of outcome, errors as `error:` and `hint:` lines, or as JSON
 // data with --json. An error's message can quote a server (its stderr, a tool's error): escaped.
-import type { ErrorCode } from '@shared/errors';
 import { MooringError, toErrorData } from '../core/errors';
+import { exitCodeFor } from './exitCodes';
 import { multiline, printJsonLine, say, tty } from './terminalText';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
-
-const REFUSED: ErrorCode[] = ['refused', 'untrusted_command', 'vulnerable_package', 'ssrf_blocked'];
-const USAGE: ErrorCode[] = ['usage', 'config_invalid', 'config_not_found', 'not_found'];
-
-export function exitCodeFor(code: ErrorCode): number {
-  if (REFUSED.includes(code)) return EXIT.refused;
-  if (USAGE.includes(code)) return EXIT.usage;
-  return EXIT.failed;
-}
+export { EXIT, exitCodeFor } from './exitCodes';
 
 export class CliExit extends Error {
   constructor(readonly exitCode: number) {

@@ -11,6 +11,7 @@ import { generateToken, readTokenFile, type ServerToken } from '../core/serve/se
 import { serveMooringStdio } from '../core/serve/stdioServer';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/toolsRelay';
 import type { CoreRunner } from './mcpCommands';
+import { onStop } from './processGuards';
 import { interactive } from './terminalPrompt';
 import { answerApprovalsOnTerminal } from './terminalRequests';
 import { print, say, tty } from './terminalText';
@@ -68,10 +69,16 @@ function scopeFromFlags(o: ServeOptions): ClientScope {
   return { ...(o.readOnly ? { readOnly: true } : {}), ...(tools?.length ? { tools } : {}) };
 }
 
-/** Resolves on SIGINT/SIGTERM: a server stopped that way ends cleanly (exit 0); withCore closes the core. */
+/**
+ * Resolves on SIGINT, SIGTERM or a closed output pipe: a server stopped that way ends cleanly (exit 0);
+ * withCore closes the core.
+ */
 const untilSignal = () =>
   new Promise<void>((resolve) => {
-    for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
+    const stop = onStop(() => {
+      stop();
+      resolve();
+    });
   });
 
 /**

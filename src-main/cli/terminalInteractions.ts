@@ -1,4 +1,5 @@
-// What servers ask the person at a `mooring chat` terminal (spec 2025-11-25 "Sampling" and "Elicitation"):
+// What servers ask the person at a `mooring chat` or `mooring mcp call` terminal (spec 2025-11-25 "Sampling"
+// and "Elicitation"; a 2026-07-28 server's input_required rounds reach the same handlers):
 // a sampling request is shown (system prompt, messages, token cap, the server's hourly budget) and sent to
 // the user's model only after a yes — the CLI's --yes never approves sampling; a form elicitation becomes
 // one question per field, typed from the requested schema, defaults shown, a bad value asked again. With
@@ -42,7 +43,9 @@ export function answerInteractionsOnTerminal(
       const why = opts.interactive
         ? 'Mooring opens no browser from the terminal'
         : 'there is no terminal to ask';
-      say(tty`mooring: ${req.server} asked for ${NOUN[req.kind]}; declined: ${why}.\n`);
+      // A link is judged by where it goes: its host is named.
+      const what = req.kind === 'elicitation-url' ? `a link to ${req.host} to be opened` : NOUN[req.kind];
+      say(tty`mooring: ${req.server} asked for ${what}; declined: ${why}.\n`);
       // After the broker's own `requested` bookkeeping: the answer settles the parked request.
       queueMicrotask(() => {
         try {

@@ -103,6 +103,11 @@ export class TerminalPrompt {
     this.io = { input: io.input ?? process.stdin, output: io.output ?? process.stderr };
   }
 
+  /** A question is open or queued: nothing else should write over the terminal's line now. */
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
   /** A person can be asked: input and output are both a terminal. */
   get available(): boolean {
     return Boolean(this.io.input.isTTY && this.io.output.isTTY);

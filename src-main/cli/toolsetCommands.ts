@@ -30,19 +30,29 @@ export function registerToolsetCommands(program: Command, withCore: CoreRunner):
     )
     .argument('<name>')
     .argument('<tools...>', 'model tool names (see: mooring mcp tools)')
-    .action(async (name: string, tools: string[]) =>
-      withCore(async (core) => {
-        await core.settings.saveToolSet({ name, tools });
-        say(tty`tool set "${name}": ${tools.length} tool(s)\n`);
-      }),
+    .option('--json', 'print the tool set as JSON on stdout')
+    .action(async (name: string, tools: string[], o: { json?: boolean }) =>
+      withCore(
+        async (core) => {
+          await core.settings.saveToolSet({ name, tools });
+          if (o.json) printJson({ ok: true, name, tools });
+          else say(tty`tool set "${name}": ${tools.length} tool(s)\n`);
+        },
+        { json: o.json },
+      ),
     );
 
   ts.command('remove')
     .argument('<name>')
-    .action(async (name: string) =>
-      withCore(async (core) => {
-        await core.settings.removeToolSet(name);
-        say(tty`removed tool set "${name}"\n`);
-      }),
+    .option('--json', 'print {"ok": true, "removed": NAME}')
+    .action(async (name: string, o: { json?: boolean }) =>
+      withCore(
+        async (core) => {
+          await core.settings.removeToolSet(name);
+          if (o.json) printJson({ ok: true, removed: name });
+          else say(tty`removed tool set "${name}"\n`);
+        },
+        { json: o.json },
+      ),
     );
 }

@@ -9,6 +9,8 @@ import { MooringError, toErrorData } from '../core/errors';
 import { MooringCore } from '../core/mooringCore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
 import { startWebServer } from '../core/web/webServer';
+import { reportError } from './output';
+import { onStop } from './processGuards';
 import { multiline, say, tty } from './terminalText';
 
 export interface WebCommandOptions {
@@ -62,16 +64,35 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   // In browser mode the tab itself opens a URL-elicitation link after the user's consent in the dialog;
   // giving the core an opener is what declares the capability to servers.
   const core = await MooringCore.open({ openExternal: async () => undefined, offerAppViews: true });
+  // Listening for a stop before anything starts: a SIGTERM right after the URL is printed (a script that
+  // read it) closes what started so far and exits 0, like any later stop.
+  const started: {
+    web?: Awaited<ReturnType<typeof startWebServer>>;
+    relay?: Awaited<ReturnType<MooringCore['listenForRelayedApprovals']>>;
+  } = {};
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!opts.json) process.stdout.write(`\n${signal}: closing every server session…\n`);
+    await started.relay?.close();
+    await started.web?.close();
+    await core.close();
+    process.exit(0);
+  };
+  onStop((why) => void stop(why));
   const web = await startWebServer({
     core,
     port,
     staticDir: opts.staticDir ?? builtRendererDir(),
   });
+  started.web = web;
   // Approvals from `mooring serve` on this home show in this window's dialog (ARCHITECTURE.md, "Data on disk": run/, the approval relay).
-  const relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
+  started.relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
     say(tty`mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`);
     return undefined;
   });
+  if (stopping) return;
   // Print the URL before connecting servers: a slow server must not hold up the UI.
   if (opts.json) process.stdout.write(`${JSON.stringify({ url: web.url })}\n`);
   else
@@ -93,19 +114,6 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   await core.schedules.own('mooring web').catch((err: unknown) => {
     say(tty`mooring web: schedules will not run here: ${toErrorData(err).message}\n`);
   });
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    if (!opts.json) process.stdout.write(`\n${signal}: closing every server session…\n`);
-    await relay?.close();
-    await web.close();
-    await core.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 export function registerWebCommand(program: Command): void {
@@ -119,9 +127,7 @@ export function registerWebCommand(program: Command): void {
       try {
         await runWeb(o);
       } catch (err) {
-        const e = toErrorData(err);
-        say(tty`${multiline(e.message)}\n` + (e.hint ? tty`${e.hint}\n` : ''));
-        process.exit(e.code === 'usage' ? 2 : 1);
+        process.exit(reportError(err, { json: o.json }));
       }
     });
 }

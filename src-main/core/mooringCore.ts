@@ -5,10 +5,11 @@
 import { EventEmitter } from 'node:events';
 import { homedir } from 'node:os';
 import type { ApprovalRequest } from '@shared/approval';
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { Interaction } from '@shared/interactions';
 import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
 import type { LogLevel, Settings } from '@shared/settings';
+import { ChatModels } from './agent/chatModels';
 import { ChatPreferencesFile } from './agent/chatPreferences';
 import { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
@@ -62,6 +63,7 @@ import { DetectedClients } from './services/detectedClients';
 import { ConversationGrants } from './safety/conversationGrants';
 import { TaskService } from './tasks/taskService';
 import { ServerPreparation } from './services/serverPreparation';
+import { ConfinementService } from './confine/confinementService';
 import { canonicalWorkspace } from './workspace/discovery';
 import { WorkspaceService } from './workspace/workspaceService';
 
@@ -157,6 +159,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   readonly installLinks = new InstallLinkInbox();
   /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
   readonly install: InstallService;
+  /** What each local server may touch, what it was refused, and the managed policy (docs/confinement.md). */
+  readonly confinement: ConfinementService;
   /**
    * Every secret value this process knows (keychain values, secret `${env:…}` values, OAuth tokens): masked
    * out of server logs, session errors, test results and the audit log (ARCHITECTURE.md, "The core as one
@@ -178,6 +182,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   private readonly audit: AuditLog;
   private readonly oauth: OAuthManager;
   private chatService?: ChatService;
+  private chatModels?: ChatModels;
   private scheduleService?: ScheduleService;
   private stopDeclining?: () => void;
   private samplingComplete?: SamplingComplete;
@@ -189,6 +194,15 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     super();
     const { paths, secrets } = opened;
     const env = () => opts.env ?? process.env;
+    this.confinement = new ConfinementService({
+      home: paths.home,
+      env,
+      servers: {
+        get: (name) => this.servers.get(name),
+        update: (name, input) => this.servers.update(name, input),
+      },
+    });
+    opened.approvalStore.rememberingAllowed = () => this.confinement.allowsAlwaysAllow();
     this.settings = new SettingsService({
       file: paths.settings,
       initial: opened.settings,
@@ -209,6 +223,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       log: (l) => this.emit('log', { ...l, text: this.redactor.redact(l.text) }),
       redactor: this.redactor,
+      admit: (config) => this.confinement.check(config, 'start'),
     });
     this.features = createClientFeatures({
       // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
@@ -238,6 +253,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       globalConfigs: () => this.servers.configs(),
       poolOptions: (workspace) => this.sessionOptions(workspace),
       onChange: () => this.tools.invalidate(),
+      admit: (config) => this.confinement.check(config, 'workspace'),
     });
     this.tasks = new TaskService({
       home: paths.home,
@@ -272,7 +288,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       gate: {
         store: opened.approvalStore,
         audit: this.audit,
-        yolo: () => this.settings.current().yolo,
+        yolo: () => this.settings.current().yolo && this.confinement.allowsYolo(),
         grants: this.grants,
       },
       approvals: this.approvals,
@@ -280,8 +296,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     const connect = {
       ...opts.session,
+      transportFactory: this.confinement.transports(opts.session?.transportFactory),
       prepare: this.prepare(),
-      fetchFor: this.fetchFor(),
+      guardFor: this.guardFor(),
       redact: this.redactor.redact,
     };
     this.servers = new ConfiguredServers({
@@ -294,10 +311,15 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         ...connect,
         authProviderFor: this.oauth.authFor,
         capabilities: this.features.capabilities,
-        configureClient: this.features.configureTestClient,
+        clientHandlers: this.features.testClientHandlers,
       },
       forgetSignIn: (name) => this.oauth.signOut(name),
-      removeInstalledFiles: (name) => this.install.removeFiles(name),
+      removeInstalledFiles: async (name) => {
+        await this.install.removeFiles(name);
+        await this.confinement.forgetServer(name);
+      },
+      admit: (config, how) => this.confinement.check(config, how),
+      confinement: (configs) => this.confinement.views(configs),
       extraServers: opts.extraServers ?? [],
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       scanWorkspace: (dir) => this.workspaces.scan(dir),
@@ -328,7 +350,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.install = new InstallService({
       home: paths.home,
-      registryUrl: () => registryUrlFrom(env(), this.settings.current().registryUrl),
+      registryUrl: () =>
+        this.confinement.registryUrl() ?? registryUrlFrom(env(), this.settings.current().registryUrl),
       osvEndpoint: () => this.settings.current().osvEndpoint,
       add: (input, o) => this.servers.add(input, o),
       existingNames: async () => (await this.servers.configs()).map((c) => c.name),
@@ -389,6 +412,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     // An https icon arrived: the UI lists servers and tools again on a status event.
     this.icons.on('resolved', () => this.pool.statuses().forEach((s) => this.emit('status', s)));
     this.pool.on('log', (l) => this.emit('log', l));
+    // A refused access changes the server card's count: the UI lists the servers again on a status event.
+    this.confinement.onViolation((v) => {
+      const s = this.pool.get(v.server)?.status();
+      if (s) this.emit('status', s);
+    });
     this.approvals.on('requested', (r) => this.emit('approval', r));
     this.interactions.on('requested', (r) => this.emit('interaction', r));
   }
@@ -405,21 +433,34 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, settings });
   }
 
-  /** The chat: conversations and their turns (built on first use; it answers sampling from then on). */
+  /**
+   * The chat's models: the default, each conversation's, Settings > Models (built on first use; the
+   * latest turn's model, else the default, answers sampling from then on).
+   */
+  get models(): ChatModels {
+    this.chatModels ??= new ChatModels({
+      prefs: new ChatPreferencesFile(this.opened.paths.home),
+      providers: this.providers,
+      settings: this.settings,
+      setSamplingModel: (complete) => this.setSamplingModel(complete),
+      env: () => this.opts.env ?? process.env,
+    });
+    return this.chatModels;
+  }
+
+  /** The chat: its turns and its conversations (built on first use). */
   get chat(): ChatService {
     this.chatService ??= new ChatService({
       appContext: (cid) => this.apps.contextFor(cid),
-      conversations: this.conversations,
+      store: this.conversations,
       titles: this.titles,
-      prefs: new ChatPreferencesFile(this.opened.paths.home),
+      models: this.models,
       providers: this.providers,
       settings: this.settings,
       tools: this.tools,
       roots: this.features.roots,
       ensureWorkspace: (dir) => this.workspaces.ensure(dir),
-      setSamplingModel: (complete) => this.setSamplingModel(complete),
       attach: (server, uri) => this.resources.attachment(server, uri),
-      env: () => this.opts.env ?? process.env,
     });
     return this.chatService;
   }
@@ -483,9 +524,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     // Watch even when the first sync fails (an mcp_servers.json with a typo): the person fixes the file
     // while Mooring runs, and the fixed file starts the servers without a restart.
     try {
-      await this.servers.sync();
+      await this.servers.sessions.sync();
     } finally {
-      if (opts.watch) await this.servers.watch();
+      if (opts.watch) await this.servers.sessions.watch();
     }
     if (opts.resumeTasks)
       await this.tasks.resume().catch((e: Error) =>
@@ -499,9 +540,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       );
   }
 
-  /** Starts just these servers (the CLI connects only what a command needs); see ConfiguredServers.startOnly. */
+  /** Starts just these servers (the CLI connects only what a command needs); see ServerSessions.startOnly. */
   startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
-    return this.servers.startOnly(names, opts);
+    return this.servers.sessions.startOnly(names, opts);
   }
 
   /**
@@ -544,9 +585,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   iconOf(server: string, icons: readonly Icon[] | undefined): string | undefined {
     if (!icons?.length) return undefined;
     const config = this.pool.get(server)?.config;
-    if (config && config.transport !== 'stdio')
+    if (config && isRemoteServer(config))
       return this.icons.dataUri(icons, {
-        serverUrl: config.url!,
+        serverUrl: config.url,
         fetch: this.preparation.fetchFor(config) as unknown as typeof fetch,
       });
     this.iconFetch ??= createGuardedFetch();
@@ -576,17 +617,18 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await this.iconFetch?.close().catch(() => undefined);
     await this.audit.close().catch(() => undefined);
     await this.opened.quarantine.flush();
+    await this.confinement.close();
     await this.tasks.close();
     await this.settings.close();
   }
 
   /**
-   * No host picked a sampling model (`mooring serve` has no chat of its own): the chat service's, which is
-   * the app's choice on this home (the saved default model, else MOORING_MODEL, keys from the keychain).
-   * Building the chat service sets it (`setSamplingModel`).
+   * No host picked a sampling model (`mooring serve` has no chat of its own): the chat's, which is the
+   * app's choice on this home (the saved default model, else MOORING_MODEL, keys from the keychain).
+   * Building the chat's models sets it (`setSamplingModel`).
    */
   private defaultSampling(): SamplingComplete {
-    void this.chat;
+    void this.models;
     if (!this.samplingComplete) throw new MooringError('internal', 'No model answers sampling requests.');
     return this.samplingComplete;
   }
@@ -596,8 +638,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     return (config, ctx) => this.preparation.prepare(config, ctx.warn, workspace);
   }
 
-  private fetchFor(): NonNullable<PoolActorOptions['fetchFor']> {
-    return (config) => this.preparation.fetchFor(config);
+  private guardFor(): NonNullable<PoolActorOptions['guardFor']> {
+    return (config) => this.preparation.guardFor(config);
   }
 
   /** The options of every session of the global pool, or of one folder's pool. */
@@ -606,10 +648,11 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       ...this.opts.session,
       authProviderFor: this.oauth.authFor,
       capabilities: this.features.capabilities,
-      configureClient: this.features.configureClient,
+      clientHandlers: this.features.clientHandlers,
       prepare: this.prepare(workspace),
-      fetchFor: this.fetchFor(),
+      guardFor: this.guardFor(),
       redact: this.redactor.redact,
+      transportFactory: this.confinement.transports(this.opts.session?.transportFactory),
     };
   }
 }

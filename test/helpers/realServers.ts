@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '@shared/config';
-import { CallPlans } from '../../src-main/core/calls/callPlan';
+import { callTarget } from '../../src-main/core/calls/callTarget';
 import { runToolCall } from '../../src-main/core/calls/toolCallRunner';
 import type { CatalogServerInput, ToolCatalog } from '../../src-main/core/catalog/catalog';
 import { SessionPool } from '../../src-main/core/mcp/sessionPool';
@@ -28,7 +28,7 @@ export async function startServers(
 }
 
 /**
- * The one gated call path over a test pool and catalog (calls/toolCallRunner.ts): name → entry → plan → safety
+ * The one gated call path over a test pool and catalog (calls/toolCallRunner.ts): name → entry → target → safety
  * (approved up front, as the CLI's --yes; audited in a scratch folder) → session → normalised result.
  * Tests call tools only this way: nothing reaches a server past authorizeCall.
  */
@@ -41,12 +41,12 @@ export async function gatedCaller(pool: SessionPool, catalog: () => ToolCatalog)
     yolo: () => false,
   };
   let seq = 0;
-  const plans = new CallPlans({ actor: (s) => pool.get(s), gate });
   const call = (name: string, args: unknown) => {
     const c = catalog();
+    const entry = c.get(name) ?? c.resolve(name);
     return runToolCall(
       { gate, broker: gate.broker, publish: (e) => ({ ...e, seq: ++seq }) },
-      plans.forEntry(c.get(name) ?? c.resolve(name), undefined),
+      callTarget(entry, pool.get(entry.server)),
       args,
       { client: 'test', preApproved: true },
     );

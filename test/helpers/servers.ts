@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ServerConfigSchema, type ServerConfig, type ServerConfigInput } from '../../shared/config';
+import type { LogLine } from '../../shared/session';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const nm = (p: string) => join(ROOT, 'node_modules', p);
@@ -91,6 +92,27 @@ export async function waitFor<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Resolves with the first line a session logs that matches `pattern` (a fixture's stderr saying what it
+ * is doing, a host note): call it before the step that makes the line, then await it.
+ */
+export function nextLog(
+  session: {
+    on(event: 'log', fn: (l: LogLine) => void): unknown;
+    off(event: 'log', fn: (l: LogLine) => void): unknown;
+  },
+  pattern: RegExp,
+): Promise<LogLine> {
+  return new Promise((resolve) => {
+    const onLog = (l: LogLine) => {
+      if (!pattern.test(l.text)) return;
+      session.off('log', onLog);
+      resolve(l);
+    };
+    session.on('log', onLog);
+  });
 }
 
 export const isAlive = (pid: number) => {

@@ -127,7 +127,7 @@ describe('MCP Apps in the core', () => {
       join(ws, '.vscode', 'mcp.json'),
       JSON.stringify({ servers: { folderapps: { type: 'stdio', ...APPS_SERVER } } }),
     );
-    await core.chat.open('in-folder', ws);
+    await core.chat.conversations.open('in-folder', ws);
     // Not approved: the folder's server never runs, so its tools and views do not exist anywhere.
     expect(
       await core.apps.open({ server: 'folderapps', tool: 'show_counter', conversationId: 'in-folder' }),

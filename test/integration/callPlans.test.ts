@@ -1,10 +1,11 @@
-// Call plans (calls/callPlan.ts) on real servers: a tool's plan is reused from call to call, and each
-// thing it was made from — the tool's fingerprint, a remembered approval, the server's tool filter, the
-// YOLO switch — takes effect on the very next call after it changes.
+// The call path on real servers (ARCHITECTURE.md, "The path of one tool call"): a name is resolved once
+// per revision, the verdict is decided at every call, and each input of it — the tool's fingerprint, a
+// remembered approval, the server's tool filter, the YOLO switch — takes effect on the very next call
+// after it changes (every input in turn, at random: verdictInputs.test.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CallPlans } from '../../src-main/core/calls/callPlan';
+import { callTarget } from '../../src-main/core/calls/callTarget';
 import { runToolCall } from '../../src-main/core/calls/toolCallRunner';
 import { buildCatalog } from '../../src-main/core/catalog/catalog';
 import { MooringCore } from '../../src-main/core/mooringCore';
@@ -121,7 +122,6 @@ describe('call plans over a pool and the approval store', () => {
       yolo: () => false,
     };
     try {
-      const plans = new CallPlans({ actor: (s) => pool.get(s), gate });
       // The chat's way: one entry resolved in its own catalog, held across calls.
       const entry = buildCatalog([{ server: 'engine', config, tools: pool.get('engine')!.tools() }]).get(
         'mcp__engine__garbage',
@@ -130,7 +130,7 @@ describe('call plans over a pool and the approval store', () => {
       const run = () =>
         runToolCall(
           { gate, broker: gate.broker, publish: (e) => ({ ...e, seq: ++seq }) },
-          plans.forEntry(entry, undefined),
+          callTarget(entry, pool.get('engine')),
           {},
           unattended,
         );

@@ -86,7 +86,7 @@ async function turn(
 ) {
   const model = await wire.start(script);
   models.push(model);
-  await core.chat.saveModels({ defaultModel: wire.spec, baseUrls: { [wire.name]: wire.baseUrl(model.url) } });
+  await core.models.save({ defaultModel: wire.spec, baseUrls: { [wire.name]: wire.baseUrl(model.url) } });
   const run = (await core.chat.prepareTurn({ model: wire.spec, interactive: true })).run;
   const events: ChatEvent[] = [];
   const phases: ToolCallEvent[] = [];

@@ -41,7 +41,7 @@ describe('mooring mcp prompts, resources, read and logs', () => {
     const r = await mooring(['mcp', 'prompts', 'every', 'completable-prompt']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('needs "department", "name"');
-    expect(r.stderr).toContain('--arg NAME=VALUE');
+    expect(r.stderr).toContain('--arg department=VALUE --arg name=VALUE');
     const unknown = await mooring(['mcp', 'prompts', 'every', 'no-such-prompt']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('mooring mcp prompts every');

@@ -70,8 +70,9 @@ describe('workspace discovery from the CLI', () => {
     const call = await mooring(['mcp', 'call', 'projecty', 'echo', '{"message":"x"}', '--workspace', ws], {
       MOORING_HOME: home,
     });
-    expect(call.code).toBe(2);
-    expect(call.stderr).toMatch(/No server named "projecty"/);
+    expect(call.code).toBe(3);
+    expect(call.stderr).toMatch(/"projecty" \(.*\) is not approved for this folder/);
+    expect(call.stderr).toContain(`mooring mcp approve projecty --workspace ${ws}`);
     // Approval needs a person at a terminal.
     const approve = await mooring(['mcp', 'approve', 'projecty', '--workspace', ws], { MOORING_HOME: home });
     expect(approve.code).toBe(3);

@@ -65,7 +65,7 @@ beforeAll(async () => {
   actor = new SessionActor({
     config: everythingStdio(),
     capabilities: features.capabilities,
-    configureClient: features.configureClient,
+    clientHandlers: features.clientHandlers,
   });
   await actor.start();
   await features.onSessionReady(actor);

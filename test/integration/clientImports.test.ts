@@ -284,14 +284,14 @@ mcpServers:
     });
     await core.servers.import({ text: readFileSync(file, 'utf8'), fileName: file, names: ['files'] });
     // Without the input's value the server cannot start, and says why.
-    expect(await core.servers.testSaved('files')).toMatchObject({
+    expect(await core.servers.connections.testSaved('files')).toMatchObject({
       ok: false,
       error: expect.stringMatching(/input \$\{input:token\}/),
     });
     await core.servers.remove('files');
     await core.servers.import({ text: readFileSync(file, 'utf8'), fileName: file, inputValues: { token } });
     expect(secrets.entries.get('server/files/input/token')).toBe(token);
-    const test = await core.servers.testSaved('files');
+    const test = await core.servers.connections.testSaved('files');
     expect(test, JSON.stringify(test)).toMatchObject({ ok: true });
     expect(await core.servers.get('files')).toMatchObject({ args: [FILESYSTEM, '${workspaceFolder}'] });
   });

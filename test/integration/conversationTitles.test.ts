@@ -31,7 +31,7 @@ type Wire = keyof typeof WIRES;
 /** A fake model of this wire format, made the default model. */
 async function model(wire: Wire, script: ScriptedReply[], opts: ScriptOptions = {}) {
   fake = await WIRES[wire].start(script, opts);
-  await core.chat.saveModels({
+  await core.models.save({
     defaultModel: WIRES[wire].model,
     baseUrls: { [wire]: `${fake.url}${WIRES[wire].path}` },
   });
@@ -110,7 +110,9 @@ describe('a conversation named by its model', () => {
       const loaded = await core.conversations.load(cid);
       expect([loaded.summary.title, loaded.titleSource]).toEqual(['Weather in Paris', 'model']);
       expect(titleEvents(cid)).toEqual(['Weather in Paris']);
-      expect((await core.chat.list()).find((c) => c.id === cid)?.title).toBe('Weather in Paris');
+      expect((await core.chat.conversations.list()).find((c) => c.id === cid)?.title).toBe(
+        'Weather in Paris',
+      );
       // The turn is as it was: the person's message and the answer, nothing else.
       expect(loaded.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
       // Later turns do not ask again.
@@ -210,7 +212,7 @@ describe('a title the person chose', () => {
       titles: [{ text: 'Model title' }],
     });
     const { conversationId: cid } = await core.chat.send({ text: 'a question' });
-    await core.chat.rename(cid, 'My own title');
+    await core.chat.conversations.rename(cid, 'My own title');
     answer.open();
     await turnEnded(cid);
     await core.titles.settled();
@@ -225,7 +227,7 @@ describe('a title the person chose', () => {
     });
     const { conversationId: cid } = await core.chat.send({ text: 'another question' });
     await f.titleRequestsSeen(1);
-    await core.chat.rename(cid, 'Chosen by me');
+    await core.chat.conversations.rename(cid, 'Chosen by me');
     title.open();
     await core.titles.settled();
     const loaded = await core.conversations.load(cid);

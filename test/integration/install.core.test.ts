@@ -161,7 +161,7 @@ describe('the registry', () => {
       headers: { Authorization: '<keychain>' },
       secretHeaders: ['Authorization'],
     });
-    const test = await core.servers.testSaved('remote-weather');
+    const test = await core.servers.connections.testSaved('remote-weather');
     expect(test).toMatchObject({ ok: true, tools: ['forecast'] });
     expect(registry.remoteAuth).toContain(REMOTE_TOKEN);
   });
@@ -222,7 +222,7 @@ describe('bundles', () => {
     await core.install.install(plan.id, { start: false, inputs: { 'user_config.api_key': HELLO_KEY } });
     expect(existsSync(join(dir, 'server', 'index.js'))).toBe(true);
     expect(await saved('hello')).toMatchObject({ env: { HELLO_API_KEY: '<keychain>', HELLO_NAME: 'world' } });
-    const test = await core.servers.testSaved('hello');
+    const test = await core.servers.connections.testSaved('hello');
     expect(test).toMatchObject({ ok: true, tools: ['hello', 'key_ok'] });
     await core.servers.remove('hello');
     expect(existsSync(dir)).toBe(false);

@@ -52,7 +52,7 @@ async function session(era: Era, transport: 'stdio' | 'http', extra: { env?: Rec
   const actor = new SessionActor({
     config,
     capabilities: features.capabilities,
-    configureClient: features.configureClient,
+    clientHandlers: features.clientHandlers,
   });
   actor.on('log', (l) => logs.push(l));
   actors.push(actor);
@@ -127,7 +127,7 @@ describe('a URL-mode request', () => {
       const actor = new SessionActor({
         config: eraStdio(era, `${era}-link`),
         capabilities: features.capabilities,
-        configureClient: features.configureClient,
+        clientHandlers: features.clientHandlers,
       });
       actors.push(actor);
       await actor.start();
@@ -150,7 +150,7 @@ describe('a roots request', () => {
       const actor = new SessionActor({
         config: eraStdio(era, `${era}-roots`),
         capabilities: features.capabilities,
-        configureClient: features.configureClient,
+        clientHandlers: features.clientHandlers,
       });
       actors.push(actor);
       await actor.start();
@@ -167,7 +167,7 @@ describe('a resource subscription', () => {
       const actor = new SessionActor({
         config: eraStdio(era, `${era}-sub`),
         capabilities: features.capabilities,
-        configureClient: features.configureClient,
+        clientHandlers: features.clientHandlers,
       });
       actors.push(actor);
       await actor.start();

@@ -9,7 +9,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AppRouter } from '../../src-main/core/api/router';
+import type { ApprovalRequest } from '../../shared/approval';
+import type { UiEvent } from '../../shared/wire';
 import { FILESYSTEM, ROOT, tempDir } from '../helpers/servers';
+import { webEvents } from '../helpers/webEvents';
 
 export const BIN = join(ROOT, 'bin/mooring.mjs');
 export const text = (r: { content?: unknown }) =>
@@ -65,10 +68,15 @@ export async function startWeb(home: string) {
     req.on('error', reject);
     req.end();
   });
+  const cookie = setCookie.split(';')[0]!;
   const trpc = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${url.origin}/trpc`, headers: { cookie: setCookie.split(';')[0]! } })],
+    links: [httpLink({ url: `${url.origin}/trpc`, headers: { cookie } })],
   });
-  return { child, trpc, stderr: () => stderr };
+  // What the app's UI is told, from now on: the tests wait on it (an approval shown, one resolved).
+  const events = webEvents(url.origin, cookie);
+  child.once('exit', () => events.close());
+  await events.connected;
+  return { child, trpc, events, stderr: () => stderr };
 }
 
 export async function startServe(
@@ -92,16 +100,35 @@ export async function startServe(
 
 export type Web = Awaited<ReturnType<typeof startWeb>>;
 
-/** Waits until the app shows an approval for `tool` (from `client`, when given): a poll of the dialog's query. */
-export async function appApproval(web: Web, tool = 'write_file', client?: string) {
-  const until = Date.now() + 20_000;
+/** An approval the app was asked and has not seen answered, for `tool` (from `client`, when given). */
+function openApproval(
+  all: UiEvent[],
+  want: { tool: string; client?: string; skip: Set<string> },
+): ApprovalRequest | undefined {
+  const resolved = new Set(all.flatMap((e) => (e.type === 'approvalResolved' ? [e.id] : [])));
+  return all.find(
+    (e): e is Extract<UiEvent, { type: 'approval' }> =>
+      e.type === 'approval' &&
+      !resolved.has(e.request.id) &&
+      !want.skip.has(e.request.id) &&
+      e.request.tool === want.tool &&
+      (!want.client || !!e.request.client?.startsWith(`${want.client} `)),
+  )?.request;
+}
+
+/**
+ * Waits until the app is asked to approve `tool` (from `client`, when given): the event its dialog opens
+ * on. One the app still holds: an answered one whose resolution is still on its way is passed over.
+ */
+export async function appApproval(web: Web, tool = 'write_file', client?: string): Promise<ApprovalRequest> {
+  const skip = new Set<string>();
   for (;;) {
-    const found = (await web.trpc.approvals.pending.query()).find(
-      (r) => r.tool === tool && (!client || r.client?.startsWith(`${client} `)),
+    const req = await web.events.until(
+      (all) => openApproval(all, { tool, client, skip }),
+      `the app to be asked about ${tool}`,
     );
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`no approval reached the app; its stderr: ${web.stderr()}`);
-    await new Promise((r) => setTimeout(r, 100));
+    if ((await web.trpc.approvals.pending.query()).some((p) => p.id === req.id)) return req;
+    skip.add(req.id);
   }
 }
 

@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UiEvent } from '../../shared/wire';
 import { tempDir } from '../helpers/servers';
 import { appApproval, fsHome, startServe, startWeb, text, type Web } from './relayHelpers';
 
@@ -86,13 +87,16 @@ describe('mooring serve --stdio answers before its client gives up (real process
     );
     expect(existsSync(target)).toBe(false);
     // The app's dialog drops it (the serving side's cancel travels on the relay socket).
-    for (let i = 0; ; i++) {
-      const left = (await web.trpc.approvals.pending.query()).filter((p) =>
-        p.client?.startsWith('plain-client'),
-      );
-      if (!left.length) break;
-      if (i === 50) expect(left).toEqual([]);
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    const fromPlain = (all: UiEvent[]) =>
+      all.flatMap((e) => (e.type === 'approval' && e.request.client?.startsWith('plain-client') ? [e] : []));
+    await web.events.until((all) => {
+      const asked = fromPlain(all);
+      const dropped = new Set(all.flatMap((e) => (e.type === 'approvalResolved' ? [e.id] : [])));
+      return asked.length > 0 && asked.every((a) => dropped.has(a.request.id));
+    }, "the app to drop the plain client's question");
+    const left = (await web.trpc.approvals.pending.query()).filter((p) =>
+      p.client?.startsWith('plain-client'),
+    );
+    expect(left).toEqual([]);
   }, 90_000);
 });

@@ -48,13 +48,18 @@ async function flood(url: string, token: string): Promise<void> {
   for (let i = 0; i < 80 && (await initialize(url, token)).status === 200; i++);
 }
 
-/** Waits (polling, no fixed sleep) until `token` may open a session again: an idle one was closed. */
+/**
+ * Waits until `token` may open a session again (an idle one was closed), as a well-behaved client does:
+ * each refusal's Retry-After says when a place frees up, and the next try comes then.
+ */
 async function untilAdmitted(url: string, token: string): Promise<string> {
   for (;;) {
     const r = await initialize(url, token);
     if (r.status === 200) return String(r.headers['mcp-session-id']);
     expect(r.status).toBe(503);
-    await new Promise((res) => setTimeout(res, 200));
+    const seconds = Number(r.headers['retry-after']);
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    await new Promise((res) => setTimeout(res, seconds * 1000));
   }
 }
 
@@ -101,12 +106,17 @@ async function startServe(idleSeconds: number) {
     /** The heap after a full collection, in MB (the process answers SIGUSR2 through the heap probe). */
     async heapAfterGcMb() {
       const seen = stderr.length;
+      const said = new Promise<number>((resolve) => {
+        const onData = () => {
+          const m = /heap-used (\d+)\n/.exec(stderr.slice(seen));
+          if (!m) return;
+          child.stderr.off('data', onData);
+          resolve(Number(m[1]) / 1024 / 1024);
+        };
+        child.stderr.on('data', onData);
+      });
       child.kill('SIGUSR2');
-      for (;;) {
-        const m = /heap-used (\d+)\n/.exec(stderr.slice(seen));
-        if (m) return Number(m[1]) / 1024 / 1024;
-        await new Promise((res) => setTimeout(res, 50));
-      }
+      return said;
     },
   };
 }

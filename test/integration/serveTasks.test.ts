@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, expect, it } from 'vitest';
 import { EVERYTHING, tempDir } from '../helpers/servers';
-import { serveCommandLine } from './serverHelpers';
+import { serveCommandLine, watchToolList } from './serverHelpers';
 
 let client: Client | undefined;
 afterAll(async () => client?.close());
@@ -27,14 +27,12 @@ it('a client of mooring serve calls simulate-research-query and gets the report,
     stderr: 'pipe',
   });
   client = new Client({ name: 'task-client', version: '1.0.0' });
+  const tools = watchToolList(client);
   await client.connect(transport);
   const name = 'mcp__everything__simulate-research-query';
-  let listed: Awaited<ReturnType<Client['listTools']>>['tools'] = [];
-  for (let i = 0; i < 200 && !listed.some((t) => t.name === name); i++) {
-    listed = (await client.listTools()).tools;
-    if (!listed.some((t) => t.name === name)) await new Promise((r) => setTimeout(r, 100));
-  }
-  const tool = listed.find((t) => t.name === name);
+  // The server may still be connecting: its tools arrive with a tools/list_changed.
+  await tools.until((names) => names.includes(name));
+  const tool = (await client.listTools()).tools.find((t) => t.name === name);
   expect(tool).toBeDefined();
   expect(tool!.execution).toBeUndefined();
   expect(client.getServerCapabilities()?.tasks).toBeUndefined();

@@ -13,7 +13,7 @@ import { MooringCore } from '../../src-main/core/mooringCore';
 import { startMcpHttpServer, type McpHttpServer } from '../../src-main/core/serve/httpServer';
 import { generateToken } from '../../src-main/core/serve/serverTokens';
 import { tempDir } from '../helpers/servers';
-import { initializeBody, postMcp, serveCommandLine, writeHome } from './serverHelpers';
+import { initializeBody, postMcp, serveCommandLine, watchToolList, writeHome } from './serverHelpers';
 
 const text = (r: { content?: unknown }) =>
   ((r.content ?? []) as { type: string; text?: string }[])
@@ -96,7 +96,7 @@ describe('mooring serve --http (in process, approvals through the broker)', () =
     const answer = (outcome: 'approve' | 'deny') => (req: ApprovalRequest) => {
       seen.push(req);
       // The desktop dialog answers later, not inside the event.
-      setTimeout(() => core.approvals.answer(req.id, { outcome, decidedBy: 'user:ui' }), 50);
+      setImmediate(() => core.approvals.answer(req.id, { outcome, decidedBy: 'user:ui' }));
     };
 
     const deny = answer('deny');
@@ -149,17 +149,13 @@ describe('mooring serve --http (in process, approvals through the broker)', () =
 
   it('list_changed reaches the HTTP client when a server tool comes and goes', async () => {
     const client = await connect(full.token);
-    let onChange = () => {};
-    client.setNotificationHandler('notifications/tools/list_changed', () => onChange());
-    const changed = new Promise<void>((resolve) => (onChange = resolve));
+    const tools = watchToolList(client);
+    const changed = tools.next();
     await client.callTool({ name: 'mcp__engine__add_tool', arguments: { name: 'fresh_tool' } });
     await changed;
-    let names: string[] = [];
-    for (let i = 0; i < 50 && !names.includes('mcp__engine__fresh_tool'); i++) {
-      names = (await client.listTools()).tools.map((t) => t.name);
-      if (!names.includes('mcp__engine__fresh_tool')) await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(names).toContain('mcp__engine__fresh_tool');
+    expect(await tools.until((n) => n.includes('mcp__engine__fresh_tool'))).toContain(
+      'mcp__engine__fresh_tool',
+    );
     await client.callTool({ name: 'mcp__engine__remove_tool', arguments: { name: 'fresh_tool' } });
   });
 
@@ -219,15 +215,26 @@ describe('mooring serve --http (the CLI process)', () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-    return { child, exited, out: () => stdout, err: () => stderr };
+    let signal: NodeJS.Signals | null = null;
+    const exited = new Promise<number>((resolve) =>
+      child.on('close', (code, killedBy) => {
+        signal = killedBy;
+        resolve(code ?? -1);
+      }),
+    );
+    /** The first line it prints (the URL and token), as soon as it is there. */
+    const firstLine = new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.slice(0, stdout.indexOf('\n'))));
+      void exited.then((code) => reject(new Error(`mooring serve exited (${code}): ${stderr}`)));
+    });
+    firstLine.catch(() => undefined); // a run that is meant to fail never prints one
+    return { child, exited, firstLine, err: () => `${stderr}${signal ? `\n(ended by ${signal})` : ''}` };
   }
 
   it('prints the URL and a generated token once, serves with it, and stops cleanly on SIGTERM', async () => {
     const home = tempDir('mooring-http-cli-');
     const p = run(['--http', '0', '--json', '--label', 'script'], home);
-    for (let i = 0; i < 200 && !p.out().includes('\n'); i++) await new Promise((r) => setTimeout(r, 100));
-    const { url, token, label } = JSON.parse(p.out().split('\n')[0]!);
+    const { url, token, label } = JSON.parse(await p.firstLine);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(label).toBe('script');
     expect(token.length).toBeGreaterThanOrEqual(32);
@@ -240,7 +247,7 @@ describe('mooring serve --http (the CLI process)', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('memory_search');
     await client.close();
     p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0); // a clean stop: sessions closed through withCore
+    expect(await p.exited, p.err()).toBe(0); // a clean stop: sessions closed through withCore
   }, 60_000);
 
   it('refuses --host 0.0.0.0 without --allow-remote, with a hint', async () => {

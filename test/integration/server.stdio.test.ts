@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src-main/core/agent/conversationStore';
 import { startOpenAIServer } from '../fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../fixtures/providers/scriptedServer';
-import { freePort, tempDir } from '../helpers/servers';
-import { serveCommandLine, writeHome } from './serverHelpers';
+import { freePort, tempDir, waitFor } from '../helpers/servers';
+import { serveCommandLine, watchToolList, writeHome } from './serverHelpers';
+
+type KnownTools = { servers: Record<string, { quarantined: string[] }> };
 
 const text = (r: { content?: unknown }) =>
   ((r.content ?? []) as { type: string; text?: string }[])
@@ -175,47 +177,31 @@ describe('mooring serve --stdio', () => {
   });
 
   it('sends tools/list_changed when a connected server adds or removes a tool; quarantined tools stay hidden', async () => {
-    const listed = async (want: (names: string[]) => boolean) => {
-      let names: string[] = [];
-      for (let i = 0; i < 50; i++) {
-        names = (await client.listTools()).tools.map((t) => t.name);
-        if (want(names)) break;
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      return names;
-    };
-    let notified = 0;
-    let onChange = () => {};
-    client.setNotificationHandler('notifications/tools/list_changed', () => {
-      notified++;
-      onChange();
-    });
-    const next = () => new Promise<void>((resolve) => (onChange = resolve));
-
-    let changed = next();
+    const tools = watchToolList(client);
+    let changed = tools.next();
     expect(
       text(await client.callTool({ name: 'mcp__engine__add_tool', arguments: { name: 'fresh_tool' } })),
     ).toContain('added fresh_tool');
     await changed;
-    expect(await listed((n) => n.includes('mcp__engine__fresh_tool'))).toContain('mcp__engine__fresh_tool');
+    expect(await tools.until((n) => n.includes('mcp__engine__fresh_tool'))).toContain(
+      'mcp__engine__fresh_tool',
+    );
 
-    changed = next();
+    changed = tools.next();
     await client.callTool({ name: 'mcp__engine__remove_tool', arguments: { name: 'fresh_tool' } });
     await changed;
-    expect(await listed((n) => !n.includes('mcp__engine__fresh_tool'))).not.toContain(
+    expect(await tools.until((n) => !n.includes('mcp__engine__fresh_tool'))).not.toContain(
       'mcp__engine__fresh_tool',
     );
 
     // A tool the engine never listed before arrives quarantined (disabled until the user enables it).
     await client.callTool({ name: 'mcp__engine__add_tool', arguments: { name: 'brand_new' } });
-    const quarantine = JSON.parse(readFileSync(join(home, 'known_tools.json'), 'utf8'));
-    for (let i = 0; i < 50 && !quarantine.servers.engine.quarantined.includes('brand_new'); i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      Object.assign(quarantine, JSON.parse(readFileSync(join(home, 'known_tools.json'), 'utf8')));
-    }
-    expect(quarantine.servers.engine.quarantined).toContain('brand_new');
+    const quarantined = () =>
+      (JSON.parse(readFileSync(join(home, 'known_tools.json'), 'utf8')) as KnownTools).servers.engine
+        ?.quarantined ?? [];
+    await waitFor(() => quarantined().includes('brand_new'), 'known_tools.json to quarantine brand_new');
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('mcp__engine__brand_new');
-    expect(notified).toBeGreaterThanOrEqual(2);
+    expect(tools.notified()).toBeGreaterThanOrEqual(2);
   }, 60_000);
 
   it('a read-only scope sees only read-only tools and cannot call a destructive one', async () => {

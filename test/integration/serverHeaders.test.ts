@@ -124,7 +124,7 @@ describe.each(['http', 'sse'] as const)('the headers of a %s server', (transport
       );
       const mcpBefore = mcp.seen.length;
       const authBefore = authz.seen.length;
-      const result = await core.servers.test(saved);
+      const result = await core.servers.connections.test(saved);
       expect(result).toMatchObject({ ok: false, code: 'auth_required' });
 
       const toServer = mcp.seen.slice(mcpBefore);

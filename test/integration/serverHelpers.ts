@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
 import { FILESYSTEM, ROOT, TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
 
 /** `node <args>` that runs `mooring serve …` through the real bin. */
@@ -91,3 +92,43 @@ export const initializeBody = (id: number, client = 'raw') => ({
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: client, version: '1' } },
 });
+
+/**
+ * A client's view of the tools it is offered, refreshed on every notifications/tools/list_changed (the one
+ * handler for it on this client). `until` lists now and after each notification until `want` holds: call
+ * it before or after the step that changes the tools, no fixed wait either way.
+ */
+export function watchToolList(client: Client) {
+  let notified = 0;
+  const waiters = new Set<() => void>();
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    notified++;
+    for (const w of waiters) w();
+  });
+  return {
+    notified: () => notified,
+    /** The next notification. */
+    next(): Promise<void> {
+      return new Promise((resolve) => {
+        const once = () => {
+          waiters.delete(once);
+          resolve();
+        };
+        waiters.add(once);
+      });
+    },
+    until(want: (names: string[]) => boolean): Promise<string[]> {
+      return new Promise((resolve, reject) => {
+        const check = () =>
+          client.listTools().then(({ tools }) => {
+            const names = tools.map((t) => t.name);
+            if (!waiters.has(check) || !want(names)) return;
+            waiters.delete(check);
+            resolve(names);
+          }, reject);
+        waiters.add(check);
+        void check();
+      });
+    },
+  };
+}

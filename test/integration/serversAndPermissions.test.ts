@@ -79,7 +79,7 @@ describe('servers and permissions through the core', { timeout: 120_000 }, () =>
       logs.some((t) => t.includes('3 destructive tools disabled by default (the default safe set)')),
     ).toBe(true);
     // The safe set is applied once: a reconnect does not turn delete_entities off again.
-    await core.servers.restart('memory');
+    await core.servers.sessions.restart('memory');
     expect(fileServers(home)[0]!.excludeTools ?? []).not.toContain('delete_entities');
   });
 
@@ -131,18 +131,18 @@ describe('servers and permissions through the core', { timeout: 120_000 }, () =>
       /exited \(code 1\)[\s\S]*Last lines of the server's stderr:[\s\S]*Cannot find module/,
     );
     writeFileSync(script, `await import(${JSON.stringify(EVERYTHING)});\n`);
-    const after = await core.servers.restart('late');
+    const after = await core.servers.sessions.restart('late');
     expect(after).toMatchObject({ state: 'ready' });
     expect(core.servers.logs('late').some((l) => l.source === 'rpc')).toBe(false);
-    core.servers.setTracing('late', true);
-    await core.servers.refresh('late');
+    core.servers.sessions.setTracing('late', true);
+    await core.servers.sessions.refresh('late');
     const rpc = core.servers
       .logs('late')
       .filter((l) => l.source === 'rpc')
       .map((l) => l.text);
     expect(rpc.some((t) => t.startsWith('→ ') && t.includes('"method":"tools/list"'))).toBe(true);
     expect(rpc.some((t) => t.startsWith('← ') && t.includes('"tools":['))).toBe(true);
-    core.servers.setTracing('late', false);
+    core.servers.sessions.setTracing('late', false);
   });
 
   it('permissions: "always allow" is listed with its pin and revoked; the next call asks again', async () => {

@@ -4,7 +4,7 @@ import { MooringError } from '../../src-main/core/errors';
 import { SessionActor } from '../../src-main/core/mcp/sessionActor';
 import { SessionPool } from '../../src-main/core/mcp/sessionPool';
 import type { ToolsChange } from '../../src-main/core/mcp/types';
-import { cfg, everythingStdio, fixtureStdio, isAlive, waitFor } from '../helpers/servers';
+import { cfg, everythingStdio, fixtureStdio, isAlive, nextLog, waitFor } from '../helpers/servers';
 
 const text = (r: { content?: unknown }) =>
   ((r.content as Array<{ type: string; text?: string }>) ?? []).map((c) => c.text ?? '').join('');
@@ -58,8 +58,9 @@ describe('session actor on the fixture server', () => {
     const echo = a.tool('echo')!;
     const slow = a.tool('slow')!;
     const pid1 = Number(text(await a.tool('pid')!.call({})));
+    const arrived = nextLog(a, /slow started/);
     const inFlight = slow.call({ ms: 20_000 });
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived; // the server is running the call
     process.kill(pid1, 'SIGKILL');
     const err = await rejection(inFlight);
     expect(err.code).toBe('transport_closed');
@@ -85,8 +86,10 @@ describe('session actor on the fixture server', () => {
   it('cancels a call through its abort signal', async () => {
     const a = await started();
     const ac = new AbortController();
+    const arrived = nextLog(a, /hang started/);
     const p = a.tool('hang')!.call({}, { signal: ac.signal });
-    setTimeout(() => ac.abort(), 50);
+    await arrived; // the server is running the call: the abort must reach it on the wire
+    ac.abort();
     const err = await rejection(p);
     expect(err.code).toBe('cancelled');
     expect(text(await a.tool('echo')!.call({ text: 'x' }))).toBe('echo: x');
@@ -122,10 +125,12 @@ describe('session actor on the fixture server', () => {
   });
 
   it('drops an oversized response line, fails that call at once, and carries on', async () => {
-    const a = await started();
+    const a = await started(fixtureStdio('engineServer.ts', 'fixture', {}, { maxMessageMB: 4 }));
     const err = await rejection(a.tool('big')!.call({ mb: 5 }));
     expect(err.code).toBe('protocol_error');
-    expect(err.message).toMatch(/over Mooring's 4 MB limit/);
+    // Mooring's own limit, said so: never "the server answered with error".
+    expect(err.message).toMatch(/over the 4 MB Mooring accepts in one message/);
+    expect(err.message).not.toMatch(/the server answered/);
     expect(text(await a.tool('big')!.call({ mb: 1 }))).toHaveLength(1024 * 1024);
     expect(a.status().state).toBe('ready');
   });

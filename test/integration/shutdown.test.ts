@@ -9,12 +9,14 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('mooring on %s', (signal) => {
   it('closes every session and kills the servers’ process groups', async () => {
     const home = tempDir('mooring-sig-');
     const pids = join(home, 'pids.txt');
+    const calls = join(home, 'calls.txt');
     writeFileSync(pids, '');
+    writeFileSync(calls, '');
     const server = (name: string) => ({
       name,
       command: 'node',
       args: [TSX_CLI, fixturePath('engineServer.ts')],
-      env: { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pids },
+      env: { FIXTURE_GRANDCHILD: '1', FIXTURE_PID_FILE: pids, FIXTURE_CALL_FILE: calls },
     });
     writeFileSync(
       join(home, 'mcp_servers.json'),
@@ -33,7 +35,8 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('mooring on %s', (signal) => {
       const list = readFileSync(pids, 'utf8').trim().split('\n').filter(Boolean).map(Number);
       return list.length >= 2 ? list : undefined;
     }, 'the server and its grandchild to start');
-    await new Promise((r) => setTimeout(r, 300)); // the call is in flight
+    // The signal comes while the call is in flight: the server says when it is running it.
+    await waitFor(() => readFileSync(calls, 'utf8').includes('slow started'), 'the call to reach the server');
     const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
     child.kill(signal);
     expect(await exited).toBe(signal === 'SIGINT' ? 130 : 143);

@@ -120,10 +120,10 @@ describe('tasks over stdio', () => {
     const e = await working;
     expect(core.tasks.cancel('c-1')).toBe(true);
     await expect(call).rejects.toMatchObject({ code: 'cancelled' });
-    const session = (core as unknown as { pool: { get(n: string): { sdkClient(): never } } }).pool.get(
+    const session = (core as unknown as { pool: { get(n: string): { requests: never } } }).pool.get(
       'everything',
     );
-    const task = await getTask(session.sdkClient(), e.task!.taskId, { timeoutMs: 5_000 });
+    const task = await getTask(session.requests, e.task!.taskId, { timeoutMs: 5_000 });
     expect(task.status).toBe('cancelled');
     expect(core.tasks.following()).toEqual([]);
   });

@@ -78,7 +78,7 @@ describe('the tool-call lifecycle stream', () => {
         })),
       },
     ]);
-    await core.chat.saveModels({ defaultModel: 'openai:gpt-4o', baseUrls: { openai: `${model.url}/v1` } });
+    await core.models.save({ defaultModel: 'openai:gpt-4o', baseUrls: { openai: `${model.url}/v1` } });
     const { conversationId } = await core.chat.send({ text: 'Nine at once' });
     const running = (all: UiEvent[]) =>
       new Set(

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AppRouter } from '../../src-main/core/api/router';
 import { EVERYTHING, ROOT, tempDir } from '../helpers/servers';
+import { webEvents } from '../helpers/webEvents';
 
 const BROKEN = '{"servers": [ {"name": "everything", "command": "node",, } ]}';
 
@@ -84,18 +85,28 @@ describe('mooring web with an mcp_servers.json it cannot read', () => {
     const err = await client.servers.list.query().catch((e: unknown) => e);
     expect((err as { data?: { mooring?: { code: string } } }).data?.mooring?.code).toBe('config_invalid');
 
+    // What the UI hears from now on: the session the fixed file starts reports ready (or failed).
+    const events = webEvents(new URL(url).origin, cookie);
+    await events.connected;
     writeFileSync(
       join(home, 'mcp_servers.json'),
       JSON.stringify({ servers: [{ name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] }] }),
     );
     // The watcher picks the fixed file up; wait for the session it starts to report ready.
-    let state: string | undefined;
-    while (state !== 'ready') {
-      const rows = await client.servers.list.query().catch(() => []);
-      state = rows.find((r) => r.config.name === 'everything')?.status?.state;
-      if (state === 'failed') throw new Error(`everything failed to start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const state = await events.until(
+      (all) =>
+        all.find(
+          (e) =>
+            e.type === 'status' &&
+            e.status.name === 'everything' &&
+            (e.status.state === 'ready' || e.status.state === 'failed'),
+        ),
+      'the everything session to end its start',
+    );
+    events.close();
+    expect(state.type === 'status' && state.status.state, stderr).toBe('ready');
+    const rows = await client.servers.list.query();
+    expect(rows.find((r) => r.config.name === 'everything')?.status?.state).toBe('ready');
     expect(child.exitCode).toBeNull();
   });
 });

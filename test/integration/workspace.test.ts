@@ -23,7 +23,7 @@ import {
   type AskInput,
 } from '../../src-main/core/workspace';
 import { withSafeRetry } from '../../src-main/core/mcp/safeRetry';
-import { EVERYTHING, fixtureStdio, startEverythingHttp, tempDir, waitFor } from '../helpers/servers';
+import { EVERYTHING, fixtureStdio, nextLog, startEverythingHttp, tempDir, waitFor } from '../helpers/servers';
 
 const text = (r: CallToolResult) =>
   ((r.content as Array<{ type: string; text?: string }>) ?? []).map((c) => c.text ?? '').join('');
@@ -194,16 +194,18 @@ describe('safe retries with a server killed mid-call', () => {
     const pid1 = Number(text(await a.tool('pid')!.call({})));
     const onRetry = vi.fn();
     let calls = 0;
+    // Killed once the server is running the first attempt: the retry is what answers.
+    void nextLog(a, /slow started/).then(() => process.kill(pid1, 'SIGKILL'));
     const result = withSafeRetry(
       () => {
         calls++;
-        if (calls === 1) setTimeout(() => process.kill(pid1, 'SIGKILL'), 300);
-        return slow.call({ ms: 1500 });
+        // The first attempt would outlast the test: only the kill ends it.
+        return slow.call({ ms: calls === 1 ? 60_000 : 10 });
       },
       { name: 'engine/slow', annotations: slow.definition.annotations },
       { onRetry },
     );
-    expect(text(await result)).toBe('slept 1500');
+    expect(text(await result)).toBe('slept 10');
     expect(calls).toBe(2);
     expect(onRetry).toHaveBeenCalledTimes(1);
     expect(onRetry.mock.calls[0]![0]).toMatchObject({ code: 'transport_closed' });

@@ -1,5 +1,5 @@
-// The preload exposes exactly one bridge, `window.mooring` (ARCHITECTURE.md "exposes exactly one
-// typed bridge to the renderer, nothing else"). The built preload is run in a V8 context with a recording
+// The preload exposes exactly one bridge, `window.mooring` (ARCHITECTURE.md, "Processes and entry points":
+// it "exposes exactly one typed bridge to the renderer, nothing else"). The built preload is run in a V8 context with a recording
 // stand-in for `electron`, the way a sandboxed preload runs: only `require('electron')` is available.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -68,8 +68,13 @@ function resultTexts(messages: ChatMessage[], limits: ResultLimits | undefined):
 
 /**
  * A crash or cancel can leave an assistant's tool calls without results; every provider rejects that,
- * so the missing results are filled in as "not run".
+ * so the missing results are filled in. Whether such a call reached its server is not known (a process
+ * killed with SIGKILL after the audit line, before the result was saved): the model is told the outcome is
+ * unknown, never "not run", which would invite it to run the call a second time.
  */
+export const OUTCOME_UNKNOWN =
+  'outcome unknown: Mooring stopped after this call was requested and before its result was saved, so it may or may not have run. Check whether it took effect before calling it again.';
+
 function withMissingResults(messages: ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (let i = 0; i < messages.length; i++) {
@@ -91,7 +96,7 @@ function withMissingResults(messages: ChatMessage[]): ChatMessage[] {
         toolCallId: c.id,
         name: c.name,
         status: 'failed',
-        text: 'not run: the turn was interrupted',
+        text: OUTCOME_UNKNOWN,
       });
     }
   }

@@ -180,7 +180,7 @@ describe('runToolLoop', () => {
     const { run, server } = await loop([{ text: 'yes' }], {}, { history });
     await run;
     expect(openaiView.toolResults(server.requests[0]!.body)).toEqual([
-      { id: 'call_lost', text: expect.stringContaining('not run: the turn was interrupted') },
+      { id: 'call_lost', text: expect.stringContaining('outcome unknown') },
     ]);
   });
 

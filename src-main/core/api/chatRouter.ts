@@ -1,6 +1,7 @@
-// The Chat screen's side of the router (agent/chatService.ts): conversations (list, search, load,
-// rename, delete), a turn started server-side (`send`; its ChatEvents arrive on `events`, tagged by
-// conversation), cancel, the model and project folder of a conversation, and prompts as slash commands.
+// The Chat screen's side of the router (agent/chatService.ts, agent/chatConversations.ts,
+// agent/chatModels.ts): conversations (list, search, load, rename, delete), a turn started server-side
+// (`send`; its ChatEvents arrive on `events`, tagged by conversation), cancel, the model and project folder
+// of a conversation, and prompts as slash commands.
 import type { SlashCommandView } from '@shared/wire';
 import { z } from 'zod';
 import { publicProcedure, router } from './trpc';
@@ -19,17 +20,19 @@ const Image = z.object({
 const MAX_IMAGES = 10;
 
 export const chatRouter = router({
-  conversations: publicProcedure.query(({ ctx }) => ctx.core.chat.list()),
+  conversations: publicProcedure.query(({ ctx }) => ctx.core.chat.conversations.list()),
 
   search: publicProcedure
     .input(z.object({ query: z.string().max(200) }))
-    .query(({ ctx, input }) => ctx.core.chat.search(input.query)),
+    .query(({ ctx, input }) => ctx.core.chat.conversations.search(input.query)),
 
   /** One conversation with every message; it becomes the active one (its folder is the MCP root). */
-  load: publicProcedure.input(z.object({ id: Id })).query(({ ctx, input }) => ctx.core.chat.load(input.id)),
+  load: publicProcedure
+    .input(z.object({ id: Id }))
+    .query(({ ctx, input }) => ctx.core.chat.conversations.load(input.id)),
 
   /** The model a new conversation starts with. */
-  defaultModel: publicProcedure.query(({ ctx }) => ctx.core.chat.defaultModel()),
+  defaultModel: publicProcedure.query(({ ctx }) => ctx.core.models.defaultModel()),
 
   send: publicProcedure
     .input(
@@ -99,12 +102,12 @@ export const chatRouter = router({
   /** The conversation as a file: Markdown to read, JSON to import again. */
   export: publicProcedure
     .input(z.object({ id: Id, format: z.enum(['markdown', 'json']) }))
-    .query(({ ctx, input }) => ctx.core.chat.exportConversation(input.id, input.format)),
+    .query(({ ctx, input }) => ctx.core.chat.conversations.export(input.id, input.format)),
 
   /** A JSON export as a new conversation. */
   import: publicProcedure
     .input(z.object({ content: z.string().max(7_000_000) }))
-    .mutation(({ ctx, input }) => ctx.core.chat.importConversation(input.content)),
+    .mutation(({ ctx, input }) => ctx.core.chat.conversations.import(input.content)),
 
   cancel: publicProcedure
     .input(z.object({ conversationId: Id }))
@@ -113,19 +116,19 @@ export const chatRouter = router({
   rename: publicProcedure
     .input(z.object({ id: Id, title: z.string().max(500) }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.core.chat.rename(input.id, input.title);
+      await ctx.core.chat.conversations.rename(input.id, input.title);
       return { id: input.id };
     }),
 
   delete: publicProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
-    await ctx.core.chat.delete(input.id);
+    await ctx.core.chat.conversations.delete(input.id);
     return { deleted: input.id };
   }),
 
   setModel: publicProcedure
     .input(z.object({ conversationId: Id, model: ModelSpec }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.core.chat.setModel(input.conversationId, input.model);
+      await ctx.core.models.setModel(input.conversationId, input.model);
       return { model: input.model };
     }),
 
@@ -133,7 +136,7 @@ export const chatRouter = router({
     .input(z.object({ conversationId: Id, workspace: z.string().max(4096).nullable() }))
     .mutation(async ({ ctx, input }) => {
       const workspace = input.workspace?.trim() || null;
-      await ctx.core.chat.setWorkspace(input.conversationId, workspace);
+      await ctx.core.chat.conversations.setWorkspace(input.conversationId, workspace);
       return { workspace };
     }),
 

@@ -5,6 +5,7 @@ import { approvalsRouter } from './approvalsRouter';
 import { appsRouter } from './appsRouter';
 import { chatRouter } from './chatRouter';
 import { clientsRouter } from './clientsRouter';
+import { confinementRouter } from './confinementRouter';
 import { uiEvents } from './eventStream';
 import { installRouter } from './installRouter';
 import { interactionsRouter } from './interactionsRouter';
@@ -40,6 +41,8 @@ export const appRouter = router({
   install: installRouter,
   /** MCP Apps: interactive views of tool results, sandboxed. */
   apps: appsRouter,
+  /** What each local server may touch and what it was refused; the managed policy. */
+  confinement: confinementRouter,
   /** Settings > Models (the root `settings` query is the whole settings.json). */
   models: settingsRouter,
 
@@ -49,7 +52,11 @@ export const appRouter = router({
   ),
 
   /** Mooring's settings as the UI needs them (YOLO is shown loudly while on). */
-  settings: publicProcedure.query(({ ctx }) => ctx.core.settings.current()),
+  settings: publicProcedure.query(({ ctx }) => {
+    const s = ctx.core.settings.current();
+    // The managed policy may keep YOLO off whatever settings.json says (docs/managed-policy.md).
+    return s.yolo && !ctx.core.confinement.allowsYolo() ? { ...s, yolo: false } : s;
+  }),
 
   /** Every live change, merged into one stream (see eventStream.ts for why one). */
   events: publicProcedure.subscription(({ ctx, signal }) => uiEvents(ctx.core, signal)),

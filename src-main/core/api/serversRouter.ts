@@ -40,20 +40,28 @@ export const serversRouter = router({
     }),
 
   /** The handshake on a throwaway session; typed secrets are used for this test only, nothing is written. */
-  test: publicProcedure.input(ServerInput).mutation(({ ctx, input }) => ctx.core.servers.test(input)),
+  test: publicProcedure
+    .input(ServerInput)
+    .mutation(({ ctx, input }) => ctx.core.servers.connections.test(input)),
 
-  refresh: publicProcedure.input(Name).mutation(({ ctx, input }) => ctx.core.servers.refresh(input.name)),
+  refresh: publicProcedure
+    .input(Name)
+    .mutation(({ ctx, input }) => ctx.core.servers.sessions.refresh(input.name)),
 
   /** Retry: a fresh session for a server (a failed one, once its cause is fixed). */
-  restart: publicProcedure.input(Name).mutation(({ ctx, input }) => ctx.core.servers.restart(input.name)),
+  restart: publicProcedure
+    .input(Name)
+    .mutation(({ ctx, input }) => ctx.core.servers.sessions.restart(input.name)),
 
   logs: publicProcedure.input(Name).query(({ ctx, input }) => ctx.core.servers.logs(input.name)),
 
   /** Whether the Logs view records this server's JSON-RPC traffic; turned on and off on request. */
-  traceState: publicProcedure.input(Name).query(({ ctx, input }) => ctx.core.servers.tracing(input.name)),
+  traceState: publicProcedure
+    .input(Name)
+    .query(({ ctx, input }) => ctx.core.servers.sessions.tracing(input.name)),
   setTrace: publicProcedure
     .input(z.object({ name: z.string(), on: z.boolean() }))
-    .mutation(({ ctx, input }) => ctx.core.servers.setTracing(input.name, input.on)),
+    .mutation(({ ctx, input }) => ctx.core.servers.sessions.setTracing(input.name, input.on)),
 
   /**
    * The level every server logs at unless its config names its own (settings.logLevel, one of the eight

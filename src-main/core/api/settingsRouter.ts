@@ -1,4 +1,4 @@
-// Settings > Models (agent/chatService.ts, agent/providerAccess.ts): the default model, each provider's
+// Settings > Models (agent/chatModels.ts, agent/providerAccess.ts): the default model, each provider's
 // base URL (settings.json), its API key (the keychain, account `provider/<id>/apiKey`; never a file),
 // and a Check that lists the provider's models, so "no model is reachable" is found before the first
 // message.
@@ -9,7 +9,7 @@ import { publicProcedure, router } from './trpc';
 const BaseUrl = z.string().nullable().optional();
 
 export const settingsRouter = router({
-  get: publicProcedure.query(({ ctx }) => ctx.core.chat.models()),
+  get: publicProcedure.query(({ ctx }) => ctx.core.models.view()),
 
   /**
    * Writes the default model, the base URLs and whether the model names conversations (validated by the
@@ -24,7 +24,7 @@ export const settingsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      await ctx.core.chat.saveModels(input);
+      await ctx.core.models.save(input);
       return { saved: true };
     }),
 
@@ -43,7 +43,7 @@ export const settingsRouter = router({
     .mutation(({ ctx, input }) => ctx.core.providers.setApiKey(input.provider, input.apiKey, input.storage)),
 
   /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
-  status: publicProcedure.query(({ ctx }) => ctx.core.chat.modelStatus()),
+  status: publicProcedure.query(({ ctx }) => ctx.core.models.status()),
 
   /** The chat's model picker: each configured provider's models, with whether they take tools and images. */
   list: publicProcedure.query(({ ctx }) => ctx.core.providers.catalog()),

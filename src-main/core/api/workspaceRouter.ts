@@ -19,6 +19,7 @@ export const workspaceRouter = router({
         status: s.status,
         commandLine: s.commandLine,
         approvedCommandLine: s.approvedCommandLine,
+        confinement: s.confinement,
         grants: s.grants.map((g) => g.text),
         heldBack: s.heldBack.map((d) => d.text),
         heldBackAllowed: s.heldBackAllowed,

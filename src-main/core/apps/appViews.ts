@@ -24,6 +24,7 @@ import type { SessionActor } from '../mcp/sessionActor';
 import type { SessionPool } from '../mcp/sessionPool';
 import { buildViewCsp, injectCsp, type DeclaredCsp } from './viewCsp';
 import { isAppOnly, uiResourceUriOf, visibleToApp } from '../catalog/toolVisibility';
+import { isLocalTransport } from '@shared/transports';
 
 /** Where views are framed, set by the host that serves the sandbox pages. */
 export interface SandboxHost {
@@ -172,7 +173,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       // A server that offers subscriptions says when the view changed (`resources/updated`, spec
       // "Resources: Subscriptions"); the subscription is renewed on reconnect like the user's own.
       if (
-        actor.sdkClient()?.getServerCapabilities()?.resources?.subscribe &&
+        actor.requests.capabilities()?.resources?.subscribe &&
         !this.deps.resources.subscriptions(input.server).includes(uri)
       )
         void this.deps.resources.subscribe(actor, uri).catch(() => undefined);
@@ -195,7 +196,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
       permissions?: Record<string, unknown>;
       prefersBorder?: boolean;
     };
-    const local = actor.config.transport === 'stdio' || actor.config.allowPrivateNetwork === true;
+    const local = isLocalTransport(actor.config.transport) || actor.config.allowPrivateNetwork === true;
     const csp = buildViewCsp(ui.csp, {
       allowPrivateNetwork: local,
       ...(actor.config.allowLinkLocalHosts ? { allowLinkLocalHosts: actor.config.allowLinkLocalHosts } : {}),

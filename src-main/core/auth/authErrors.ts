@@ -17,7 +17,14 @@ const AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
 const isAuthSeamEscape = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[AUTH_SEAM] === true;
 
-export function toAuthError(err: unknown, server: string): unknown {
+export interface AuthErrorContext {
+  /** The server's URL, for a hint that re-adds it. */
+  url?: string;
+  /** False when discovery found no OAuth metadata at all (oauthProvider.ts `offersOAuth`). */
+  offersOAuth?: boolean | undefined;
+}
+
+export function toAuthError(err: unknown, server: string, ctx: AuthErrorContext = {}): unknown {
   if (err instanceof MooringError) return err;
   const known =
     err instanceof OAuthError ||
@@ -54,6 +61,15 @@ export function toAuthError(err: unknown, server: string): unknown {
       'refused',
       `"${server}" names a different resource in its OAuth metadata than its own URL, so Mooring will not sign in: ${msg}`,
       'Check the server URL; if it is right, the server is misconfigured: contact its operator.',
+      opts,
+    );
+  // A 401 from a server that publishes no OAuth metadata: it wants credentials Mooring cannot sign in for
+  // (an API key in a header); the sign-in that the SDK attempts against guessed endpoints only fails again.
+  if (ctx.offersOAuth === false)
+    return new MooringError(
+      'auth_required',
+      `"${server}" wants credentials (HTTP 401) and offers no OAuth sign-in (no OAuth metadata), so signing in cannot help`,
+      `Add the credentials as a header with --secret-header (its value asked hidden): mooring mcp add ${server} --replace --url ${ctx.url ?? 'URL'} --secret-header Authorization`,
       opts,
     );
   if (/does not support dynamic client registration/i.test(msg))

@@ -9,6 +9,7 @@ import type { SessionActorOptions } from '../mcp/sessionActor';
 import { isSafeAuthorizationUrl } from './authorizationUrl';
 import type { OAuthManager, SignInResult } from './oauthManager';
 import type { AuthorizationOpener, SignInState } from './oauthProvider';
+import { isRemoteTransport } from '@shared/transports';
 
 export interface AuthServiceDeps {
   oauth: OAuthManager;
@@ -35,7 +36,7 @@ export class AuthService {
 
   async state(name: string): Promise<AuthState> {
     const config = await this.deps.serverConfig(name);
-    if (config.transport === 'stdio') return { remote: false };
+    if (!isRemoteTransport(config.transport)) return { remote: false };
     return { remote: true, ...(await this.deps.oauth.signInState(config)) };
   }
 

@@ -25,7 +25,13 @@ export type { AuthCapableTransport, TransportAuth };
 
 type Interactive = Pick<
   MooringOAuthProvider,
-  'server' | 'takeAuthorizationResponse' | 'expiresSoon' | 'hasDiscovery' | 'cancelPending' | 'checksIssuer'
+  | 'server'
+  | 'takeAuthorizationResponse'
+  | 'expiresSoon'
+  | 'hasDiscovery'
+  | 'cancelPending'
+  | 'checksIssuer'
+  | 'offersOAuth'
 > &
   OAuthClientProvider;
 
@@ -103,7 +109,7 @@ export function withSignIn<T extends AuthCapableTransport>(
         }
       }
     } catch (err) {
-      throw toAuthError(err, server);
+      throw toAuthError(err, server, { url: opts.serverUrl, offersOAuth: provider.offersOAuth() });
     }
   };
 
@@ -120,7 +126,7 @@ export function withSignIn<T extends AuthCapableTransport>(
           if (!(err instanceof UnauthorizedError) || !(await finish())) throw err;
           await reopen();
         } catch (e) {
-          throw toAuthError(e, server);
+          throw toAuthError(e, server, { url: opts.serverUrl, offersOAuth: provider.offersOAuth() });
         }
       }
     };

@@ -1,7 +1,7 @@
 // OAuth for the whole core (ARCHITECTURE.md, "The core, by room": auth): one keychain-backed store, one background provider per remote
 // server (uses and refreshes stored tokens, never opens a browser: a needed sign-in is `auth_required`),
 // and sign-in / sign-out, which the UI's buttons and `mooring mcp login|logout NAME` call.
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type ServerConfig } from '@shared/config';
 import { DEFAULT_SETTINGS } from '@shared/settings';
 import { MooringError } from '../errors';
 import { SessionActor, type SessionActorOptions } from '../mcp/sessionActor';
@@ -28,7 +28,7 @@ export interface SignInOptions {
   opener: AuthorizationOpener;
   /** A client id the user registered by hand, for servers without dynamic registration. */
   client?: { client_id: string; client_secret?: string };
-  /** The same session options the core uses (prepare, fetchFor, tuning), so sign-in takes the same path. */
+  /** The same session options the core uses (prepare, guardFor, tuning), so sign-in takes the same path. */
   session?: Omit<SessionActorOptions, 'config' | 'authProviderFor'>;
 }
 
@@ -36,7 +36,7 @@ export interface SignInResult extends SignInState {
   toolCount: number;
 }
 
-const isRemote = (c: ServerConfig) => c.transport !== 'stdio' && !!c.url;
+const isRemote = (c: ServerConfig) => isRemoteServer(c);
 
 export class OAuthManager {
   readonly store: OAuthStore;

@@ -238,6 +238,16 @@ export class MooringOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /**
+   * Whether the server offers an OAuth sign-in, as this process's discovery found it: false when it found
+   * neither protected-resource nor authorization-server metadata (a server that wants a header instead);
+   * undefined before any discovery.
+   */
+  offersOAuth(): boolean | undefined {
+    if (!this.discovery) return undefined;
+    return Boolean(this.discovery.resourceMetadata || this.discovery.authorizationServerMetadata);
+  }
+
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     return this.discovery ?? (this.discovery = (await this.entry()).discovery);
   }

@@ -17,12 +17,14 @@ import type { ApprovalBroker } from '../safety/approvalBroker';
 import {
   authorizeAutomatic,
   authorizeCall,
+  decideGate,
   type GateCall,
+  type GateDecision,
   type GateDeps,
   type GateResult,
 } from '../safety/approvalGate';
 import type { TaskService } from '../tasks/taskService';
-import type { CallPlan } from './callPlan';
+import type { CallTarget } from './callTarget';
 import {
   afterUrlElicitationError,
   withUrlElicitation,
@@ -114,17 +116,17 @@ class CallEvents {
 }
 
 /**
- * Runs one call of a planned tool (calls/callPlan.ts). The caller resolved the name once, in the catalog
- * of its own provider, tool set and folder (an exact name resolves even when the tool is disabled, so the
- * safety step refuses it and audits the refusal).
+ * Runs one call of a tool, with its target as read now (calls/callTarget.ts). The caller resolved the name
+ * in the catalog of its own provider, tool set and folder (an exact name resolves even when the tool is
+ * disabled, so the safety step refuses it and audits the refusal).
  */
 export async function runToolCall(
   deps: RunnerDeps,
-  plan: CallPlan,
+  target: CallTarget,
   modelArgs: unknown,
   ctx: CallContext = {},
 ): Promise<ToolCallOutcome> {
-  const entry = plan.entry;
+  const entry = target.entry;
   const events = new CallEvents(deps.publish, entry, ctx, ctx.id ?? randomUUID());
 
   let prepared: { args: Record<string, unknown>; fixes: ArgFix[] };
@@ -141,17 +143,18 @@ export async function runToolCall(
       : { arguments: prepared.args },
   );
 
-  // The safety step (one function for every host): decide, ask through the broker, remember, audit.
-  // What the plan runs without asking takes no promise on the way.
+  // The safety step (one function for every host): decide from the inputs as they are now, ask through
+  // the broker, remember, audit. A call decided "auto" takes no promise on the way.
   let gate: GateResult;
   try {
+    const decision = decideGate(deps.gate, target.subject);
     gate =
       authorizeAutomatic(deps.gate, {
-        subject: plan.subject,
-        plan: plan.gate,
+        subject: target.subject,
+        decision,
         arguments: prepared.args,
         client: ctx.client,
-      }) ?? (await authorizeWithPerson(deps, { plan, args: prepared.args, ctx, events }));
+      }) ?? (await authorizeWithPerson(deps, { target, decision, args: prepared.args, ctx, events }));
     // The audit line is written before the request is sent (ARCHITECTURE.md, "Data on disk").
     if (gate.audited) await gate.audited;
   } catch (err) {
@@ -168,7 +171,7 @@ export async function runToolCall(
     },
   };
   if (ctx.signal) callOpts.signal = ctx.signal;
-  const run: CallRun = { deps, plan, args, ctx, events, callOpts };
+  const run: CallRun = { deps, target, args, ctx, events, callOpts };
   try {
     let raw: CallToolResult;
     try {
@@ -196,7 +199,7 @@ export async function runToolCall(
 /** One authorised call on its way to the session. */
 interface CallRun {
   deps: RunnerDeps;
-  plan: CallPlan;
+  target: CallTarget;
   args: Record<string, unknown>;
   ctx: CallContext;
   events: CallEvents;
@@ -205,9 +208,9 @@ interface CallRun {
 
 /** One attempt: as a task when the server and the tool call for it (tasks/taskService.ts), else a plain call. */
 function sendOnce(run: CallRun): Promise<CallToolResult> {
-  const { deps, plan, args, ctx, events, callOpts } = run;
+  const { deps, target, args, ctx, events, callOpts } = run;
   const { tasks } = deps;
-  const { actor, entry } = plan;
+  const { actor, entry } = target;
   if (!tasks || !actor) return entry.handle.call(args, callOpts);
   return tasks.callTool({
     actor,
@@ -233,11 +236,11 @@ function sendOnce(run: CallRun): Promise<CallToolResult> {
  * idempotent tools (mcp/safeRetry.ts); anything else fails explicitly and is not run twice.
  */
 async function afterFailure(run: CallRun, err: unknown): Promise<CallToolResult> {
-  const { deps, plan, ctx, events } = run;
+  const { deps, target, ctx, events } = run;
   const once = () => sendOnce(run);
   const elicitation: UrlElicitationOptions = {
-    server: plan.entry.server,
-    tool: plan.entry.tool,
+    server: target.entry.server,
+    tool: target.entry.tool,
     port: deps.urlElicitation,
     signal: ctx.signal,
     onWaiting: (waitingFor) => events.emit('running', { waitingFor }),
@@ -247,7 +250,7 @@ async function afterFailure(run: CallRun, err: unknown): Promise<CallToolResult>
   } catch (failed) {
     return retryAfterDrop(failed, {
       call: () => withUrlElicitation(once, elicitation),
-      tool: plan.retry,
+      tool: target.retry,
       signal: ctx.signal,
       onRetry: (e: MooringError) => events.emit('running', { retry: { attempt: 2, error: e.toData() } }),
     });
@@ -257,9 +260,15 @@ async function afterFailure(run: CallRun, err: unknown): Promise<CallToolResult>
 /** Everything but an automatic decision: refuse, a pre-approval, or a person asked through the broker. */
 function authorizeWithPerson(
   deps: RunnerDeps,
-  o: { plan: CallPlan; args: Record<string, unknown>; ctx: CallContext; events: CallEvents },
+  o: {
+    target: CallTarget;
+    decision: GateDecision;
+    args: Record<string, unknown>;
+    ctx: CallContext;
+    events: CallEvents;
+  },
 ): Promise<GateResult> {
-  const { plan, ctx, events } = o;
+  const { target, ctx, events } = o;
   // The lifecycle shows the wait with the request's id (the broker parks the request synchronously,
   // so it is the newest pending one here).
   const broker: Pick<ApprovalBroker, 'request'> = {
@@ -270,12 +279,12 @@ function authorizeWithPerson(
       return pending;
     },
   };
-  const call: GateCall = { ...plan.subject, arguments: o.args };
+  const call: GateCall = { ...target.subject, arguments: o.args };
   if (ctx.client) call.client = ctx.client;
   if (ctx.conversationId) call.conversationId = ctx.conversationId;
   if (ctx.signal) call.signal = ctx.signal;
   if (ctx.preApproved) call.preApprovedBy = ctx.approvedBy ?? `${ctx.client ?? 'user'} (--yes)`;
   if (ctx.interactive === false) call.interactive = false;
   if (ctx.approvalTimeoutMs) call.timeoutMs = ctx.approvalTimeoutMs;
-  return authorizeCall({ ...deps.gate, broker }, call, plan.gate);
+  return authorizeCall({ ...deps.gate, broker }, call, o.decision);
 }

@@ -3,7 +3,7 @@
 // call, and the one stream of the tool-call lifecycle. Every host calls tools here: the chat, the Tools
 // playground, the CLI and `mooring serve`; the UI, the logs and the metrics read the stream.
 import { EventEmitter } from 'node:events';
-import type { ServerConfig } from '@shared/config';
+import { DisposableStore, listen, type Disposable } from '../disposable';
 import { MooringError } from '../errors';
 import type { ToolOffReason } from '@shared/wire';
 import { callKey, foldCallEvent, isTerminalPhase } from '@shared/toolCall';
@@ -13,10 +13,11 @@ import type { ToolSet } from '../catalog/filters';
 import type { SessionActor } from '../mcp/sessionActor';
 import type { SessionPool } from '../mcp/sessionPool';
 import type { ApprovalBroker } from '../safety/approvalBroker';
-import type { GateDeps } from '../safety/approvalGate';
+import { decideGate, gateSources, type GateDeps } from '../safety/approvalGate';
 import type { ToolQuarantine } from '../safety/toolQuarantine';
 import type { TaskService } from '../tasks/taskService';
-import { CallPlans } from './callPlan';
+import { CallRevision } from './callRevision';
+import { callTarget, withHeld, type CallTarget } from './callTarget';
 import {
   runToolCall,
   type CallContext,
@@ -65,9 +66,17 @@ export interface ToolServiceDeps {
   urlElicitation?: UrlElicitationPort;
 }
 
-export class ToolService extends EventEmitter<ToolServiceEvents> {
-  /** One catalog per provider, tool set and folder, rebuilt only after a session changed. */
+export class ToolService extends EventEmitter<ToolServiceEvents> implements Disposable {
+  /** What this service listens to (the pool's changes), ended on `dispose`. */
+  private readonly disposables = new DisposableStore();
+  /** The one revision of every input of a call's verdict (calls/callRevision.ts). */
+  private readonly inputs: CallRevision;
+  /** The revision the catalogs and resolved names below were made at: kept for that one only. */
+  private madeAt = -1;
+  /** One catalog per provider, tool set and folder (the schema preparation). */
   private readonly catalogs = new Map<string, ToolCatalog>();
+  /** Names a caller typed (the CLI, the playground), resolved per folder. */
+  private readonly names = new Map<string, CatalogEntry>();
   /** The stream's position: the `seq` of the last event. */
   private seq = 0;
   /**
@@ -79,8 +88,6 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
   /** Keys of ended calls, oldest first. */
   private readonly ended: string[] = [];
   private readonly runner: RunnerDeps;
-  /** Each tool's call plan (calls/callPlan.ts): made on its first call, remade after any change. */
-  private readonly plans: CallPlans;
 
   constructor(private readonly deps: ToolServiceDeps) {
     super();
@@ -91,28 +98,51 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
       ...(deps.tasks ? { tasks: deps.tasks } : {}),
       ...(deps.urlElicitation ? { urlElicitation: deps.urlElicitation } : {}),
     };
-    this.plans = new CallPlans({
-      actor: (s, workspace) =>
-        (workspace === undefined ? undefined : deps.folderSession(workspace, s)) ?? deps.pool.get(s),
-      gate: deps.gate,
-    });
-    deps.pool.on('status', () => this.invalidate());
-    deps.pool.on('tools', (t) => {
-      this.holdNewTools(t.server);
-      this.invalidate();
-    });
+    this.inputs = new CallRevision(gateSources(deps.gate));
+    this.disposables.add(listen(deps.pool, 'status', () => this.invalidate()));
+    this.disposables.add(
+      listen(deps.pool, 'tools', (t: { server: string }) => {
+        this.holdNewTools(t.server);
+        this.invalidate();
+      }),
+    );
   }
 
-  /** Drops every cached catalog (a session, a filter, the settings or a folder's servers changed). */
+  /** Stops following the pool (the core's close). */
+  dispose(): Promise<void> {
+    return this.disposables.dispose();
+  }
+
+  /**
+   * An input of the verdict changed (a session, a filter or policy, the settings, a folder's servers):
+   * the revision moves, and what was made at the old one is made again when next asked for.
+   */
   invalidate(): void {
-    this.catalogs.clear();
-    this.plans.invalidate();
+    this.inputs.bump();
     this.emit('changed');
+  }
+
+  /**
+   * The revision of everything a call's verdict reads, as it is now (calls/callRevision.ts): the quarantine
+   * and the gate's stores are checked first (one stat per file). Catalogs and resolved names made at an
+   * older revision are dropped here.
+   */
+  revision(): number {
+    // Another process changed the quarantine (the user enabled a held tool in the app, or `mooring serve`
+    // held one back): one stat when nothing changed (safety/toolQuarantine.ts).
+    if (this.deps.quarantine.refresh()) this.invalidate();
+    const now = this.inputs.current();
+    if (now !== this.madeAt) {
+      this.catalogs.clear();
+      this.names.clear();
+      this.madeAt = now;
+    }
+    return now;
   }
 
   /** The catalog over every live session, its model-facing schemas adapted to one provider's rules. */
   catalog(query: CatalogQuery = {}): ToolCatalog {
-    this.followQuarantine();
+    this.revision();
     const provider = query.provider ?? 'anthropic';
     const key = JSON.stringify([provider, query.toolSet ?? null, query.workspace ?? null]);
     const cached = this.catalogs.get(key);
@@ -121,10 +151,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
     const built = buildCatalog(
       this.deps.sessionsFor(query.workspace, this.deps.pool.list()).map((a) => {
         const held = this.deps.quarantine.quarantined(a.name);
-        const config: ServerConfig = held.length
-          ? { ...a.config, excludeTools: [...a.config.excludeTools, ...held] }
-          : a.config;
-        return { server: a.name, config, tools: a.tools() };
+        return { server: a.name, config: withHeld(a.config, held), tools: a.tools(), held };
       }),
       { provider, ...(toolSet ? { toolSet } : {}) },
     );
@@ -163,33 +190,43 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
   /**
    * The one way to call a tool: catalog → safety (decide, ask, remember, audit) → session → result
    * (calls/toolCallRunner.ts). A caller that already resolved the name in its own catalog (the chat, in
-   * its provider's, tool set's and folder's) passes the entry; a name is resolved here, once, in the
-   * folder's catalog. Either way the tool's call plan is reused until something it depends on changes.
-   * Lifecycle events go to `ctx.onPhase` and to the `toolCall` stream.
+   * its provider's, tool set's and folder's) passes the entry; a name is resolved here, in the folder's
+   * catalog, once per revision. The safety verdict is decided afresh at every call, from its inputs as they
+   * are then (`target`, safety/approvalGate.ts `decideGate`). Lifecycle events go to `ctx.onPhase` and to
+   * the `toolCall` stream.
    */
   call(target: string | CatalogEntry, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
-    const workspace = ctx.workspace;
-    this.followQuarantine();
-    let plan;
+    let call: CallTarget;
     try {
-      plan =
-        typeof target === 'string'
-          ? this.plans.forName(target, workspace, () => this.resolve(target, workspace))
-          : this.plans.forEntry(target, workspace);
+      call = this.target(target, ctx.workspace);
     } catch (err) {
       return Promise.reject(err);
     }
     // MCP Apps: a tool for its server's views only is never the model's or a client's to call, whatever
     // name reaches here (apps/appViews.ts calls it with `fromApp`).
-    if (plan.entry.appOnly && !ctx.fromApp)
+    if (call.entry.appOnly && !ctx.fromApp)
       return Promise.reject(
         new MooringError(
           'not_found',
-          `"${plan.entry.modelName}" is for the ${plan.entry.server} app's views only.`,
+          `"${call.entry.modelName}" is for the ${call.entry.server} app's views only.`,
           'Open the tool result that shows the view, and use it there.',
         ),
       );
-    return runToolCall(this.runner, plan, args, ctx);
+    return runToolCall(this.runner, call, args, ctx);
+  }
+
+  /**
+   * True when a call of this tool runs without asking anyone, as things stand now (its verdict, decided
+   * now). What is shown of a call before its gate (an MCP App view's streamed arguments) is shown only
+   * then: a view may send what it hears to its declared domains, and a call that will ask must not leak its
+   * arguments before the person answers.
+   */
+  runsWithoutAsking(entry: CatalogEntry, workspace?: string): boolean {
+    try {
+      return decideGate(this.deps.gate, this.target(entry, workspace).subject).verdict.decision === 'auto';
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -197,21 +234,6 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
    * and audits it), else a bare name or suffix among the enabled tools (throws `not_found`, naming
    * candidates when ambiguous).
    */
-  /**
-   * True when a call of this tool runs without asking anyone, as things stand (its call plan's verdict).
-   * What is shown of a call before its gate (an MCP App view's streamed arguments) is shown only then:
-   * a view may send what it hears to its declared domains, and a call that will ask must not leak its
-   * arguments before the person answers.
-   */
-  runsWithoutAsking(entry: CatalogEntry, workspace?: string): boolean {
-    this.followQuarantine();
-    try {
-      return this.plans.forEntry(entry, workspace).gate.verdict.decision === 'auto';
-    } catch {
-      return false;
-    }
-  }
-
   resolve(name: string, workspace?: string): CatalogEntry {
     const catalog = this.catalog(workspace ? { workspace } : {});
     return catalog.get(name) ?? catalog.resolve(name);
@@ -249,19 +271,30 @@ export class ToolService extends EventEmitter<ToolServiceEvents> {
     return event;
   }
 
+  /**
+   * What a call of `target` goes to and what its verdict reads, now: the revision checked first, a name
+   * resolved in the folder's catalog (once per revision), the session and its config read from the pool.
+   */
+  private target(target: string | CatalogEntry, workspace: string | undefined): CallTarget {
+    this.revision();
+    let entry: CatalogEntry;
+    if (typeof target !== 'string') entry = target;
+    else {
+      const key = workspace === undefined ? target : `${workspace}\u0000${target}`;
+      const known = this.names.get(key);
+      entry = known ?? this.resolve(target, workspace);
+      if (!known) this.names.set(key, entry);
+    }
+    const actor =
+      (workspace === undefined ? undefined : this.deps.folderSession(workspace, entry.server)) ??
+      this.deps.pool.get(entry.server);
+    return callTarget(entry, actor, this.deps.quarantine.quarantined(entry.server));
+  }
+
   /** The user enabled a tool: a quarantine on it ends. */
   release(server: string, tool: string): void {
     this.deps.quarantine.release(server, tool);
     this.invalidate();
-  }
-
-  /**
-   * Another process changed the quarantine (the user enabled a held tool in the app, or `mooring serve`
-   * held one back): what was built or planned with the old state is made again. One stat when nothing
-   * changed (safety/toolQuarantine.ts).
-   */
-  private followQuarantine(): void {
-    if (this.deps.quarantine.refresh()) this.invalidate();
   }
 
   /** A server listed tools: a new one that is not read-only stays off until the user enables it. */

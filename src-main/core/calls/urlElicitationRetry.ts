@@ -53,7 +53,7 @@ export async function afterUrlElicitationError<T>(
     if (!opts.port)
       throw new MooringError(
         'refused',
-        `${where} needs you to finish a step in a browser first, which this host cannot open`,
+        `${where} needs you to finish a step in a browser first, at ${hostsOf(flows)}, which this host cannot open`,
         'Use the Mooring app or `mooring web`, where the link can be opened with your consent.',
         { cause: err },
       );
@@ -74,4 +74,16 @@ export async function afterUrlElicitationError<T>(
       err = again;
     }
   }
+}
+
+/** Where the flows send the person, by host: what a person judges a link by. */
+function hostsOf(flows: RequiredUrlElicitation[]): string {
+  const hosts = flows.map((f) => {
+    try {
+      return new URL(f.url).host;
+    } catch {
+      return 'an address that is not a valid URL';
+    }
+  });
+  return [...new Set(hosts)].join(', ');
 }

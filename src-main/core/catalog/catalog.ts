@@ -8,7 +8,7 @@ import { MooringError } from '../errors';
 import type { ToolHandle } from '../mcp/types';
 import type { Provider } from './adaptSchema';
 import { coerceArgs, stripInternal, type ArgFix } from './argRepair';
-import { serverFilterReason, toolSetReason, type ServerToolFilter, type ToolSet } from './filters';
+import { serverExclusion, toolSetReason, type ServerToolFilter, type ToolSet } from './filters';
 import { resolveToolName, type Resolution } from './resolveName';
 import { unflattenArgs, type FlattenOptions } from './schemaFlatten';
 import { processToolSchema, schemaExclusion, type ProcessedSchema } from './schemaPipeline';
@@ -21,6 +21,8 @@ export interface CatalogServerInput {
   server: string;
   config?: ServerToolFilter & { enabled?: boolean };
   tools: readonly ToolHandle[];
+  /** New tools the quarantine holds back (safety/toolQuarantine.ts): off, and said so, until turned on. */
+  held?: readonly string[];
 }
 
 export interface CatalogOptions {
@@ -224,7 +226,7 @@ export class ToolCatalog {
         const modelName = registry.add(input.server, handle.name);
         const entry = new Entry(input.server, modelName, handle, options);
         if (previous) entry.inheritSchema(previous.byName.get(modelName));
-        const exclusion = exclusionOf(entry, filter, options.toolSet);
+        const exclusion = exclusionOf(entry, { ...filter, held: input.held }, options.toolSet);
         if (exclusion) {
           entry.enabled = false;
           entry.excludedReason = exclusion.reason;
@@ -347,17 +349,11 @@ export function prepareArguments(entry: CatalogEntry, modelArgs: unknown): Prepa
  */
 function exclusionOf(
   entry: Entry,
-  filter: ServerToolFilter & { enabled?: boolean },
+  filter: ServerToolFilter & { enabled?: boolean; held?: readonly string[] | undefined },
   toolSet: ToolSet | undefined,
 ): { reason: string; hint: string } | undefined {
-  if (filter.enabled === false)
-    return { reason: 'the server is disabled', hint: `Enable server "${entry.server}" first.` };
-  const filtered = serverFilterReason(entry.tool, filter);
-  if (filtered)
-    return {
-      reason: filtered,
-      hint: `Enable the tool for server "${entry.server}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
-    };
+  const byServer = serverExclusion(entry.server, entry.tool, filter);
+  if (byServer) return byServer;
   const schema = entry.schemaExclusion();
   if (schema)
     return {

@@ -23,6 +23,32 @@ export function serverFilterReason(tool: string, filter: ServerToolFilter): stri
   return undefined;
 }
 
+/**
+ * Why the server's own config keeps a tool off (the server disabled, the new-tool quarantine, its filter),
+ * and what to do about it: each hint names the command that turns the tool on (it also ends a quarantine).
+ */
+export function serverExclusion(
+  server: string,
+  tool: string,
+  filter: ServerToolFilter & { enabled?: boolean | undefined; held?: readonly string[] | undefined },
+): { reason: string; hint: string } | undefined {
+  if (filter.enabled === false)
+    return {
+      reason: 'the server is disabled',
+      hint: `Enable the server: mooring mcp enable ${server} (in the app: Servers).`,
+    };
+  const turnOn = `mooring mcp tools ${server} --enable ${tool}`;
+  if (filter.held?.includes(tool))
+    return {
+      reason:
+        'it is new since the server was first seen and not marked read-only, so it is held back until you turn it on',
+      hint: `Review it, then turn it on: ${turnOn} (in the app: Tools).`,
+    };
+  const filtered = serverFilterReason(tool, filter);
+  if (filtered) return { reason: filtered, hint: `Turn it on: ${turnOn} (in the app: Tools).` };
+  return undefined;
+}
+
 export function toolSetReason(modelName: string, set: ToolSet | undefined): string | undefined {
   if (!set || set.tools.includes(modelName)) return undefined;
   return `not in tool set "${set.name}"`;

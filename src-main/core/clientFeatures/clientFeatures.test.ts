@@ -86,18 +86,13 @@ describe('RootsRegistry', () => {
 
 describe('acceptElicitationsWithDefaults', () => {
   it('accepts with defaults, and declines a form whose required field has no default', async () => {
-    const { configureClient } = acceptElicitationsWithDefaults();
-    const handlers = new Map<string, (req: unknown, ctx: unknown) => Promise<unknown>>();
-    const fakeClient = {
-      setRequestHandler: (m: string, h: (req: unknown, ctx: unknown) => Promise<unknown>) =>
-        handlers.set(m, h),
-      setNotificationHandler: () => undefined,
-    };
-    configureClient(fakeClient as never, 'srv');
-    expect([...handlers.keys()]).toEqual(['elicitation/create']);
-    const ctx = { mcpReq: { signal: new AbortController().signal } };
+    const { clientHandlers } = acceptElicitationsWithDefaults();
+    const handlers = clientHandlers('srv', {} as never);
+    // Of the requests a server may send, only elicitation is answered (no sampling, no roots).
+    expect(['sampling', 'elicitation', 'roots'].filter((k) => k in handlers)).toEqual(['elicitation']);
+    const signal = new AbortController().signal;
     const ask = (schema: object) =>
-      handlers.get('elicitation/create')!({ params: { message: 'm', requestedSchema: schema } }, ctx);
+      handlers.elicitation!({ message: 'm', requestedSchema: schema } as never, signal);
     await expect(
       ask({ type: 'object', properties: { n: { type: 'integer', default: 3 }, s: { type: 'string' } } }),
     ).resolves.toEqual({ action: 'accept', content: { n: 3 } });

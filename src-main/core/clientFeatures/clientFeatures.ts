@@ -1,13 +1,14 @@
 // The client side of MCP beyond tools (ARCHITECTURE.md, `clientFeatures/`), as one object the core holds:
-// the capabilities Mooring declares, the server→client handlers registered on every new SDK client
-// (sampling, elicitation, roots, resource notifications; SessionActor's `configureClient`, so they survive
-// reconnects), the broker the UI answers through, and what to do when a session becomes ready. A 2026-07-28
-// server's input_required rounds are fulfilled through these same handlers (the SDK calls them).
-import { ProtocolError, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+// the capabilities Mooring declares, the server→client handlers each new connection registers through its
+// session (sampling, elicitation, roots, resource notifications; SessionActorOptions `clientHandlers`, so
+// they survive reconnects), the broker the UI answers through, and what to do when a session becomes
+// ready. A 2026-07-28 server's input_required rounds are fulfilled through these same handlers.
+import { ProtocolError, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { UI_EXTENSION_ID, UI_MIME_TYPE } from '@shared/appViews';
 import type { LogLine } from '@shared/session';
 import type { LogLevel } from '@shared/settings';
 import { MooringError } from '../errors';
+import type { ClientHandlers, ServerRequests } from '../mcp/types';
 import { ElicitationService, type ElicitParams } from './elicitation';
 import { DEFAULT_INTERACTION_TIMEOUT_MS, InteractionBroker } from './interactionBroker';
 import { UrlElicitations } from './urlElicitations';
@@ -38,13 +39,14 @@ export interface ClientFeaturesDeps {
 
 export interface ClientFeatures {
   capabilities: ClientCapabilities;
-  configureClient: (client: Client, server: string) => void;
+  /** What a server may ask of Mooring, for each new connection of its session. */
+  clientHandlers: (server: string, session: ServerRequests) => ClientHandlers;
   /**
    * The handlers of a throwaway session (a connection test): the same capabilities as a real session, so
    * a server lists what it would list there; roots are answered, sampling and forms declined at once
    * (nobody is asked during a test), and nothing is tracked after it closes.
    */
-  configureTestClient: (client: Client, server: string) => void;
+  testClientHandlers: (server: string, session: ServerRequests) => ClientHandlers;
   broker: InteractionBroker;
   sampling: SamplingService;
   roots: RootsRegistry;
@@ -105,38 +107,38 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     ...(deps.offerViews ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } } } : {}),
   };
 
-  const configureClient = (client: Client, server: string) => {
-    if (deps.complete)
-      client.setRequestHandler('sampling/createMessage', (req, ctx) =>
-        sampling.handle(server, req.params, ctx.mcpReq.signal),
-      );
-    client.setRequestHandler('elicitation/create', (req, ctx) =>
-      elicitation.handle(server, req.params, ctx.mcpReq.signal).catch(toWireError),
-    );
-    if (capabilities.roots) {
-      client.setRequestHandler('roots/list', () => ({ roots: roots.list() }));
-      roots.track(client, server);
-    }
-    resources.attach(client, server);
-    if (deps.openExternal) urlElicitations.attach(client, server);
+  const complete = deps.complete;
+  const clientHandlers = (server: string, session: ServerRequests): ClientHandlers => {
+    if (capabilities.roots) roots.track(session, server);
+    return {
+      ...(complete ? { sampling: (params, signal) => sampling.handle(server, params, signal) } : {}),
+      elicitation: (params, signal) => elicitation.handle(server, params, signal).catch(toWireError),
+      ...(capabilities.roots ? { roots: () => roots.list() } : {}),
+      ...resources.handlers(server),
+      ...(deps.openExternal ? urlElicitations.handlers(server) : {}),
+    };
   };
 
-  const configureTestClient = (client: Client) => {
-    if (capabilities.sampling)
-      client.setRequestHandler('sampling/createMessage', () => {
-        throw new ProtocolError(USER_REJECTED, 'Mooring is only testing the connection; nobody was asked.');
-      });
-    client.setRequestHandler('elicitation/create', () => ({ action: 'decline' as const }));
-    if (capabilities.roots) client.setRequestHandler('roots/list', () => ({ roots: roots.list() }));
-  };
+  const testClientHandlers = (): ClientHandlers => ({
+    ...(capabilities.sampling
+      ? {
+          sampling: () =>
+            Promise.reject(
+              new ProtocolError(USER_REJECTED, 'Mooring is only testing the connection; nobody was asked.'),
+            ),
+        }
+      : {}),
+    elicitation: async () => ({ action: 'decline' as const }),
+    ...(capabilities.roots ? { roots: () => roots.list() } : {}),
+  });
 
   const note = (server: string, level: LogLine['level'], text: string) =>
     log({ server, at: Date.now(), source: 'host', level, text });
 
   return {
     capabilities,
-    configureClient,
-    configureTestClient,
+    clientHandlers,
+    testClientHandlers,
     broker,
     sampling,
     roots,
@@ -185,7 +187,7 @@ function toWireError(err: unknown): never {
  * The handlers of a host with nobody to ask (the conformance client, scripted runs): every form
  * elicitation is accepted with the schema's defaults (SEP-1034); nothing else is offered.
  */
-export function acceptElicitationsWithDefaults(): Pick<ClientFeatures, 'capabilities' | 'configureClient'> {
+export function acceptElicitationsWithDefaults(): Pick<ClientFeatures, 'capabilities' | 'clientHandlers'> {
   const features = createClientFeatures({ offerRoots: false });
   features.broker.on('requested', (r) => {
     if (r.kind !== 'elicitation-form') return;
@@ -204,5 +206,5 @@ export function acceptElicitationsWithDefaults(): Pick<ClientFeatures, 'capabili
       });
     }
   });
-  return { capabilities: features.capabilities, configureClient: features.configureClient };
+  return { capabilities: features.capabilities, clientHandlers: features.clientHandlers };
 }

@@ -3,7 +3,7 @@
 // actor already routes those messages to the server's log view.
 import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { LogLevel } from '@shared/settings';
-import { FEATURE_TIMEOUT_MS, isModern, onSession, type ServerSession } from './serverSession';
+import { isModern, type ServerSession } from './serverSession';
 
 /** Mooring's levels are the protocol's eight (RFC 5424 names): each is sent as it is. */
 export const MCP_LOG_LEVEL: Record<LogLevel, LoggingLevel> = {
@@ -23,13 +23,11 @@ export const MCP_LOG_LEVEL: Record<LogLevel, LoggingLevel> = {
  * (MCP 2026-07-28, "Logging"), which the session then attaches.
  */
 export async function applyLogLevel(session: ServerSession, level: LogLevel): Promise<boolean> {
-  if (!session.sdkClient()?.getServerCapabilities()?.logging) return false;
+  if (!session.requests.capabilities()?.logging) return false;
   if (isModern(session)) {
     session.setRequestLogLevel?.(MCP_LOG_LEVEL[level]);
     return true;
   }
-  await onSession(session, 'logging/setLevel', (c) =>
-    c.setLoggingLevel(MCP_LOG_LEVEL[level], { timeout: FEATURE_TIMEOUT_MS }),
-  );
+  await session.requests.setLoggingLevel(MCP_LOG_LEVEL[level]);
   return true;
 }

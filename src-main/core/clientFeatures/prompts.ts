@@ -3,13 +3,7 @@
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
 import { completeArgument } from './resources';
-import {
-  FEATURE_TIMEOUT_MS,
-  onSession,
-  readyClient,
-  runningSession,
-  type ServerSession,
-} from './serverSession';
+import { offers, runningSession, type ServerSession } from './serverSession';
 
 export interface SlashCommand {
   /** What the user types after `/`: the prompt's name, or `server.name` when two servers share it. */
@@ -20,19 +14,15 @@ export interface SlashCommand {
 
 /** The server's prompts; none when it does not offer prompts. */
 export async function listPrompts(session: ServerSession): Promise<Prompt[]> {
-  if (!readyClient(session).getServerCapabilities()?.prompts) return [];
-  return onSession(
-    session,
-    'prompts/list',
-    async (c) => (await c.listPrompts(undefined, { timeout: FEATURE_TIMEOUT_MS })).prompts,
-  );
+  if (!offers(session).prompts) return [];
+  return (await session.requests.listPrompts()).prompts;
 }
 
 /** Every ready session's prompts as slash commands; a session that fails to list is skipped. */
 export async function slashCommands(sessions: ServerSession[]): Promise<SlashCommand[]> {
   const lists = await Promise.all(
     sessions
-      .filter((s) => s.sdkClient())
+      .filter((s) => s.requests.capabilities())
       .map(async (s) => ({ server: s.name, prompts: await listPrompts(s).catch(() => [] as Prompt[]) })),
   );
   const seen = new Map<string, number>();
@@ -68,9 +58,7 @@ export async function getPrompt(
       `The prompt "${name}" needs ${missing.map((m) => `"${m}"`).join(', ')}.`,
       'Fill in the required fields of the prompt form.',
     );
-  return onSession(session, `prompts/get ${name}`, (c) =>
-    c.getPrompt({ name, arguments: args }, { timeout: FEATURE_TIMEOUT_MS }),
-  );
+  return session.requests.getPrompt({ name, arguments: args });
 }
 
 /** The composer's prompts over the live sessions: one object the core hands out. */

@@ -7,7 +7,7 @@ import type { CompleteRequest, LoggingLevel } from '@modelcontextprotocol/client
 import type { LogLine } from '@shared/session';
 import { getPrompt, listPrompts } from './prompts';
 import { listResources, readResource, type ResourceSubscriptions } from './resources';
-import { FEATURE_TIMEOUT_MS, onSession, type ServerSession } from './serverSession';
+import { offers, type ServerSession } from './serverSession';
 
 export interface RelaySourceDeps {
   sessions: () => ServerSession[];
@@ -17,7 +17,7 @@ export interface RelaySourceDeps {
 }
 
 function relayed(session: ServerSession) {
-  const caps = () => session.sdkClient()?.getServerCapabilities() ?? {};
+  const caps = () => session.requests.capabilities() ?? {};
   return {
     name: session.name,
     offers: () => ({
@@ -29,12 +29,10 @@ function relayed(session: ServerSession) {
     getPrompt: (name: string, args: Record<string, string>) => getPrompt(session, name, args),
     listResources: () => listResources(session),
     readResource: (uri: string) => readResource(session, uri),
-    complete: async (params: CompleteRequest['params']) =>
-      (
-        await onSession(session, 'completion/complete', (c) =>
-          c.complete(params, { timeout: FEATURE_TIMEOUT_MS }),
-        )
-      ).completion,
+    complete: async (params: CompleteRequest['params']) => {
+      offers(session);
+      return (await session.requests.complete(params)).completion;
+    },
   };
 }
 
@@ -43,7 +41,7 @@ export function createRelaySource(deps: RelaySourceDeps) {
     servers: () =>
       deps
         .sessions()
-        .filter((s) => s.sdkClient())
+        .filter((s) => s.requests.capabilities())
         .map(relayed),
     onLog: (fn: (server: string, line: { level: LoggingLevel; text: string }) => void) =>
       deps.onLogLine((line) => {

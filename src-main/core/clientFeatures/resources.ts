@@ -6,37 +6,28 @@
 // "Caching") and fetches it afresh after.
 import { EventEmitter } from 'node:events';
 import type {
-  Client,
   CompleteRequest,
   ReadResourceResult,
   Resource,
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
-import { FEATURE_TIMEOUT_MS, isModern, onSession, readyClient, type ServerSession } from './serverSession';
-
-const opts = { timeout: FEATURE_TIMEOUT_MS };
+import type { ClientHandlers } from '../mcp/types';
+import { isModern, offers, type ServerSession } from './serverSession';
 
 export async function listResources(session: ServerSession): Promise<Resource[]> {
-  if (!readyClient(session).getServerCapabilities()?.resources) return [];
-  return onSession(
-    session,
-    'resources/list',
-    async (c) => (await c.listResources(undefined, opts)).resources,
-  );
+  if (!offers(session).resources) return [];
+  return (await session.requests.listResources()).resources;
 }
 
 export async function listResourceTemplates(session: ServerSession): Promise<ResourceTemplateType[]> {
-  if (!readyClient(session).getServerCapabilities()?.resources) return [];
-  return onSession(
-    session,
-    'resources/templates/list',
-    async (c) => (await c.listResourceTemplates(undefined, opts)).resourceTemplates,
-  );
+  if (!offers(session).resources) return [];
+  return (await session.requests.listResourceTemplates()).resourceTemplates;
 }
 
 export function readResource(session: ServerSession, uri: string): Promise<ReadResourceResult> {
-  return onSession(session, `resources/read ${uri}`, (c) => c.readResource({ uri }, opts));
+  offers(session);
+  return session.requests.readResource({ uri });
 }
 
 /**
@@ -51,17 +42,12 @@ export async function completeArgument(
     context?: Record<string, string>;
   },
 ): Promise<{ values: string[]; hasMore: boolean }> {
-  if (!readyClient(session).getServerCapabilities()?.completions) return { values: [], hasMore: false };
-  const res = await onSession(session, 'completion/complete', (c) =>
-    c.complete(
-      {
-        ref: input.ref,
-        argument: input.argument,
-        ...(input.context ? { context: { arguments: input.context } } : {}),
-      },
-      opts,
-    ),
-  );
+  if (!offers(session).completions) return { values: [], hasMore: false };
+  const res = await session.requests.complete({
+    ref: input.ref,
+    argument: input.argument,
+    ...(input.context ? { context: { arguments: input.context } } : {}),
+  });
   return { values: res.completion.values, hasMore: res.completion.hasMore ?? false };
 }
 
@@ -75,21 +61,16 @@ export interface ResourceEvents {
 export class ResourceSubscriptions extends EventEmitter<ResourceEvents> {
   private readonly wanted = new Map<string, Set<string>>();
 
-  /** Registers the notification handlers on each new client (called from configureClient). */
-  attach(client: Client, server: string): void {
-    client.setNotificationHandler('notifications/resources/updated', (n) => {
-      this.emit('updated', { server, uri: n.params.uri });
-    });
-    client.setNotificationHandler('notifications/resources/list_changed', () => {
-      this.emit('listChanged', { server, what: 'resources' });
-    });
-    client.setNotificationHandler('notifications/prompts/list_changed', () => {
-      this.emit('listChanged', { server, what: 'prompts' });
-    });
+  /** The notification handlers of each new connection (clientFeatures.ts `clientHandlers`). */
+  handlers(server: string): Pick<ClientHandlers, 'resourceUpdated' | 'listChanged'> {
+    return {
+      resourceUpdated: (uri) => this.emit('updated', { server, uri }),
+      listChanged: (what) => this.emit('listChanged', { server, what }),
+    };
   }
 
   async subscribe(session: ServerSession, uri: string): Promise<void> {
-    if (!readyClient(session).getServerCapabilities()?.resources?.subscribe)
+    if (!offers(session).resources?.subscribe)
       throw new MooringError(
         'usage',
         `"${session.name}" does not offer resource subscriptions.`,
@@ -99,22 +80,17 @@ export class ResourceSubscriptions extends EventEmitter<ResourceEvents> {
     if (!set) this.wanted.set(session.name, (set = new Set()));
     if (isModern(session)) {
       // A 2026-07-28 server sends updates only on the session's listen stream: reopen it with this URI.
-      const wanted = [...set, uri];
-      await onSession(session, `subscriptions/listen ${uri}`, async () => session.watchResources?.(wanted));
-    } else await onSession(session, `resources/subscribe ${uri}`, (c) => c.subscribeResource({ uri }, opts));
+      await session.watchResources?.([...set, uri]);
+    } else await session.requests.subscribeResource(uri);
     set.add(uri);
   }
 
   async unsubscribe(session: ServerSession, uri: string): Promise<void> {
     const set = this.wanted.get(session.name);
     set?.delete(uri);
-    if (!session.sdkClient()) return;
-    if (isModern(session))
-      await onSession(session, `subscriptions/listen`, async () =>
-        session.watchResources?.([...(set ?? [])]),
-      );
-    else
-      await onSession(session, `resources/unsubscribe ${uri}`, (c) => c.unsubscribeResource({ uri }, opts));
+    if (!session.requests.capabilities()) return;
+    if (isModern(session)) await session.watchResources?.([...(set ?? [])]);
+    else await session.requests.unsubscribeResource(uri);
   }
 
   subscriptions(server: string): string[] {
@@ -131,9 +107,7 @@ export class ResourceSubscriptions extends EventEmitter<ResourceEvents> {
       return failed;
     }
     for (const uri of this.subscriptions(session.name))
-      await onSession(session, `resources/subscribe ${uri}`, (c) => c.subscribeResource({ uri }, opts)).catch(
-        () => failed.push(uri),
-      );
+      await session.requests.subscribeResource(uri).catch(() => failed.push(uri));
     return failed;
   }
 }

@@ -39,7 +39,7 @@ export class ResourcesService {
   /** Every ready server with what it offers. */
   servers(): ResourceServerView[] {
     return this.deps.sessions.list().flatMap((s) => {
-      const caps = s.sdkClient()?.getServerCapabilities();
+      const caps = s.requests.capabilities();
       if (!caps) return [];
       return [
         {

@@ -4,14 +4,19 @@
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Client, Root } from '@modelcontextprotocol/client';
+import type { Root } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
+
+/** What a session offers for roots (mcp/types.ts ServerRequests has it). */
+export interface RootsListener {
+  notifyRootsChanged(): Promise<void>;
+}
 
 export class RootsRegistry {
   private readonly folders = new Map<string, string>();
   private active?: string;
-  /** The latest SDK client per server: an actor has at most one live client at a time. */
-  private readonly clients = new Map<string, Client>();
+  /** Each server's session, told when the folder changes (its request handler sends the notice). */
+  private readonly sessions = new Map<string, RootsListener>();
 
   /** Sets (or clears, with `undefined`) a conversation's project folder; it must be an existing directory. */
   async setFolder(conversationId: string, folder: string | undefined): Promise<void> {
@@ -38,9 +43,9 @@ export class RootsRegistry {
     return folder ? [{ uri: pathToFileURL(folder).href, name: basename(folder) || folder }] : [];
   }
 
-  /** Called for every new SDK client (configureClient), so reconnected sessions are notified too. */
-  track(client: Client, server: string): void {
-    this.clients.set(server, client);
+  /** Called for every new connection (clientHandlers), so the latest session of each server is told. */
+  track(session: RootsListener, server: string): void {
+    this.sessions.set(server, session);
   }
 
   private currentFolder(): string | undefined {
@@ -48,13 +53,8 @@ export class RootsRegistry {
   }
 
   private async notifyChanged(): Promise<void> {
-    await Promise.all(
-      [...this.clients.values()].map(async (client) => {
-        // Not connected (yet, or any more): it asks for roots/list itself once it is initialised.
-        if (!client.transport) return;
-        await client.sendRootsListChanged().catch(() => undefined);
-      }),
-    );
+    // A session not connected (yet, or any more) is not told: it asks for roots/list once initialised.
+    await Promise.all([...this.sessions.values()].map((s) => s.notifyRootsChanged().catch(() => undefined)));
   }
 }
 

@@ -1,18 +1,13 @@
-// What the prompt and resource helpers need of a session: its name and its live SDK client
-// (SessionActor satisfies it), and one mapping of SDK failures onto MooringErrors with a hint.
-import {
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type Client,
-  type LoggingLevel,
-} from '@modelcontextprotocol/client';
+// What the prompt and resource helpers need of a session: its name and its requests (SessionActor satisfies
+// it). Every request goes through the session's request handler (mcp/requestHandler.ts), which gives it the
+// session's timeout, abort, redaction, metrics and traffic trace, and maps its failures onto MooringErrors.
+import type { LoggingLevel, ServerCapabilities } from '@modelcontextprotocol/client';
 import { MooringError } from '../errors';
-import { callError } from '../mcp/sessionErrors';
+import type { ServerRequests } from '../mcp/types';
 
 export interface ServerSession {
   readonly name: string;
-  sdkClient(): Client | undefined;
+  readonly requests: ServerRequests;
   /**
    * A 2026-07-28 session's listen stream and per-request log level (MCP 2026-07-28, "subscriptions/listen",
    * "Logging"); SessionActor has both. A session without them is treated as a 2025 one.
@@ -23,11 +18,8 @@ export interface ServerSession {
 
 /** Whether the session negotiated the 2026-07-28 protocol (no handshake; listen streams; input_required). */
 export function isModern(session: ServerSession): boolean {
-  return session.sdkClient()?.getProtocolEra() === 'modern';
+  return session.requests.era() === 'modern';
 }
-
-/** Requests beyond tools get the SDK's default timeout unless told; a person is waiting for these. */
-export const FEATURE_TIMEOUT_MS = 30_000;
 
 /** The running session of `server`, or a `not_found` error that says where to look. */
 export function runningSession(
@@ -44,42 +36,17 @@ export function runningSession(
   return s;
 }
 
-export function readyClient(session: ServerSession): Client {
-  const client = session.sdkClient();
-  if (!client)
+/**
+ * What a ready session's server offers; a `connect_failed` error when the session is not ready (a person
+ * asked for it now: this does not wait for a reconnect).
+ */
+export function offers(session: ServerSession): ServerCapabilities {
+  const caps = session.requests.capabilities();
+  if (!caps)
     throw new MooringError(
       'connect_failed',
       `"${session.name}" is not connected.`,
       'Wait until the server is ready (its status shows it), or open its Logs to see why it fails.',
     );
-  return client;
-}
-
-/** Runs one request against a session, mapping every failure onto a MooringError. */
-export async function onSession<T>(
-  session: ServerSession,
-  what: string,
-  fn: (client: Client) => Promise<T>,
-): Promise<T> {
-  const client = readyClient(session);
-  try {
-    return await fn(client);
-  } catch (err) {
-    if (err instanceof MooringError) throw err;
-    if (err instanceof SdkError && err.code === SdkErrorCode.CapabilityNotSupported)
-      throw new MooringError(
-        'usage',
-        `"${session.name}" does not support ${what}.`,
-        'This server does not offer it; nothing to do in Mooring.',
-        { cause: err },
-      );
-    if (err instanceof ProtocolError)
-      throw new MooringError(
-        'protocol_error',
-        `${session.name}: ${what} failed with error ${err.code}: ${err.message}`,
-        'Check the name and arguments; the server rejected them.',
-        { cause: err },
-      );
-    throw callError(err, { server: session.name, tool: what, timeoutMs: FEATURE_TIMEOUT_MS });
-  }
+  return caps;
 }

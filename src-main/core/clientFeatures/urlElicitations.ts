@@ -6,10 +6,10 @@
 //   after a yes), then waits until each is complete — by the server's notice, or by the person saying so
 //   (the spec's "manual controls", since a notice may never come) — and the caller runs the request again.
 import { EventEmitter } from 'node:events';
-import type { Client } from '@modelcontextprotocol/client';
 import type { LogLine } from '@shared/session';
 import type { UrlElicitationWait } from '@shared/toolCall';
 import { MooringError } from '../errors';
+import type { ClientHandlers } from '../mcp/types';
 import type { RequiredUrlElicitation } from '../mcp/urlElicitationError';
 import type { ElicitationService } from './elicitation';
 import { isOpenableUrl } from './elicitation';
@@ -43,11 +43,9 @@ export class UrlElicitations extends EventEmitter<UrlElicitationEvents> {
     super();
   }
 
-  /** Listens for completion notices on each new client (configureClient). */
-  attach(client: Client, server: string): void {
-    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
-      this.complete(server, n.params.elicitationId, 'server');
-    });
+  /** Hears completion notices on each new connection (clientFeatures.ts `clientHandlers`). */
+  handlers(server: string): Pick<ClientHandlers, 'elicitationComplete'> {
+    return { elicitationComplete: (id) => void this.complete(server, id, 'server') };
   }
 
   /** A link was opened with consent on the request path: its notice, if any, is expected. */

@@ -57,6 +57,19 @@ export function withoutNeverImported(raw: Record<string, unknown>): {
       });
     delete entry.allowLinkLocalHosts;
   }
+  // The person's own choices for their machine, and where an install came from: never a file's to say.
+  if ('runUnconfinedIfUnavailable' in entry) {
+    if (entry.runUnconfinedIfUnavailable === true)
+      dropped.push({
+        field: 'runUnconfinedIfUnavailable',
+        text: 'runUnconfinedIfUnavailable (start unconfined where confinement cannot run)',
+      });
+    delete entry.runUnconfinedIfUnavailable;
+  }
+  if ('origin' in entry) {
+    dropped.push({ field: 'origin', text: 'origin (which registry entry it was installed from)' });
+    delete entry.origin;
+  }
   if ('samplingTokensPerHour' in entry) {
     const budget = entry.samplingTokensPerHour;
     if (typeof budget !== 'number' || budget > DEFAULT_SAMPLING_TOKENS_PER_HOUR) {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigInvalidError } from './jsonDiagnostics';
-import { importIntoStore, inferTransport, parseImport, sanitizeServerName } from './importFormats';
+import { inferTransport, sanitizeServerName } from './importEntry';
+import { importIntoStore, parseImport } from './importFormats';
 import { ServersStore } from './serversStore';
 
 const claudeDesktop = JSON.stringify(

@@ -2,22 +2,13 @@
 // and where its entries are), JSON with comments or YAML (importSource.ts). The format is detected. Every
 // bad entry is named with its file position, and nothing is written unless every entry is valid.
 import { basename, dirname, resolve } from 'node:path';
-import {
-  SERVER_NAME_PATTERN,
-  ServerConfigSchema,
-  type ServerConfig,
-  type TransportKind,
-} from '@shared/config';
+import { ServerConfigSchema, type ServerConfig } from '@shared/config';
 import type { ImportDropped } from '@shared/importConsent';
 import { MooringError } from '../errors';
 import { withoutNeverImported } from './importConsent';
-import {
-  detectFormat,
-  FORMATS_READ,
-  normaliseEntry,
-  type ImportFormat,
-  type RawEntry,
-} from './clientFormats';
+import { detectFormat, FORMATS_READ, normaliseEntry, type ImportFormat } from './clientFormats';
+import { assignNames, convertForeign, isObject } from './importEntry';
+import { collectInputs, type ImportInput } from './importInputs';
 import {
   ConfigInvalidError,
   describeZodIssue,
@@ -28,19 +19,7 @@ import {
 import { readImportSource } from './importSource';
 import type { ServersStore } from './serversStore';
 
-export type { ImportFormat };
-
-/** A VS Code input (`${input:ID}`) the UI must ask for before the server can start. */
-export interface ImportInput {
-  id: string;
-  type: string;
-  description?: string;
-  password: boolean;
-  /** Servers whose values refer to it. */
-  usedBy: string[];
-  /** False when a server refers to it but the file's `inputs` do not declare it. */
-  declared: boolean;
-}
+export type { ImportFormat, ImportInput };
 
 export interface ImportResult {
   format: ImportFormat;
@@ -56,41 +35,6 @@ export interface ImportResult {
 
 const importHint = (file: string) =>
   `Nothing was imported. Fix the entries named above in ${file} and import again.`;
-
-/** `my server.v2` → `my-server-v2`: invalid characters become "-", at most 64 characters, never empty. */
-export function sanitizeServerName(name: string): string {
-  if (SERVER_NAME_PATTERN.test(name)) return name;
-  const cleaned = name
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/, '');
-  return cleaned || 'server';
-}
-
-/** Streamable HTTP unless the URL's path ends in /sse, the legacy SSE endpoint's usual name. */
-export function inferTransport(url: unknown): TransportKind {
-  if (typeof url !== 'string') return 'http';
-  try {
-    return /\/sse\/?$/i.test(new URL(url).pathname) ? 'sse' : 'http';
-  } catch {
-    return /\/sse\/?$/i.test(url) ? 'sse' : 'http';
-  }
-}
-
-const TYPE_NAMES: Record<string, TransportKind> = {
-  stdio: 'stdio',
-  sse: 'sse',
-  http: 'http',
-  'streamable-http': 'http',
-  streamableHttp: 'http',
-  streamable_http: 'http',
-};
-
-// Keys each foreign format may carry that Mooring imports (after mapping), per entry.
-const CARRIED = ['command', 'args', 'env', 'url', 'headers', 'cwd', 'timeoutSeconds'] as const;
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ParseImportOptions {
   fileName: string;
@@ -199,161 +143,6 @@ const usesFolder = (input: Record<string, unknown>) =>
   [input.command, input.cwd, input.url, ...(Array.isArray(input.args) ? input.args : [])]
     .concat(isObject(input.env) ? Object.values(input.env) : [])
     .some((v) => typeof v === 'string' && FOLDER_VARIABLE.test(v));
-
-function valueAt(doc: unknown, path: JsonPath): unknown {
-  return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], doc);
-}
-
-/** Sanitises invalid names deterministically; valid names are reserved first so none is taken from them. */
-function assignNames(entries: RawEntry[]): { from: string; to: string }[] {
-  const taken = new Set(
-    entries
-      .map((e) => e.name)
-      .filter((n): n is string => typeof n === 'string' && SERVER_NAME_PATTERN.test(n)),
-  );
-  const renamed: { from: string; to: string }[] = [];
-  for (const entry of entries) {
-    if (typeof entry.name !== 'string' || SERVER_NAME_PATTERN.test(entry.name)) continue;
-    const base = sanitizeServerName(entry.name);
-    let to = base;
-    for (let n = 2; taken.has(to); n++) to = `${base.slice(0, 64 - `-${n}`.length)}-${n}`;
-    taken.add(to);
-    renamed.push({ from: entry.name, to });
-    entry.name = to;
-  }
-  return renamed;
-}
-
-interface Converted {
-  input: Record<string, unknown>;
-  /** Our field → the key it came from in the entry, for error positions. */
-  fieldMap: Record<string, JsonPath>;
-  errors: { path: JsonPath; message: string }[];
-}
-
-const KNOWN_FOREIGN = new Set<string>([...CARRIED, 'type', 'transport', 'disabled']);
-
-/**
- * Zed's entry as the others write it: older Zed settings nest the command as `{"command": {"path", "args",
- * "env"}}`; current ones write `command`/`args`/`env` flat with `"source": "custom"`.
- */
-function flattenZed(raw: Record<string, unknown>): {
-  raw: Record<string, unknown>;
-  map: Record<string, JsonPath>;
-} {
-  const { source: _source, ...rest } = raw;
-  if (!isObject(rest.command)) return { raw: rest, map: {} };
-  const { path, args, env } = rest.command;
-  return {
-    raw: {
-      ...rest,
-      command: path,
-      ...(args !== undefined ? { args } : {}),
-      ...(env !== undefined ? { env } : {}),
-    },
-    map: { command: ['command', 'path'], args: ['command', 'args'], env: ['command', 'env'] },
-  };
-}
-
-function convertForeign(
-  original: Record<string, unknown>,
-  name: unknown,
-  format: Exclude<ImportFormat, 'mooring'>,
-  warn: (w: string) => void,
-  renamedFrom: Record<string, JsonPath> = {},
-): Converted {
-  const zed = format === 'zed' ? flattenZed(original) : { raw: original, map: {} };
-  const raw = zed.raw;
-  const input: Record<string, unknown> = { name };
-  const fieldMap: Record<string, JsonPath> = { ...renamedFrom, ...zed.map };
-  const errors: Converted['errors'] = [];
-  for (const key of CARRIED) if (raw[key] !== undefined) input[key] = raw[key];
-
-  const typeKey = raw.type !== undefined ? 'type' : raw.transport !== undefined ? 'transport' : undefined;
-  if (typeKey) {
-    fieldMap.transport ??= [typeKey];
-    const t = raw[typeKey];
-    const kind = typeof t === 'string' ? TYPE_NAMES[t] : undefined;
-    if (kind) input.transport = kind;
-    else {
-      // Guess from the other fields so the rest of the entry is checked against the likely kind.
-      input.transport = guessTransport(raw);
-      errors.push({
-        path: [typeKey],
-        message: `unknown transport ${JSON.stringify(t)}; expected "stdio", "http", "streamable-http" or "sse"`,
-      });
-    }
-  } else input.transport = guessTransport(raw);
-
-  if (raw.disabled !== undefined) {
-    fieldMap.enabled ??= ['disabled'];
-    if (typeof raw.disabled === 'boolean') input.enabled = !raw.disabled;
-    else errors.push({ path: ['disabled'], message: 'must be true or false' });
-  }
-
-  for (const key of Object.keys(raw)) {
-    if (KNOWN_FOREIGN.has(key)) continue;
-    if (key === 'envFile') warn('"envFile" is not imported; copy the variables you need into "env"');
-    else if (format === 'zed' && key === 'settings')
-      warn('"settings" is not imported; Zed passes it to the server itself');
-    else if (format === 'claude' && (key === 'autoApprove' || key === 'alwaysAllow'))
-      warn(`"${key}" is not imported; Mooring asks for approval by its own rules`);
-    else warn(`"${key}" is not imported`);
-  }
-  return { input, fieldMap, errors };
-}
-
-const guessTransport = (raw: Record<string, unknown>): TransportKind =>
-  raw.url !== undefined && raw.command === undefined ? inferTransport(raw.url) : 'stdio';
-
-const INPUT_REF = /\$\{input:([^}]+)\}/g;
-
-function referencedInputs(server: ServerConfig): Set<string> {
-  const values = [
-    server.command,
-    server.url,
-    server.cwd,
-    ...server.args,
-    ...Object.values(server.env),
-    ...Object.values(server.headers),
-  ];
-  const ids = new Set<string>();
-  for (const v of values) if (typeof v === 'string') for (const m of v.matchAll(INPUT_REF)) ids.add(m[1]!);
-  return ids;
-}
-
-function collectInputs(
-  doc: Record<string, unknown>,
-  inputsPath: JsonPath,
-  servers: ServerConfig[],
-  warnings: string[],
-): ImportInput[] {
-  const raw = valueAt(doc, inputsPath);
-  const inputs = new Map<string, ImportInput>();
-  if (Array.isArray(raw))
-    for (const item of raw) {
-      if (!isObject(item) || typeof item.id !== 'string') continue;
-      inputs.set(item.id, {
-        id: item.id,
-        type: typeof item.type === 'string' ? item.type : 'promptString',
-        ...(typeof item.description === 'string' ? { description: item.description } : {}),
-        password: item.password === true,
-        usedBy: [],
-        declared: true,
-      });
-    }
-  for (const server of servers)
-    for (const id of referencedInputs(server)) {
-      let input = inputs.get(id);
-      if (!input) {
-        input = { id, type: 'promptString', password: false, usedBy: [], declared: false };
-        inputs.set(id, input);
-        warnings.push(`"\${input:${id}}" is used by "${server.name}" but not declared in "inputs"`);
-      }
-      input.usedBy.push(server.name);
-    }
-  return [...inputs.values()];
-}
 
 export interface MergeResult {
   added: string[];

@@ -78,10 +78,20 @@ describe('jsonlAppender', () => {
     const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
     await probe.close();
     // The fsync waits until the test lets it finish: the appends must resolve without it, the close not.
+    const order: string[] = [];
     let release: (() => void) | undefined;
+    let synced: { fd: number } | undefined;
+    let syncStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (syncStarted = resolve));
     const real = proto.datasync;
     const syncs = vi.spyOn(proto, 'datasync').mockImplementation(function (this: unknown) {
-      return new Promise<void>((resolve) => (release = resolve)).then(() => real.call(this));
+      order.push('fsync started');
+      synced = this as { fd: number };
+      syncStarted();
+      return new Promise<void>((resolve) => (release = resolve)).then(async () => {
+        await real.call(this);
+        order.push('fsync done');
+      });
     });
     const appender = jsonlAppender(file);
     await Promise.all(Array.from({ length: 50 }, (_, n) => appender.append({ n }, { wait: 'written' })));
@@ -89,13 +99,21 @@ describe('jsonlAppender', () => {
     const lines = () => readFileSync(file, 'utf8').trim().split('\n');
     expect(lines()).toHaveLength(51);
     let closed = false;
-    const closing = closeJsonlAppender(file).then(() => (closed = true));
-    // The close starts the gathered fsync at once, and waits for it.
-    while (!release) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 20));
+    const closing = closeJsonlAppender(file).then(() => {
+      closed = true;
+      order.push('closed');
+    });
+    // The close starts the gathered fsync and waits for it: with the fsync held, a whole turn of the event
+    // loop (every promise the close could settle meanwhile) leaves the handle open (a FileHandle's fd turns
+    // -1 the moment its close is called) and the close pending.
+    await started;
+    await new Promise((r) => setImmediate(r));
+    expect(synced!.fd).toBeGreaterThan(-1);
     expect(closed).toBe(false);
-    release();
+    expect(order).toEqual(['fsync started']);
+    release!();
     await closing;
+    expect(order).toEqual(['fsync started', 'fsync done', 'closed']);
     expect(syncs).toHaveBeenCalledTimes(1);
     expect(lines().map((l) => (JSON.parse(l) as { n: number }).n)).toEqual([...Array(51).keys()]);
   });

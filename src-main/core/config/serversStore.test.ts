@@ -131,38 +131,45 @@ describe('ServersStore', () => {
 });
 
 describe('ServersStore.watch', () => {
-  /** Resolves with the first change matching `pred`; the test's own timeout bounds the wait. */
-  function nextChange(changes: ServersChange[], pred: (c: ServersChange) => boolean): Promise<ServersChange> {
-    return new Promise((resolve) => {
-      const poll = setInterval(() => {
-        const hit = changes.find(pred);
-        if (hit) {
-          clearInterval(poll);
-          resolve(hit);
+  /** What a watcher heard, and a wait for the first change matching `pred` (the test's timeout bounds it). */
+  function heard() {
+    const changes: ServersChange[] = [];
+    let wake = () => {};
+    return {
+      changes,
+      push(c: ServersChange) {
+        changes.push(c);
+        wake();
+      },
+      async next(pred: (c: ServersChange) => boolean): Promise<ServersChange> {
+        for (;;) {
+          const hit = changes.find(pred);
+          if (hit) return hit;
+          await new Promise<void>((resolve) => (wake = resolve));
         }
-      }, 10);
-    });
+      },
+    };
   }
 
   it('emits the new list after an external edit, and the error when the file becomes invalid', async () => {
-    const changes: ServersChange[] = [];
+    const changes = heard();
     const stop = await store.watch((c) => changes.push(c));
     await writeFile(store.file, JSON.stringify({ servers: [{ name: 'ext', command: 'node' }] }));
-    const ok = await nextChange(changes, (c) => c.ok);
+    const ok = await changes.next((c) => c.ok);
     expect(ok.ok && ok.servers.map((s) => s.name)).toEqual(['ext']);
 
     await writeFile(store.file, '{ "servers": [ { "name": "bad name", "command": "x" } ] }');
-    const bad = await nextChange(changes, (c) => !c.ok);
+    const bad = await changes.next((c) => !c.ok);
     expect(!bad.ok && bad.error.code).toBe('config_invalid');
     expect(!bad.ok && bad.error.message).toMatch(/servers\[0\]\.name/);
     stop();
   });
 
   it("emits after the store's own atomic write too (the file is replaced by rename)", async () => {
-    const changes: ServersChange[] = [];
+    const changes = heard();
     await store.watch((c) => changes.push(c));
     await store.add({ name: 'mine', command: 'node' });
-    const c = await nextChange(changes, (x) => x.ok && x.servers.some((s) => s.name === 'mine'));
+    const c = await changes.next((x) => x.ok && x.servers.some((s) => s.name === 'mine'));
     expect(c.ok).toBe(true);
   });
 
@@ -172,11 +179,11 @@ describe('ServersStore.watch', () => {
     await store.close();
     await writeFile(store.file, JSON.stringify({ servers: [] }));
     // A second watcher sees the event, proving one was delivered to anyone listening.
-    const seen: ServersChange[] = [];
+    const seen = heard();
     const other = new ServersStore({ file: store.file });
     await other.watch((c) => seen.push(c));
     await writeFile(store.file, JSON.stringify({ servers: [{ name: 'x', command: 'node' }] }));
-    await nextChange(seen, (c) => c.ok && c.servers.length === 1);
+    await seen.next((c) => c.ok && c.servers.length === 1);
     await other.close();
     expect(changes).toEqual([]);
   });

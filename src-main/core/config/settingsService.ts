@@ -1,8 +1,10 @@
 // The settings service: settings.json as the core holds it (one store per core, so its updates are
 // serialised), the named tool sets inside it, and the change hook the core uses to rebuild what depends
 // on a setting. The Settings screens, the tool-set panel and `mooring toolset` all change it here.
+import { DEFAULT_PROVIDER_URLS, type ProviderId } from '@shared/providers';
 import type { LogLevel, Settings, SettingsInput } from '@shared/settings';
 import { MooringError } from '../errors';
+import { withSetting } from './settingKeys';
 import { SettingsStore } from './settings';
 
 export interface ToolSetEntry {
@@ -47,12 +49,41 @@ export class SettingsService {
     return this.settings;
   }
 
+  /** One setting by key (config/settingKeys.ts); `undefined` puts it back to its default. */
+  async set(key: string, value: unknown): Promise<Settings> {
+    return this.update((current) => withSetting(current, key, value));
+  }
+
   /**
    * The level every server logs at unless its config names its own (MCP 2025-11-25 "Logging"); the change
    * hook sends it to the running sessions.
    */
   async setLogLevel(logLevel: LogLevel): Promise<Settings> {
     return this.update((current) => ({ ...current, logLevel }));
+  }
+
+  /**
+   * Settings > Models: the default provider, each provider's base URL (empty: the provider's default) and,
+   * when given, whether the model names conversations. Validated by the settings schema; nothing is
+   * written if bad.
+   */
+  async setProviders(input: {
+    defaultProvider: ProviderId;
+    baseUrls: Partial<Record<ProviderId, string | null>>;
+    titlesFromModel?: boolean;
+  }): Promise<Settings> {
+    const openai = emptyToUndefined(input.baseUrls.openai);
+    const anthropic = emptyToUndefined(input.baseUrls.anthropic);
+    return this.update((current) => ({
+      ...current,
+      ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
+      providers: {
+        default: input.defaultProvider,
+        ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },
+        openai: openai ? { baseUrl: openai } : {},
+        anthropic: anthropic ? { baseUrl: anthropic } : {},
+      },
+    }));
   }
 
   /** A named tool set; an unknown name is a clear error listing the ones there are. */
@@ -95,6 +126,8 @@ export class SettingsService {
     await this.store.close();
   }
 }
+
+const emptyToUndefined = (v: string | null | undefined) => (v && v.trim() ? v.trim() : undefined);
 
 function noToolSet(name: string, sets: readonly ToolSetEntry[]): MooringError {
   const names = sets.map((t) => `"${t.name}"`).join(', ');

@@ -37,7 +37,14 @@ export interface InstallDraft {
   /** Other settings the source carries that Mooring keeps (an install link's cwd, timeout, tool filters). */
   extra?: Pick<
     ServerConfigInput,
-    'cwd' | 'timeoutSeconds' | 'maxMessageMB' | 'includeTools' | 'excludeTools' | 'policy' | 'enabled'
+    | 'cwd'
+    | 'timeoutSeconds'
+    | 'maxMessageMB'
+    | 'includeTools'
+    | 'excludeTools'
+    | 'policy'
+    | 'enabled'
+    | 'sandbox'
   >;
 }
 

@@ -9,9 +9,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SERVER_NAME_PATTERN, type ServerConfig, type ServerConfigInput } from '@shared/config';
+import { confinementSummary, mergeSandbox, profileKindOf, sandboxProfile } from '@shared/confinement';
+import type { ServerSourceKind } from '@shared/managedPolicy';
 import type { InstallPlan, InstallResult, RegistrySearchPage } from '@shared/registry';
 import { importGrants } from '../config/importConsent';
-import { sanitizeServerName } from '../config/importFormats';
+import { sanitizeServerName } from '../config/importEntry';
 import { MooringError } from '../errors';
 import { describeCommandLine } from '../safety/commandAllowlist';
 import { createGuardedFetch } from '../safety/guardedFetch';
@@ -38,7 +40,12 @@ export interface InstallServiceDeps {
   /** The one add (services/configuredServers.ts). */
   add: (
     input: ServerConfigInput,
-    opts: { start?: boolean; safeDefaults: true; inputValues: Record<string, string> },
+    opts: {
+      start?: boolean;
+      safeDefaults: true;
+      inputValues: Record<string, string>;
+      source: ServerSourceKind;
+    },
   ) => Promise<ServerConfig & { safeDefaults: InstallResult['safeDefaults'] }>;
   existingNames: () => Promise<string[]>;
   /** For tests: the fetch for the registry and bundle downloads instead of a guarded one. */
@@ -115,11 +122,19 @@ export class InstallService {
     try {
       if (stored.bundle) unpacked = await this.unpack(stored.bundle, name);
       const { config, inputValues } = materialize(stored.draft!, opts.inputs ?? {}, name);
-      const saved = await this.deps.add(config, {
-        safeDefaults: true,
-        inputValues,
-        ...(opts.start !== undefined ? { start: opts.start } : {}),
-      });
+      const confined = installConfinement(
+        stored.draft!,
+        stored.bundle ? bundleDir(this.deps.home, name) : undefined,
+      );
+      const saved = await this.deps.add(
+        { ...config, ...confined, origin: originOf(plan.source) },
+        {
+          safeDefaults: true,
+          inputValues,
+          source: plan.source.kind,
+          ...(opts.start !== undefined ? { start: opts.start } : {}),
+        },
+      );
       this.forget(id);
       return {
         name: saved.name,
@@ -238,6 +253,7 @@ export class InstallService {
       transport: 'stdio',
       commandLine: '',
       inputs: [],
+      confinement: '',
       osv: {
         status: 'not-applicable',
         text: `a bundle (SHA-256 ${bundle.sha256.slice(0, 16)}…): its files are checked, OSV checks npm and PyPI packages only`,
@@ -250,13 +266,15 @@ export class InstallService {
 
   /** A bundle's draft depends on where it is unpacked, which depends on the name. */
   private refreshBundleDraft(stored: Stored): void {
-    const draft = bundleDraft(stored.bundle!.manifest, bundleDir(this.deps.home, stored.plan.name));
-    const fresh = this.planOf(stored.plan, draft, stored.plan.osv);
+    const dir = bundleDir(this.deps.home, stored.plan.name);
+    const draft = bundleDraft(stored.bundle!.manifest, dir);
+    const fresh = this.planOf(stored.plan, draft, stored.plan.osv, dir);
     stored.draft = draft;
     Object.assign(stored.plan, {
       commandLine: fresh.commandLine,
       inputs: fresh.inputs,
       grants: fresh.grants,
+      confinement: fresh.confinement,
       transport: fresh.transport,
     });
     stored.plan.warnings = [...new Set([...stored.plan.warnings, ...draft.warnings])];
@@ -266,6 +284,7 @@ export class InstallService {
     base: Partial<InstallPlan> & Pick<InstallPlan, 'id' | 'source' | 'name'>,
     draft: InstallDraft,
     osv: InstallPlan['osv'],
+    bundleFolder?: string,
   ): InstallPlan {
     // The same consent lines an import shows (config/importConsent.ts), names only.
     const grants = importGrants({
@@ -281,6 +300,10 @@ export class InstallService {
       inputs: draft.inputs,
       osv,
       grants,
+      confinement: confinementSummary({
+        transport: draft.transport,
+        ...installConfinement(draft, bundleFolder),
+      }),
       warnings: [...(base.warnings ?? []), ...draft.warnings],
     };
   }
@@ -366,6 +389,32 @@ export class InstallService {
     if (stored.bundle?.downloaded) void rm(stored.bundle.file, { force: true }).catch(() => undefined);
     return true;
   }
+}
+
+/**
+ * How an installed server starts confined (docs/confinement.md, "Profiles"): its runtime's profile (npx:
+ * its npm cache and the npm registry; uvx: its caches and PyPI; a bundle: its own folder) plus what its
+ * entry declares. A container image is not confined: its docker client needs the daemon's socket, and the
+ * container is the daemon's to isolate.
+ */
+export function installConfinement(
+  draft: InstallDraft,
+  bundleFolder: string | undefined,
+): Pick<ServerConfigInput, 'sandboxEnabled' | 'sandbox'> {
+  if (draft.transport !== 'stdio' || draft.command === 'docker') return {};
+  const args = draft.args.flatMap((g) => g.tokens);
+  const kind = bundleFolder ? 'bundle' : profileKindOf(draft.command, args);
+  const profile = sandboxProfile(kind, {
+    platform: process.platform,
+    ...(bundleFolder ? { bundleDir: bundleFolder } : {}),
+  });
+  return { sandboxEnabled: true, sandbox: mergeSandbox(profile, draft.extra?.sandbox) };
+}
+
+function originOf(source: InstallPlan['source']): NonNullable<ServerConfigInput['origin']> {
+  if (source.kind === 'registry')
+    return { kind: 'registry', name: source.name, registry: source.registry, version: source.version };
+  return { kind: source.kind };
 }
 
 function checkName(name: string): string {

@@ -47,6 +47,10 @@ export function linkDraft(link: string): LinkDraft {
   if (s.trust) warnings.push('The link asked to trust its command; a link never sets that.');
   if (s.policy === 'trust-all')
     warnings.push('The link asked to run every tool without asking; a link never sets that.');
+  if (s.sandboxEnabled === false)
+    warnings.push(
+      'The link asked to run unconfined; an installed server starts confined (turn it off later if you must).',
+    );
   if (s.allowPrivateNetwork || s.allowLinkLocalHosts?.length)
     warnings.push('The link asked to reach private or link-local addresses; a link never sets that.');
   const inputs: InstallInput[] = inputReferences(s).map((id) => ({
@@ -71,6 +75,8 @@ export function linkDraft(link: string): LinkDraft {
       ...(s.includeTools ? { includeTools: s.includeTools } : {}),
       excludeTools: s.excludeTools,
       ...(s.policy !== 'trust-all' ? { policy: s.policy } : {}),
+      // What the link's entry declares for its confinement; it runs confined whatever the link says.
+      ...(s.sandbox ? { sandbox: s.sandbox } : {}),
     },
   };
   return { draft, source: result.source, name: s.name, warnings };

@@ -4,10 +4,12 @@
 // and the resources the user subscribed to). The notifications reach the same handlers as a 2025 server's
 // unsolicited ones (SessionActor and ResourceSubscriptions register them). A stream that drops while the
 // session lives is opened again, and what may have changed meanwhile is listed again (`onReopened`).
-import type { Client, McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
+import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
+import type { RequestHandler } from './requestHandler';
 
 export interface ChangeStreamOptions {
-  client: Client;
+  /** The session's request handler: the stream is one of its requests. */
+  requests: Pick<RequestHandler, 'negotiated' | 'listen'>;
   /** The resource URIs the user subscribed to on this server. */
   resources: () => string[];
   /** False once the session moved on (closed, reconnected): nothing is reopened then. */
@@ -31,7 +33,7 @@ export class ChangeStream {
 
   /** What the server may send, given what it advertises and what the user subscribed to. */
   filter(): SubscriptionFilter {
-    const caps = this.opts.client.getServerCapabilities() ?? {};
+    const caps = this.opts.requests.negotiated()?.capabilities ?? {};
     const uris = caps.resources?.subscribe ? this.opts.resources() : [];
     return {
       ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
@@ -53,7 +55,7 @@ export class ChangeStream {
     this.current = undefined;
     await previous?.close().catch(() => undefined);
     if (this.stopped || !Object.keys(filter).length) return;
-    const sub = await this.opts.client.listen(filter, { timeout: this.opts.timeoutMs });
+    const sub = await this.opts.requests.listen(filter, { timeoutMs: this.opts.timeoutMs });
     if (this.stopped) return void sub.close().catch(() => undefined);
     this.current = sub;
     this.reopenDelay = REOPEN_FIRST_MS;

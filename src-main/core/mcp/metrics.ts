@@ -1,4 +1,5 @@
-// Per-server call metrics: calls, errors, p50/p95 over a recent window, reconnects.
+// Per-server metrics: tool calls (calls, errors, p50/p95 over a recent window), every other request Mooring
+// sent by method (requestHandler.ts), reconnects.
 import type { ServerMetrics } from '@shared/session';
 
 const WINDOW = 512;
@@ -9,6 +10,14 @@ export class SessionMetrics {
   calls = 0;
   errors = 0;
   reconnects = 0;
+  private readonly requests: Record<string, { calls: number; errors: number }> = {};
+
+  /** One request that is not a tool call (prompts/get, resources/read, tasks/get, tools/list, …). */
+  count(method: string, ok: boolean): void {
+    const r = (this.requests[method] ??= { calls: 0, errors: 0 });
+    r.calls++;
+    if (!ok) r.errors++;
+  }
 
   record(ms: number, ok: boolean): void {
     this.calls++;
@@ -30,6 +39,7 @@ export class SessionMetrics {
       p50Ms: pct(0.5),
       p95Ms: pct(0.95),
       reconnects: this.reconnects,
+      ...(Object.keys(this.requests).length ? { requests: structuredClone(this.requests) } : {}),
     };
   }
 }

@@ -1,15 +1,16 @@
 // Which protocol era a session speaks, and how the SDK client is set up to find out (MCP 2026-07-28,
-// "Lifecycle": server/discover; the SDK's docs/protocol-versions.md). Every connect probes with
+// "Lifecycle": server/discover; protocol-versions.md in the SDK's repository). Every connect probes with
 // `server/discover` and falls back to the 2025 `initialize` handshake (2025-11-25 down to 2024-11-05) for
 // servers that do not speak 2026-07-28; the verdict is kept by the actor so reconnects skip the probe.
 // The story of these choices: docs/decisions/006-protocol-eras.md.
 import {
   SdkError,
   SdkErrorCode,
-  type Client,
   type ClientCapabilities,
   type ClientOptions,
+  type DiscoverResult,
   type PriorDiscovery,
+  type ProtocolEra,
 } from '@modelcontextprotocol/client';
 
 /**
@@ -48,9 +49,11 @@ export function clientOptions(opts: {
 }
 
 /** What a reconnect adopts instead of probing again: the discover result, or "initialize directly". */
-export function verdictOf(client: Client): EraVerdict | undefined {
-  if (client.getProtocolEra() === 'legacy') return { kind: 'legacy' };
-  const discover = client.getDiscoverResult();
+export function verdictOf(
+  era: ProtocolEra | undefined,
+  discover: DiscoverResult | undefined,
+): EraVerdict | undefined {
+  if (era === 'legacy') return { kind: 'legacy' };
   return discover ? { kind: 'modern', discover } : undefined;
 }
 

@@ -13,6 +13,11 @@ export interface ServerHeadersOptions {
   headers: Record<string, string>;
 }
 
+/** The headers a connection to `url` may carry: the server's, when `url` is on its origin; else none. */
+export function headersForOrigin(url: URL, opts: ServerHeadersOptions): Record<string, string> {
+  return url.origin === new URL(opts.serverUrl).origin ? { ...opts.headers } : {};
+}
+
 /** `base`, adding the server's headers to requests for its origin; a header the caller set wins. */
 export function withServerHeaders(base: FetchLike, opts: ServerHeadersOptions): FetchLike {
   const entries = Object.entries(opts.headers);

@@ -3,6 +3,8 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/cli
 import type { ServerConfig } from '@shared/config';
 import { STDERR_TAIL_MARKER } from '@shared/errors';
 import { MooringError } from '../errors';
+import { isLocalTransport } from '@shared/transports';
+import { diagnoseRemote, messageTooLarge } from './connectionDoctor';
 
 interface ConnectContext {
   config: ServerConfig;
@@ -29,6 +31,8 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code;
   const msg = e instanceof Error ? e.message : String(err);
+  const diagnosed = diagnoseRemote(err, config);
+  if (diagnosed) return diagnosed;
   // Before the exit check: on a timeout Mooring closes the server's stdin, so a process that was merely
   // silent then exits (often with code 0) — the exit is our doing, not the cause.
   if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout)
@@ -38,12 +42,12 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
         `The server did not finish the MCP handshake within ${ctx.timeoutMs ? seconds(ctx.timeoutMs) : 'the time allowed'}; Mooring stopped waiting and closed it`,
         ctx.stderrTail,
       ),
-      config.transport === 'stdio'
+      isLocalTransport(config.transport)
         ? 'Check that the command starts an MCP server that speaks JSON-RPC on stdout (not a regular program, and not one waiting for input or printing its own logs to stdout): run it in a terminal to see what it does. A first start that downloads packages (npx, uvx) may just need another try.'
         : 'Check that the URL points at an MCP endpoint that answers initialize (Streamable HTTP usually /mcp, SSE /sse), and that nothing in between holds the request.',
       { cause: err },
     );
-  if (config.transport === 'stdio') {
+  if (isLocalTransport(config.transport)) {
     if (code === 'ENOENT')
       return new MooringError(
         'connect_failed',
@@ -150,6 +154,8 @@ export function callError(
         { cause: err },
       );
   }
+  const tooLarge = messageTooLarge(err, ctx);
+  if (tooLarge) return tooLarge;
   if (err instanceof ProtocolError)
     return new MooringError(
       'protocol_error',
@@ -163,6 +169,66 @@ export function callError(
   return new MooringError('internal', `${where} failed: ${e?.message ?? String(err)}`, undefined, {
     cause: err,
   });
+}
+
+/** `err` with every known secret masked; the unmasked original is not kept as its cause. */
+export function redactError(err: MooringError, redact?: (text: string) => string): MooringError {
+  if (!redact) return err;
+  const message = redact(err.message);
+  const hint = err.hint === undefined ? undefined : redact(err.hint);
+  if (message === err.message && hint === err.hint) return err;
+  return new MooringError(err.code, message, hint);
+}
+
+/**
+ * A failed request other than a tool call, as a MooringError: a feature the server does not offer
+ * (`usage`), the server's own JSON-RPC error (`protocol_error`, the wire error kept as the cause), else
+ * what callError says about timeouts, cancellation and broken connections.
+ */
+export function requestError(
+  err: unknown,
+  ctx: { server: string; what: string; timeoutMs: number; signal?: AbortSignal | undefined },
+): MooringError {
+  if (err instanceof MooringError) return err;
+  if (
+    !ctx.signal?.aborted &&
+    err instanceof SdkError &&
+    err.code === SdkErrorCode.CapabilityNotSupported &&
+    !/input request/.test(err.message)
+  )
+    return new MooringError(
+      'usage',
+      `"${ctx.server}" does not support ${ctx.what}.`,
+      'This server does not offer it; nothing to do in Mooring.',
+      { cause: err },
+    );
+  if (!ctx.signal?.aborted && err instanceof ProtocolError)
+    return new MooringError(
+      'protocol_error',
+      `${ctx.server}: ${ctx.what} failed with error ${err.code}: ${err.message}`,
+      'Check the name and arguments; the server rejected them.',
+      { cause: err },
+    );
+  return callError(err, { ...ctx, tool: ctx.what });
+}
+
+/** The server's JSON-RPC error behind `err` (itself, or anywhere in its cause chain), if there is one. */
+export function wireErrorOf(err: unknown): ProtocolError | undefined {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause)
+    if (e instanceof ProtocolError) return e;
+  return undefined;
+}
+
+/** Never sent on the wire: marks a request the server answered with a task (2026-07-28; requestHandler.ts). */
+export const TASK_CREATED_CODE = -32099;
+export const TASK_CREATED_MARK = 'mooring:taskCreated';
+
+/** The task a 2026-07-28 server answered a request with, when `err` says so (requestHandler.ts). */
+export function createdTaskOf(err: unknown): Record<string, unknown> | undefined {
+  const e = wireErrorOf(err);
+  if (e?.code !== TASK_CREATED_CODE) return undefined;
+  const task = (e.data as Record<string, unknown> | undefined)?.[TASK_CREATED_MARK];
+  return task && typeof task === 'object' ? (task as Record<string, unknown>) : undefined;
 }
 
 function safeOrigin(url: string | undefined): string {

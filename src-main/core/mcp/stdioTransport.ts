@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
+import { MESSAGE_TOO_LARGE, type MessageTooLargeData } from './connectionDoctor';
 import { processWatchdog, type ProcessWatchdog } from './processWatchdog';
 import { StderrLines } from './stderrLines';
 
@@ -44,6 +45,8 @@ export interface StdioTransportOptions {
    * for the whole wait.
    */
   closeStageMs?: number;
+  /** Called once the child has exited (or never started): the end of what its launcher set up (stdioLauncher.ts). */
+  onExit?: () => void;
 }
 
 export interface ChildExit {
@@ -213,6 +216,7 @@ export class StdioTransport implements Transport {
     }
     // And what left the group (setsid): the watchdog ends what it noted of the tree, then forgets it.
     if (this.child?.pid) this.watchdog?.reap(this.child.pid);
+    this.opts.onExit?.();
     this.onclose?.();
   }
 
@@ -282,6 +286,12 @@ export class StdioTransport implements Transport {
           message: `The server's response was ${(bytes / 1048576).toFixed(1)} MB, over Mooring's ${(
             (this.opts.maxLineBytes ?? MAX_LINE_BYTES) / 1048576
           ).toFixed(0)} MB limit for one message; it was dropped`,
+          // Marked as Mooring's own, so no one reports it as the server's error (connectionDoctor.ts).
+          data: {
+            reason: MESSAGE_TOO_LARGE,
+            bytes,
+            limitBytes: this.opts.maxLineBytes ?? MAX_LINE_BYTES,
+          } satisfies MessageTooLargeData,
         },
       });
     }

@@ -1,7 +1,7 @@
-// tools/list as the session actor reads it: every page, leniently, with the first page's cache hint.
+// tools/list as the session actor reads it: every page, leniently, with the first page's cache hint, through
+// the session's request handler (requestHandler.ts) like every other request.
 import { z } from 'zod';
-import type { Client } from '@modelcontextprotocol/client';
-import type { Tool } from './types';
+import type { ServerRequests, Tool } from './types';
 
 const LenientToolsList = z.looseObject({
   tools: z.array(z.looseObject({ name: z.unknown(), inputSchema: z.unknown().optional() })),
@@ -37,17 +37,17 @@ export interface ToolsListing {
  * excludes a bad schema, with a visible reason.
  */
 export async function listToolsLeniently(
-  client: Client,
+  requests: { requestNow: ServerRequests['request'] },
   opts: { timeout: number; warn: (text: string) => void },
 ): Promise<ToolsListing> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   let ttlMs: number | undefined;
   for (let page = 0; page < 64; page++) {
-    const res = await client.request(
+    const res = await requests.requestNow(
       { method: 'tools/list', params: cursor ? { cursor } : {} },
       LenientToolsList,
-      { timeout: opts.timeout },
+      { timeoutMs: opts.timeout },
     );
     if (page === 0 && res.ttlMs !== undefined && res.ttlMs > 0)
       ttlMs = Math.min(Math.max(res.ttlMs, MIN_LIST_TTL_MS), MAX_LIST_TTL_MS);

@@ -1,5 +1,8 @@
 // Builds the transport for one connect attempt. The actor depends on the SDK's Transport interface
-// only, so tests can hand it any (depend on an interface, not a class).
+// only, so tests can hand it any (depend on an interface, not a class). Each kind of transport has one
+// builder (shared/transports.ts names the kinds): a local one gets the process's hooks, a remote one is
+// built with the server's dial (serverDial.ts), its only way past the SSRF guard and to the server's
+// headers, so a remote transport cannot be written that silently skips either.
 import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
@@ -7,10 +10,12 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
-import type { ServerConfig } from '@shared/config';
+import { isLocalServer, isRemoteServer, type ServerConfig } from '@shared/config';
+import { isLocalTransport, type RemoteTransportKind } from '@shared/transports';
 import { MooringError } from '../errors';
-import { withServerHeaders } from './serverHeaders';
 import { childEnvironment } from './childEnv';
+import { DIRECT_GUARD, serverDial, type DialGuard, type ServerDial } from './serverDial';
+import type { StdioLauncher } from './stdioLauncher';
 import { StdioTransport } from './stdioTransport';
 
 /** A transport that can redeem an authorization callback (StreamableHTTP and SSE both can). */
@@ -35,79 +40,83 @@ export interface TransportHooks {
   /** One line of a stdio server's stderr, already bounded (StderrLines). */
   onStderr: (line: string) => void;
   onGarbage: (info: { reason: 'not-json-rpc' | 'oversized'; sample: string; bytes: number }) => void;
-  /** A fetch for remote transports (the SSRF guard's, when the core wires one). */
-  fetch?: FetchLike;
-  /** OAuth for remote transports (the auth room): the SDK auth provider, and the wrapper that finishes sign-ins. */
-  auth?: TransportAuth;
   /** A stdio server's close: the wait after stdin EOF and after SIGTERM (StdioTransportOptions.closeStageMs). */
   closeStageMs?: number;
+  /** The SSRF guard a remote server is dialled through (the core wires safety's); none: DIRECT_GUARD. */
+  guard?: DialGuard;
+  /** OAuth for remote transports (the auth room): the SDK auth provider, and the wrapper that finishes sign-ins. */
+  auth?: TransportAuth;
   /** Streamable HTTP only: join this existing session instead of starting one (mcp/sessionResume.ts). */
   sessionId?: string;
+  /** Stdio only: wraps the command line before it spawns (the confine room's sandbox; stdioLauncher.ts). */
+  launcher?: StdioLauncher;
 }
 
 export type TransportFactory = (config: ServerConfig, hooks: TransportHooks) => Promise<Transport>;
 
-export const createTransport: TransportFactory = async (config, hooks) => {
-  switch (config.transport) {
-    case 'stdio': {
-      if (!config.command) throw new MooringError('config_invalid', `Server "${config.name}" has no command`);
-      return new StdioTransport({
-        maxLineBytes: config.maxMessageMB * 1024 * 1024,
-        command: config.command,
-        args: config.args,
-        env: await childEnvironment(config.env),
-        ...(config.cwd ? { cwd: config.cwd } : {}),
-        onStderr: hooks.onStderr,
-        onGarbage: hooks.onGarbage,
-        ...(hooks.closeStageMs !== undefined ? { closeStageMs: hooks.closeStageMs } : {}),
-      });
-    }
-    // No `requestInit.headers`: the SDK would send them to every host it talks to for this server,
-    // authorization servers included. withServerHeaders adds them for the server's own origin only.
-    case 'http':
-      return withAuth(
-        new StreamableHTTPClientTransport(new URL(config.url!), {
-          fetch: serverFetch(config, hooks),
-          ...authOptions(hooks),
-          ...(hooks.sessionId ? { sessionId: hooks.sessionId } : {}),
-        }),
-        config,
-        hooks,
-      );
-    case 'sse':
-      return withAuth(
-        new SSEClientTransport(new URL(config.url!), {
-          fetch: serverFetch(config, hooks),
-          ...authOptions(hooks),
-        }),
-        config,
-        hooks,
-      );
-  }
+/** What a remote transport is built with: `dial` is required, so no remote kind is built without it. */
+export interface RemoteTarget {
+  url: URL;
+  dial: ServerDial;
+  auth?: TransportAuth;
+  sessionId?: string;
+}
+
+/** One builder per remote kind: a kind added to shared/transports.ts is a compile error here until built. */
+const REMOTE_TRANSPORTS: Record<RemoteTransportKind, (t: RemoteTarget) => AuthCapableTransport> = {
+  http: (t) =>
+    new StreamableHTTPClientTransport(t.url, {
+      fetch: authFetch(t),
+      ...authOptions(t),
+      ...(t.sessionId ? { sessionId: t.sessionId } : {}),
+    }),
+  sse: (t) => new SSEClientTransport(t.url, { fetch: authFetch(t), ...authOptions(t) }),
 };
 
-function serverFetch(config: ServerConfig, hooks: TransportHooks): FetchLike {
-  const f = withServerHeaders(hooks.fetch ?? ((url, init) => fetch(url, init)), {
-    serverUrl: config.url!,
-    headers: config.headers,
+export const createTransport: TransportFactory = async (config, hooks) => {
+  if (isRemoteServer(config)) {
+    const target: RemoteTarget = {
+      url: new URL(config.url),
+      dial: serverDial(config, hooks.guard ?? DIRECT_GUARD),
+      ...(hooks.auth ? { auth: hooks.auth } : {}),
+      ...(hooks.sessionId ? { sessionId: hooks.sessionId } : {}),
+    };
+    const transport = REMOTE_TRANSPORTS[config.transport](target);
+    // No `requestInit.headers`: the SDK would send them to every host it talks to for this server,
+    // authorization servers included. The dial adds them for the server's own origin only.
+    return target.auth
+      ? target.auth.wrap(transport, { serverUrl: config.url, fetch: target.dial.guardedFetch })
+      : transport;
+  }
+  if (!isLocalServer(config))
+    throw new MooringError(
+      'config_invalid',
+      `Server "${config.name}" has no ${isLocalTransport(config.transport) ? 'command' : 'url'}`,
+    );
+  const plain = {
+    command: config.command,
+    args: config.args,
+    env: await childEnvironment(config.env),
+    ...(config.cwd ? { cwd: config.cwd } : {}),
+  };
+  const launched = await hooks.launcher?.launch(config, plain, hooks.onStderr);
+  const { release, ...run } = launched ?? { ...plain, release: undefined };
+  return new StdioTransport({
+    maxLineBytes: config.maxMessageMB * 1024 * 1024,
+    ...run,
+    ...(release ? { onExit: release } : {}),
+    onStderr: hooks.onStderr,
+    onGarbage: hooks.onGarbage,
+    ...(hooks.closeStageMs !== undefined ? { closeStageMs: hooks.closeStageMs } : {}),
   });
-  return hooks.auth?.fetch ? hooks.auth.fetch(f) : f;
+};
+
+function authFetch(t: RemoteTarget): FetchLike {
+  return t.auth?.fetch ? t.auth.fetch(t.dial.fetch) : t.dial.fetch;
 }
 
-function authOptions(hooks: TransportHooks) {
-  const a = hooks.auth;
+function authOptions(t: RemoteTarget) {
+  const a = t.auth;
   if (!a) return {};
   return { authProvider: a.provider, skipIssuerMetadataValidation: a.skipIssuerMetadataValidation === true };
-}
-
-function withAuth<T extends StreamableHTTPClientTransport | SSEClientTransport>(
-  transport: T,
-  config: ServerConfig,
-  hooks: TransportHooks,
-): T {
-  if (!hooks.auth) return transport;
-  return hooks.auth.wrap(transport, {
-    serverUrl: config.url!,
-    ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
-  });
 }

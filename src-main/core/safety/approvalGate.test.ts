@@ -60,7 +60,7 @@ describe('authorizeCall', () => {
     yolo = true;
     await expect(authorizeCall(deps, call({ enabled: false }))).rejects.toMatchObject({
       code: 'refused',
-      hint: expect.stringContaining('Enable the tool'),
+      hint: expect.stringContaining('mooring mcp tools'),
     });
     expect((await deps.audit.read())[0]).toMatchObject({ decision: 'refuse', decidedBy: 'policy' });
   });

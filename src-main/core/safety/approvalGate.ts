@@ -1,9 +1,13 @@
 // The safety step of one tool call (ARCHITECTURE.md, "The path of one tool call"): fingerprint the tool,
 // look up a remembered approval, decide, ask through the broker when needed, remember "always", and write
 // exactly one audit line for whatever happened. The agent loop, the CLI and Mooring's own server all call
-// this one function, so no host can skip a step. What a call's decision depends on besides its arguments
-// (the server, the tool's fingerprint, a remembered approval, the YOLO switch) is worked out once per tool
-// (`planGate`) and kept in the tool's call plan (calls/callPlan.ts) until one of those changes.
+// this one function, so no host can skip a step. The decision is made afresh at every call from its inputs
+// as they are then (`decideGate`); nothing keeps a verdict from one call to the next.
+//
+// To add an input to the decision: a field of `GateSubject` (about the server or the tool, read by the tools
+// service at each call) or of `GateDeps` (a store or a switch), read in `decideGate`; a store that can change
+// without an event (a file another process writes) implements `VerdictSource` and is listed in
+// `gateSources`, so the call path's one revision moves with it (calls/callRevision.ts).
 import type { ServerConfig } from '@shared/config';
 import type { ApprovalLookup, AuditDecision, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
 import { MooringError } from '../errors';
@@ -74,26 +78,20 @@ export interface GateResult {
 }
 
 /**
- * The decision for one tool as things stand: its fingerprint, what is remembered for it, and the policy's
- * verdict under the YOLO switch and the approvals as they are now. Valid while `gatePlanIsCurrent`.
+ * The decision for one call of a tool from its inputs as they are now: its fingerprint, what is remembered
+ * for it, and the policy's verdict under the YOLO switch. Made at every call, never kept.
  */
-export interface GatePlan {
+export interface GateDecision {
   identity: ServerIdentity;
   fingerprint: string;
   remembered: ApprovalLookup;
   verdict: PolicyVerdict;
-  /** The switch and the approvals' version the verdict was made with. */
-  yolo: boolean;
-  approvals: number;
 }
 
-export function planGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSubject): GatePlan {
+export function decideGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSubject): GateDecision {
   const { config, tool } = subject;
   const identity = serverIdentity(config);
-  // The revision before the lookup: a change in between makes the plan stale, never a stale plan current.
-  const approvals = deps.store.revision();
   const remembered = deps.store.lookup(identity, tool);
-  const yolo = deps.yolo();
   return {
     identity,
     fingerprint: toolFingerprint(identity, tool),
@@ -103,32 +101,33 @@ export function planGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSu
       annotations: tool.annotations,
       enabled: subject.enabled,
       disabledReason: subject.disabled?.reason,
-      yolo,
+      yolo: deps.yolo(),
       remembered,
     }),
-    yolo,
-    approvals,
   };
 }
 
-/**
- * False once the YOLO switch flipped or an approval was remembered or forgotten since the plan was made,
- * by this process or another (one stat of approvals.json: safety/approvalStore.ts).
- */
-export function gatePlanIsCurrent(deps: Pick<GateDeps, 'store' | 'yolo'>, plan: GatePlan): boolean {
-  return plan.yolo === deps.yolo() && plan.approvals === deps.store.revision();
+/** A store a decision reads that may change with no event here (a file another process writes). */
+export interface VerdictSource {
+  /** Goes up with every change (for a file: checked with one stat). */
+  revision(): number;
 }
 
-/** One call as the fast path needs it: its tool's subject and plan, its arguments and who asks. */
+/** The gate's own sources that change without an event: what the call path's revision polls. */
+export function gateSources(deps: Pick<GateDeps, 'store' | 'grants'>): VerdictSource[] {
+  return deps.grants ? [deps.store, deps.grants] : [deps.store];
+}
+
+/** One call as the fast path needs it: its tool's subject and decision, its arguments and who asks. */
 export interface AutomaticCall {
   subject: GateSubject;
-  plan: GatePlan;
+  decision: GateDecision;
   arguments: Record<string, unknown>;
   client?: string | undefined;
 }
 
 /**
- * The common case without a promise in between: a call the plan runs without asking gets its audit line
+ * The common case without a promise in between: a call decided "auto" gets its audit line
  * issued now and its result at once (with `audited` when the line is still on its way); anything else
  * (refuse, ask, a pre-approval) is `undefined`, for `authorizeCall`.
  */
@@ -136,16 +135,16 @@ export function authorizeAutomatic(
   deps: Pick<GateDeps, 'audit'>,
   call: AutomaticCall,
 ): GateResult | undefined {
-  const { plan } = call;
-  if (plan.verdict.decision !== 'auto') return undefined;
+  const { decision: decided } = call;
+  if (decided.verdict.decision !== 'auto') return undefined;
   const line: AuditInput = {
     server: call.subject.config.name,
     tool: call.subject.tool.name,
     decision: 'auto',
     decidedBy: 'policy',
-    fingerprint: plan.fingerprint,
+    fingerprint: decided.fingerprint,
     client: call.client,
-    reason: plan.verdict.reason,
+    reason: decided.verdict.reason,
     arguments: call.arguments,
   };
   const result: GateResult = {
@@ -153,8 +152,8 @@ export function authorizeAutomatic(
     argsEdited: false,
     decision: 'auto',
     decidedBy: 'policy',
-    verdict: plan.verdict,
-    fingerprint: plan.fingerprint,
+    verdict: decided.verdict,
+    fingerprint: decided.fingerprint,
   };
   // Written now when it can be; else on its way (the tick's one write, or the key's first load), and
   // awaited by the caller before it sends the request.
@@ -165,14 +164,14 @@ export function authorizeAutomatic(
   return result;
 }
 
-/** Decides one call (with its tool's plan when the caller keeps one), asks when needed, audits. */
+/** Decides one call (or takes the decision the caller made for it now), asks when needed, audits. */
 export async function authorizeCall(
   deps: GateDeps,
   call: GateCall,
-  plan: GatePlan = planGate(deps, call),
+  decided: GateDecision = decideGate(deps, call),
 ): Promise<GateResult> {
   const { config, tool } = call;
-  const { identity, fingerprint, remembered, verdict } = plan;
+  const { identity, fingerprint, remembered, verdict } = decided;
   const label = `"${tool.name}" of server "${config.name}"`;
   const audit = (
     decision: AuditDecision,
@@ -210,12 +209,12 @@ export async function authorizeCall(
       'refused',
       `Mooring refused to call ${label}: ${verdict.reason}.`,
       call.disabled?.hint ??
-        `Enable the tool for server "${config.name}" (its tool list in Settings, or the includeTools/excludeTools of its config).`,
+        `Turn it on: mooring mcp tools ${config.name} --enable ${tool.name} (in the app: Tools).`,
     );
   }
   const automatic = authorizeAutomatic(deps, {
     subject: call,
-    plan,
+    decision: decided,
     arguments: call.arguments,
     client: call.client,
   });
@@ -241,9 +240,9 @@ export async function authorizeCall(
     );
   }
 
-  let decision;
+  let answer;
   try {
-    decision = await deps.broker.request(
+    answer = await deps.broker.request(
       {
         server: config.name,
         tool: tool.name,
@@ -263,21 +262,20 @@ export async function authorizeCall(
       await audit(err.code === 'cancelled' ? 'cancelled' : 'timeout', 'broker', { reason: err.message });
     throw err;
   }
-  const args = decision.arguments ?? call.arguments;
-  const edited = decision.arguments !== undefined;
-  if (decision.outcome === 'deny') {
-    await audit('deny', decision.decidedBy);
+  const args = answer.arguments ?? call.arguments;
+  const edited = answer.arguments !== undefined;
+  if (answer.outcome === 'deny') {
+    await audit('deny', answer.decidedBy);
     throw new MooringError(
       'refused',
       `You denied the call to ${label}.`,
       'Ask again, or change the request, if you want it to run.',
     );
   }
-  if (decision.outcome === 'always')
-    await deps.store.remember({ identity, tool, decidedBy: decision.decidedBy });
+  if (answer.outcome === 'always') await deps.store.remember({ identity, tool, decidedBy: answer.decidedBy });
   // Only a request that named a conversation offers this answer; anything else counts as once.
-  if (decision.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
-  const audited = decision.outcome === 'conversation' ? 'approve' : decision.outcome;
-  await audit(audited, decision.decidedBy, { args, edited });
-  return done(audited, decision.decidedBy, args, edited);
+  if (answer.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
+  const audited = answer.outcome === 'conversation' ? 'approve' : answer.outcome;
+  await audit(audited, answer.decidedBy, { args, edited });
+  return done(audited, answer.decidedBy, args, edited);
 }

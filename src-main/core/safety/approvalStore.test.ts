@@ -74,7 +74,7 @@ describe('ApprovalStore', () => {
     const serve = await ApprovalStore.open(home);
     await serve.remember({ identity: id, tool: tool('create'), decidedBy: 'user:ui' });
     const before = serve.revision();
-    expect(serve.revision()).toBe(before); // unchanged file: same revision, so call plans stay current
+    expect(serve.revision()).toBe(before); // unchanged file: same revision, so the call path's caches stay
     expect(app.lookup(id, tool('create')).status).toBe('allowed');
     expect(await app.forget('mem', 'create')).toBe(1);
     expect(serve.revision()).not.toBe(before);

@@ -4,7 +4,7 @@
 // (ARCHITECTURE.md, "Data on disk"): every change re-reads it under its lock, so an approval written by
 // another Mooring process (the CLI next to the app) is kept; and every lookup first checks the file with
 // one stat, so an approval revoked in the app stops working at once in a running `mooring serve` or
-// `mooring web` (their call plans see `revision()` move and decide again).
+// `mooring web` (every call decides afresh with what the file holds then).
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApprovalLookup } from '@shared/approval';
@@ -43,7 +43,8 @@ const EntrySchema = z.object({
 });
 export type ApprovalEntry = z.infer<typeof EntrySchema>;
 
-const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
+/** A server's name never holds a NUL (shared/config.ts SERVER_NAME_PATTERN), so the key is unambiguous. */
+const keyOf = (server: string, tool: string) => `${server}\u0000${tool}`;
 
 export class ApprovalStore {
   /**
@@ -52,6 +53,8 @@ export class ApprovalStore {
    */
   private entries = new Map<string, ApprovalEntry>();
   private version = 0;
+  /** The file was checked in the current synchronous run (`refresh`). */
+  private checked = false;
   private readonly store: ApprovalListFile<ApprovalEntry>;
 
   private constructor(readonly file: string) {
@@ -72,20 +75,25 @@ export class ApprovalStore {
   }
 
   /**
-   * Goes up whenever the remembered approvals changed, in this process or another: a call plan
-   * (calls/callPlan.ts) that decided at an older revision decides again, so a revoked or new approval
-   * applies to the next call. Checks the file first (one stat).
+   * Goes up whenever the remembered approvals changed, in this process or another (a `VerdictSource`:
+   * the call path's one revision moves with it, calls/callRevision.ts). Checks the file first (one stat).
    */
+  /**
+   * Whether "always allow" is remembered and honoured (the managed policy may turn it off; then every call
+   * is asked on its own). The revision changes with it, so a call plan made before sees the change.
+   */
+  rememberingAllowed: () => boolean = () => true;
+
   revision(): number {
     this.refresh();
-    return this.version;
+    return this.version * 2 + (this.rememberingAllowed() ? 0 : 1);
   }
 
   /** What is remembered for this tool as the server lists it now (the file as it is now). */
   lookup(identity: ServerIdentity, tool: FingerprintedTool): ApprovalLookup {
     this.refresh();
     const entry = this.entries.get(keyOf(identity.name, tool.name));
-    if (!entry) return { status: 'none' };
+    if (!entry || !this.rememberingAllowed()) return { status: 'none' };
     const current = toolFingerprint(identity, tool);
     if (current === entry.fingerprint)
       return { status: 'allowed', fingerprint: entry.fingerprint, decidedBy: entry.decidedBy, at: entry.at };
@@ -111,6 +119,7 @@ export class ApprovalStore {
       decidedBy: input.decidedBy,
       at: input.at ?? Date.now(),
     };
+    if (!this.rememberingAllowed()) return Promise.resolve(entry);
     return this.update((m) => m.set(keyOf(entry.server, entry.tool), entry)).then(() => entry);
   }
 
@@ -141,6 +150,11 @@ export class ApprovalStore {
    * been revoked (the next change or Permissions view reports the file's problem with its place).
    */
   private refresh(): void {
+    // One check per synchronous run: a call checks the revision, then looks up, with no I/O in between,
+    // so a second stat could not see a change the first could not (the change is simply after both).
+    if (this.checked) return;
+    this.checked = true;
+    queueMicrotask(() => (this.checked = false));
     let fresh: Map<string, ApprovalEntry> | undefined;
     try {
       fresh = this.store.readIfChanged();

@@ -40,7 +40,7 @@ export function checkCommandAllowed(
   throw new MooringError(
     'untrusted_command',
     `The command "${config.command}" is not a known runtime (${ALLOWED_RUNTIMES.join(', ')}), so Mooring will not start server "${config.name}".`,
-    `Review the command; if you trust it, mark the server trusted: mooring mcp add ${config.name} … --trust (in the app: Servers, Edit, "Trust this command")`,
+    `Review the command; if you trust it, mark the server trusted: mooring mcp trust ${config.name} (or --trust on one mooring mcp call; in the app: Servers, Edit, "Trust this command")`,
   );
 }
 
@@ -72,7 +72,7 @@ export async function checkRuntimeLocation(
   throw new MooringError(
     'untrusted_command',
     `The command "${config.command}" ${why}, so Mooring will not start server "${config.name}".`,
-    `Use the runtime from your PATH (a plain "${runtimeOf(config.command, platform)}", without a PATH of the server's own), or if you trust this executable, mark the server trusted: mooring mcp add ${config.name} … --trust (in the app: Servers, Edit, "Trust this command")`,
+    `Use the runtime from your PATH (a plain "${runtimeOf(config.command, platform)}", without a PATH of the server's own), or if you trust this executable, mark the server trusted: mooring mcp trust ${config.name} (or --trust on one mooring mcp call; in the app: Servers, Edit, "Trust this command")`,
   );
 }
 

@@ -15,12 +15,19 @@ const keyOf = (server: string, tool: string) => JSON.stringify([server, tool]);
 
 export class ConversationGrants {
   private readonly byConversation = new Map<string, Map<string, ConversationGrant>>();
+  private version = 0;
+
+  /** Goes up with every grant given or taken back (a `VerdictSource`: safety/approvalGate.ts). */
+  revision(): number {
+    return this.version;
+  }
 
   allow(grant: Omit<ConversationGrant, 'at'> & { at?: number }): ConversationGrant {
     const full = { ...grant, at: grant.at ?? Date.now() };
     let m = this.byConversation.get(grant.conversationId);
     if (!m) this.byConversation.set(grant.conversationId, (m = new Map()));
     m.set(keyOf(grant.server, grant.tool), full);
+    this.version++;
     return full;
   }
 
@@ -44,12 +51,14 @@ export class ConversationGrants {
       if ((q.server === undefined || g.server === q.server) && (q.tool === undefined || g.tool === q.tool))
         n += Number(m.delete(k));
     if (m.size === 0) this.byConversation.delete(q.conversationId);
+    if (n) this.version++;
     return n;
   }
 
   clear(): number {
     const n = this.list().length;
     this.byConversation.clear();
+    if (n) this.version++;
     return n;
   }
 }

@@ -5,6 +5,7 @@
 import type { ServerConfig } from '@shared/config';
 import { MooringError } from '../errors';
 import { packagesOf, type PackageRef } from './packageSpec';
+import { isLocalTransport } from '@shared/transports';
 
 export const DEFAULT_OSV_ENDPOINT = 'https://api.osv.dev/v1/query';
 export const DEFAULT_OSV_TIMEOUT_MS = 4000;
@@ -74,7 +75,7 @@ export async function checkServerPackages(
   config: Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args'>,
   opts: OsvOptions = {},
 ): Promise<OsvReport> {
-  if (config.transport !== 'stdio' || !config.command)
+  if (!isLocalTransport(config.transport) || !config.command)
     return { packages: [], warnings: [], findings: [], skipped: 'not a stdio server' };
   const scan = packagesOf(config.command, config.args ?? []);
   if (!scan.packages.length && !scan.notes.length)

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { ServerConfig } from '@shared/config';
 import type { ToolAnnotationHints, ToolChange } from '@shared/approval';
+import { isLocalTransport } from '@shared/transports';
 
 /** What identifies a server for fingerprints: its name and what it runs or where it connects. */
 export interface ServerIdentity {
@@ -29,12 +30,35 @@ export interface ToolSnapshot {
   tool: FingerprintedTool;
 }
 
-export function serverIdentity(
-  config: Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args' | 'url'>,
-) {
-  return config.transport === 'stdio'
-    ? { name: config.name, command: config.command, args: [...config.args] }
-    : { name: config.name, url: config.url };
+type IdentityFields = Pick<ServerConfig, 'name' | 'transport' | 'command' | 'args' | 'url'>;
+
+const identities = new WeakMap<IdentityFields, Readonly<ServerIdentity>>();
+/**
+ * One frozen identity per config object (a config edit replaces the object), so a call's decision neither
+ * copies the arguments nor serialises the identity again for the fingerprint's memo.
+ */
+export function serverIdentity(config: IdentityFields): Readonly<ServerIdentity> {
+  let id = identities.get(config);
+  if (!id) {
+    id = Object.freeze(
+      isLocalTransport(config.transport)
+        ? { name: config.name, command: config.command, args: Object.freeze([...config.args]) as string[] }
+        : { name: config.name, url: config.url },
+    );
+    identities.set(config, id);
+  }
+  return id;
+}
+
+const identityKeys = new WeakMap<ServerIdentity, string>();
+/** Plain JSON of an identity (built in one fixed key order by serverIdentity), once per identity object. */
+function identityKey(identity: ServerIdentity): string {
+  let key = identityKeys.get(identity);
+  if (key === undefined) {
+    key = JSON.stringify(identity);
+    identityKeys.set(identity, key);
+  }
+  return key;
 }
 
 /** Keep only the fingerprinted fields, so extra fields (`_meta`, icons) never change the fingerprint. */
@@ -70,7 +94,7 @@ export function toolFingerprint(identity: ServerIdentity, tool: FingerprintedToo
   // same identity always has the same fingerprint, so it is computed once per object.
   // The identity is a small object built in one fixed key order (serverIdentity): plain JSON is a
   // cheap, sufficient cache key; the fingerprint itself still hashes the canonical form.
-  const idKey = JSON.stringify(identity);
+  const idKey = identityKey(identity);
   const cached = fingerprintCache.get(tool);
   if (cached?.idKey === idKey) return cached.fingerprint;
   const body = { v: 1, server: normaliseIdentity(identity), tool: snapshotTool(tool) };

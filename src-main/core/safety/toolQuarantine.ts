@@ -5,7 +5,7 @@
 // readOnlyHint:true is quarantined (newToolsToDisable decides), and the catalog treats it as excluded with
 // a reason. The app and `mooring serve` both observe servers: each change is applied again to the file as
 // it is under its lock (JsonFileStore), so neither process erases what the other recorded, and the tools
-// service checks the file (one stat, `refresh`) before it uses its catalog or a call plan, so a tool the
+// service checks the file (one stat, `refresh`) before it uses its catalog or calls a tool, so a tool the
 // user enabled or a tool held back in another process counts here at the next call.
 //
 // A server added through Mooring (the form, the JSON view, an import, the CLI) is recorded as new with its
@@ -135,7 +135,7 @@ export class ToolQuarantine {
 
   /**
    * Takes the file's state when another process changed it (one stat when none did). True when a tool's
-   * quarantine changed, so what was decided with the old state (catalogs, call plans) must be made again.
+   * quarantine changed, so what was made with the old state (catalogs, resolved names) must be made again.
    * Not while a change of this process is still being written: that write adopts the file's state after.
    */
   refresh(): boolean {

@@ -1,8 +1,12 @@
 // The configured-servers service: every change to mcp_servers.json the app or the CLI can make, each
 // one method that keeps the file, the keychain, the quarantine and the live sessions in step (add, edit,
-// remove, enable, the tool toggle, the default safe set, import, test, refresh, logs). Routers and
-// commands call these; none writes the file itself.
+// remove, enable, the tool toggle, import), and what the Servers screen lists. The sessions that follow the
+// file are `sessions` (services/serverSessions.ts: sync, restart, the default safe set), the Test button's
+// throwaway sessions `connections` (services/connectionTests.ts). Routers and commands call these; none
+// writes the file itself.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
+import { confinementSummary, type ConfinementView } from '@shared/confinement';
+import type { ServerSourceKind } from '@shared/managedPolicy';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
@@ -12,14 +16,15 @@ import { importGrants } from '../config/importConsent';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
 import { parseServerInput } from '../config/serversStore';
+import { DisposableObject } from '../disposable';
 import { MooringError } from '../errors';
-import { testConnection, type ConnectionTestResult } from '../mcp/connectionTest';
 import type { PoolActorOptions, SessionPool } from '../mcp/sessionPool';
 import { describeCommandLine } from '../safety/commandAllowlist';
-import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 import { describeWorkspaceErrors, effectiveServers } from '../workspace/workspaceServers';
-import { SafeSetApplier, type SafeDefaults, type SafeSetMarks } from './safeSet';
 import type { WorkspaceScan } from '../workspace/workspaceTypes';
+import { ConnectionTests } from './connectionTests';
+import type { SafeDefaults, SafeSetMarks } from './safeSet';
+import { ServerSessions } from './serverSessions';
 
 export type { SafeDefaults, SafeSetMarks };
 
@@ -44,6 +49,10 @@ export interface ConfiguredServersDeps {
   onFileChange?: (ok: boolean) => void;
   /** A server's own icon, checked and as a data: URI (MooringCore.iconOf), if it has one. */
   serverIcon?: (name: string) => string | undefined;
+  /** Refuses, naming the rule, a server the managed policy does not allow to be added (confine/managedPolicy.ts). */
+  admit?: (config: ServerConfig, how: ServerSourceKind) => void;
+  /** Each server's confinement for its card (confine/confinementService.ts). */
+  confinement?: (configs: ServerConfig[]) => Promise<Map<string, ConfinementView>>;
 }
 
 export interface AddOptions {
@@ -56,6 +65,8 @@ export interface AddOptions {
   safeDefaults?: boolean;
   /** Values of its `${input:ID}` references (an install's secret arguments), kept in the keychain. */
   inputValues?: Readonly<Record<string, string>>;
+  /** How it came (the managed policy's registryOnly lets only `registry` through); default `form`. */
+  source?: ServerSourceKind;
 }
 
 export interface ImportRequest {
@@ -80,6 +91,8 @@ export interface ImportPreviewServer {
   grants: ImportGrant[];
   /** Settings the file gave it that an import never carries. */
   dropped: ImportDropped[];
+  /** What it will be able to write and reach, or that it runs unconfined (shared/confinement.ts). */
+  confinement: string;
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
@@ -93,30 +106,28 @@ export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' |
   missingKeychain?: { reason: string; servers: Record<string, string[]> };
 }
 
-export class ConfiguredServers {
-  private stopWatch?: () => void;
-  /** Every new server's default safe set, applied on its first connect. */
-  private readonly safeSet: SafeSetApplier;
-  /** Set by the first full `sync`: this process runs its servers, so changes start and stop sessions. */
-  private live = false;
+export class ConfiguredServers extends DisposableObject {
+  /** The sessions that follow the configs: sync, startOnly, watch, refresh, restart, traffic recording. */
+  readonly sessions: ServerSessions;
+  /** A handshake and tools/list on a throwaway session (the form's Test, `mooring mcp test`). */
+  readonly connections: ConnectionTests;
 
   constructor(private readonly deps: ConfiguredServersDeps) {
-    this.safeSet = new SafeSetApplier({
-      marks: deps.safeSet,
-      pool: deps.pool,
-      exclude: async (name, tools) => {
-        const more = (list: string[]) => [...new Set([...list, ...tools])];
-        await this.change(name, (c) => ({ ...c, excludeTools: more(c.excludeTools) }));
-        // A process that only started this server (the CLI's startOnly) does not follow the file: its
-        // running session takes the filter in place all the same.
-        const actor = deps.pool.get(name);
-        if (actor && !this.live) {
-          actor.reconfigure({ ...actor.config, excludeTools: more(actor.config.excludeTools) });
-          deps.tools.invalidate();
-        }
-      },
-      log: deps.log,
-    });
+    super();
+    this.sessions = this.register(
+      new ServerSessions({
+        pool: deps.pool,
+        configs: () => this.configs(),
+        store: deps.manager.store,
+        safeSet: deps.safeSet,
+        exclude: (name, tools) =>
+          this.change(name, (c) => ({ ...c, excludeTools: [...new Set([...c.excludeTools, ...tools])] })),
+        tools: deps.tools,
+        log: deps.log,
+        ...(deps.onFileChange ? { onFileChange: deps.onFileChange } : {}),
+      }),
+    );
+    this.connections = new ConnectionTests({ session: deps.testSession, saved: (name) => this.get(name) });
   }
 
   /**
@@ -165,10 +176,13 @@ export class ConfiguredServers {
     const configs = await this.configs();
     const statuses = new Map(this.statuses().map((s) => [s.name, s]));
     const costs = this.deps.tools.tokenCostByServer();
+    const confinement = await this.deps.confinement?.(configs);
     return configs.map((config) => {
       const icon = this.deps.serverIcon?.(config.name);
+      const confined = confinement?.get(config.name);
       return {
         config,
+        ...(confined ? { confinement: confined } : {}),
         status: statuses.get(config.name) ?? null,
         tokenCost: costs[config.name] ?? 0,
         commandLine: describeCommandLine(config),
@@ -185,106 +199,6 @@ export class ConfiguredServers {
     return this.deps.pool.get(name)?.logs.toArray() ?? [];
   }
 
-  // ---- sessions --------------------------------------------------------------------------------
-
-  /**
-   * Brings the sessions in line with the configs, and waits for the safe sets the new connections started,
-   * so nothing runs with a destructive tool the safe set is about to turn off. From then on every change
-   * here starts and stops sessions too.
-   */
-  async sync(): Promise<void> {
-    this.live = true;
-    await this.syncSessions();
-    await this.safeSet.settled();
-  }
-
-  private async syncSessions(): Promise<void> {
-    await this.deps.pool.sync(await this.configs());
-  }
-
-  /**
-   * After a change: the sessions follow once this process runs its servers (the app, browser mode,
-   * `serve`). A CLI command that only edits the file (`mcp remove`, `mcp import`, `mcp trust`) starts
-   * nothing.
-   */
-  private async follow(): Promise<void> {
-    if (this.live) await this.sync();
-  }
-
-  /**
-   * Starts just these servers (the CLI connects only what a command needs). With `trustForThisRun`
-   * (`mooring mcp call --trust`), their commands may be outside the allowlist in this process only;
-   * nothing is written.
-   */
-  async startOnly(names: string[], opts: { trustForThisRun?: boolean } = {}): Promise<void> {
-    const all = await this.configs();
-    const missing = names.filter((n) => !all.some((c) => c.name === n));
-    if (missing.length)
-      throw new MooringError(
-        'not_found',
-        `No server named ${missing.map((m) => `"${m}"`).join(', ')}`,
-        'List the servers with: mooring mcp list',
-      );
-    await this.deps.pool.sync(
-      all
-        .filter((c) => names.includes(c.name))
-        .map((c) => ({ ...c, enabled: true, ...(opts.trustForThisRun ? { trust: true } : {}) })),
-    );
-    await this.safeSet.settled();
-  }
-
-  /** Follows edits of mcp_servers.json (by hand, or by another process) until `close`. */
-  async watch(): Promise<void> {
-    if (this.stopWatch) return;
-    this.stopWatch = await this.deps.manager.store.watch((change) => {
-      this.deps.onFileChange?.(change.ok);
-      if (change.ok) void this.sync();
-      else
-        this.deps.log({
-          server: '*',
-          at: Date.now(),
-          source: 'host',
-          level: 'error',
-          text: change.error.message,
-        });
-    });
-  }
-
-  async refresh(name: string): Promise<SessionStatus | null> {
-    const actor = this.running(name);
-    await actor.refreshTools();
-    return this.statuses().find((s) => s.name === name) ?? null;
-  }
-
-  /** A fresh session (Retry on a failed server, after the user fixed what made it fail). */
-  async restart(name: string): Promise<SessionStatus | null> {
-    this.running(name);
-    await this.deps.pool.restart(name);
-    await this.safeSet.settled();
-    return this.statuses().find((s) => s.name === name) ?? null;
-  }
-
-  /** Records (or stops recording) the server's JSON-RPC traffic in its log. */
-  setTracing(name: string, on: boolean): { on: boolean } {
-    this.running(name).setTracing(on);
-    return { on };
-  }
-
-  tracing(name: string): { on: boolean } {
-    return { on: this.deps.pool.get(name)?.isTracing ?? false };
-  }
-
-  private running(name: string) {
-    const actor = this.deps.pool.get(name);
-    if (!actor)
-      throw new MooringError(
-        'not_found',
-        `"${name}" is not running`,
-        'Enable it on the Servers screen (or mooring mcp list shows whether it exists).',
-      );
-    return actor;
-  }
-
   // ---- changes ---------------------------------------------------------------------------------
 
   /**
@@ -297,22 +211,22 @@ export class ConfiguredServers {
     input: ServerConfigInput,
     opts: AddOptions = {},
   ): Promise<ServerConfig & { safeDefaults: SafeDefaults }> {
+    this.deps.admit?.(parseServerInput(input), opts.source ?? 'form');
     const saved = await this.deps.manager.add(
       input,
       opts.inputValues ? { inputValues: opts.inputValues } : {},
     );
-    if (opts.safeDefaults !== false) {
-      await this.safeSet.expect([saved.name]);
-    }
-    if (opts.start !== false) await this.sync();
+    const { safeSet } = this.sessions;
+    if (opts.safeDefaults !== false) await safeSet.expect([saved.name]);
+    if (opts.start !== false) await this.sessions.sync();
     const safeDefaults =
-      opts.safeDefaults === false ? { disabledCount: 0 } : await this.safeSet.outcome(saved.name);
+      opts.safeDefaults === false ? { disabledCount: 0 } : await safeSet.outcome(saved.name);
     return { ...saved, safeDefaults };
   }
 
   async update(name: string, input: ServerConfigInput): Promise<ServerConfig> {
     const saved = await this.deps.manager.update(name, input);
-    await this.follow();
+    await this.sessions.follow();
     return saved;
   }
 
@@ -321,12 +235,12 @@ export class ConfiguredServers {
     await this.deps.forgetSignIn(name).catch(() => undefined);
     await this.deps.manager.remove(name);
     await this.deps.removeInstalledFiles?.(name);
-    await this.follow();
+    await this.sessions.follow();
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     await this.deps.manager.store.setEnabled(name, enabled);
-    await this.follow();
+    await this.sessions.follow();
   }
 
   /** A server's approval policy; the session takes it in place (no restart). */
@@ -385,6 +299,7 @@ export class ConfiguredServers {
         exists: existing.has(config.name),
         grants: importGrants(config),
         dropped: parsed.dropped[config.name] ?? [],
+        confinement: confinementSummary(config),
       })),
     };
   }
@@ -401,6 +316,11 @@ export class ConfiguredServers {
     /** Each imported server's default safe set: what it turned off, or that it waits for a first connect. */
     safeDefaults: Record<string, SafeDefaults>;
   }> {
+    if (this.deps.admit) {
+      const parsed = parseImport(request.text, { fileName: request.fileName }).servers;
+      for (const c of parsed.filter((c) => !request.names || request.names.includes(c.name)))
+        this.deps.admit(c, 'import');
+    }
     const merged = await this.deps.manager.import(request.text, {
       fileName: request.fileName,
       ...(request.names ? { only: request.names } : {}),
@@ -409,46 +329,20 @@ export class ConfiguredServers {
     });
     const names = [...merged.added, ...merged.replaced];
     if (request.safeDefaults === false) {
-      await this.follow();
+      await this.sessions.follow();
       return { added: merged.added, replaced: merged.replaced, safeDefaults: {} };
     }
-    await this.safeSet.expect(names);
-    await this.follow();
+    await this.sessions.safeSet.expect(names);
+    await this.sessions.follow();
     // Each outcome is taken at once (the runs of this sync are read before anything else awaits).
-    const outcomes = await Promise.all(names.map((name) => this.safeSet.outcome(name)));
+    const outcomes = await Promise.all(names.map((name) => this.sessions.safeSet.outcome(name)));
     const safeDefaults = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
     return { added: merged.added, replaced: merged.replaced, safeDefaults };
   }
 
-  // ---- test ------------------------------------------------------------------------------------
-
-  /**
-   * A handshake and tools/list on a throwaway session, through the same safety checks as a real start.
-   * Secret values typed into the form are used for this test only; nothing is written. A "<keychain>"
-   * value (of a saved server) is read from the keychain.
-   */
-  test(input: ServerConfigInput): Promise<ConnectionTestResult> {
-    const config = parseServerInput(input);
-    const stored = (values: Record<string, string>, keys: string[]) =>
-      keys.filter((k) => values[k] === KEYCHAIN_REF);
-    return testConnection(
-      {
-        ...config,
-        secretEnv: stored(config.env, config.secretEnv),
-        secretHeaders: stored(config.headers, config.secretHeaders),
-      },
-      this.deps.testSession,
-    );
-  }
-
-  /** `mooring mcp test NAME`: the saved server, its secrets from the keychain. */
-  async testSaved(name: string): Promise<ConnectionTestResult> {
-    return this.test(await this.get(name));
-  }
-
-  close(): void {
-    this.stopWatch?.();
-    this.stopWatch = undefined;
+  /** Ends what the sessions started (the file's watch). */
+  async close(): Promise<void> {
+    await this.dispose();
   }
 
   /** One read-modify-write of one server entry, atomic in the file, then the sessions follow. */
@@ -461,6 +355,6 @@ export class ConfiguredServers {
     });
     this.deps.tools.invalidate();
     // Not `sync`: a safe set being applied comes through here, and must not wait for itself.
-    if (this.live) await this.syncSessions();
+    await this.sessions.afterEdit();
   }
 }

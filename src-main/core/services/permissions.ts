@@ -3,7 +3,7 @@
 // lets calls run unasked, "allow for this conversation" (in memory), approved project-folder servers
 // (workspace-approvals.json, pinned to content) and OAuth sign-ins (the keychain). The Permissions screen
 // and any CLI command come here; each permission stays owned by its own store.
-import type { ServerConfig } from '@shared/config';
+import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { PermissionsView, Revocation, ServerPermission, SignInPermission } from '@shared/permissions';
 import { MooringError } from '../errors';
 import type { ApprovalStore } from '../safety/approvalStore';
@@ -109,7 +109,7 @@ export class PermissionsService {
   }
 
   private async signIns(configs: ServerConfig[]): Promise<SignInPermission[]> {
-    const remote = configs.filter((c) => c.transport !== 'stdio' && c.url);
+    const remote = configs.filter((c) => isRemoteServer(c));
     const states = await Promise.all(
       remote.map((c) =>
         this.deps.signIns.state(c).catch(() => ({ signedIn: false }) as { signedIn: boolean }),

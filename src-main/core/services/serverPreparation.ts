@@ -3,17 +3,19 @@
 // environment is known — where the runtime resolves), the OSV package check (once per command line per
 // process); and the SSRF-guarded, DNS-pinned fetch each remote server uses.
 import type { FetchLike } from '@modelcontextprotocol/client';
-import type { ServerConfig } from '@shared/config';
+import type { RemoteServerConfig, ServerConfig } from '@shared/config';
 import type { LogLine } from '@shared/session';
 import { childEnvironment } from '../mcp/childEnv';
+import type { DialGuard } from '../mcp/serverDial';
 import { checkCommandAllowed, checkRuntimeLocation } from '../safety/commandAllowlist';
 import { createGuardedFetch, type GuardedFetch } from '../safety/guardedFetch';
 import { checkServerPackages } from '../safety/osvCheck';
 import type { SecretRedactor } from '../safety/redact';
-import { ssrfPolicyOf } from '../safety/ssrfGuard';
+import { checkUrl, ssrfPolicyOf } from '../safety/ssrfGuard';
 import type { SecretStore } from '../secrets/secretStore';
 import { resolveServerConfig, secretValuesOf } from '../secrets/serverSecrets';
 import { canonicalWorkspace, resolveWorkspaceInputs, substituteStartVariables } from '../workspace';
+import { isLocalTransport } from '@shared/transports';
 
 export interface ServerPreparationDeps {
   secrets: SecretStore;
@@ -24,6 +26,8 @@ export interface ServerPreparationDeps {
   log: (line: LogLine) => void;
   /** Learns the secret values each resolved config holds, so they are masked wherever text is shown. */
   redactor?: SecretRedactor;
+  /** Refuses a server the managed policy does not allow to start (confine/managedPolicy.ts). */
+  admit?: (config: ServerConfig) => void;
 }
 
 export class ServerPreparation {
@@ -38,6 +42,7 @@ export class ServerPreparation {
     warn: (text: string) => void,
     workspace?: string,
   ): Promise<ServerConfig> {
+    this.deps.admit?.(config);
     checkCommandAllowed(config);
     const folder =
       workspace ?? (this.deps.workspace ? await canonicalWorkspace(this.deps.workspace) : undefined);
@@ -54,7 +59,7 @@ export class ServerPreparation {
     const resolved = await resolveServerConfig(withFolder, this.deps.secrets, this.deps.env());
     // Known before the server starts, so its first stderr line is already masked.
     this.deps.redactor?.add(secretValuesOf(config, resolved));
-    if (config.transport === 'stdio') {
+    if (isLocalTransport(config.transport)) {
       // Judged on the environment the child really gets (a PATH in the server's env counts).
       await checkRuntimeLocation(resolved, {
         childPath: (await childEnvironment(resolved.env)).PATH,
@@ -73,6 +78,15 @@ export class ServerPreparation {
       await check;
     }
     return resolved;
+  }
+
+  /**
+   * How a remote server is dialled (mcp/serverDial.ts): the guarded fetch below, and the same SSRF policy's
+   * check for a connection a transport opens without fetch.
+   */
+  guardFor(config: RemoteServerConfig): DialGuard {
+    const policy = ssrfPolicyOf(config);
+    return { fetch: this.fetchFor(config), check: async (url) => void (await checkUrl(url, policy)) };
   }
 
   /** One guarded fetch per remote server config, reused across reconnects and closed with the core. */

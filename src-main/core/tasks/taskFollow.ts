@@ -8,10 +8,11 @@
 // - at the end: the tool's result (2025 `tasks/result`; 2026 inline), or the error, or "cancelled".
 // An abort whose reason is TASK_SUSPENDED (Mooring closing) stops following and leaves the task running on
 // the server; any other abort (the user cancelled) sends `tasks/cancel` when the server accepts it.
-import { ProtocolError, type CallToolResult, type Client } from '@modelcontextprotocol/client';
+import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
 import { isTerminalTaskStatus } from '@shared/tasks';
 import { MooringError } from '../errors';
-import type { MooringClient } from '../mcp/taskClient';
+import { wireErrorOf } from '../mcp/sessionErrors';
+import type { ServerRequests } from '../mcp/types';
 import {
   cancelTask,
   getTask,
@@ -39,8 +40,8 @@ export type InputFulfiller = (
 ) => Promise<unknown>;
 
 export interface FollowInput {
-  /** The session's current client (it may change on a reconnect), or a resumed session's. */
-  client: () => Promise<MooringClient>;
+  /** The session the task lives in: the live one (across its reconnects), or a resumed one. */
+  session: () => Promise<Pick<ServerRequests, 'request' | 'onTaskStatus'>>;
   era: TaskEra;
   task: TaskSnapshot;
   /** Whether tasks/cancel is worth sending (the server accepts it). */
@@ -85,7 +86,7 @@ export async function followTask(input: FollowInput): Promise<TaskEnd> {
     task = { ...task, ...next };
     if (changed) input.onUpdate(task);
   };
-  const stopListening = (await input.client()).onTaskStatus((n) => {
+  const stopListening = (await input.session()).onTaskStatus((n) => {
     if (n.taskId !== task.taskId) return;
     // The notification carries the whole task (2026: with its result); a bad one only wakes the poll.
     try {
@@ -101,7 +102,7 @@ export async function followTask(input: FollowInput): Promise<TaskEnd> {
       if (isTerminalTaskStatus(task.status) && !resultCall) return await finish(input, task);
       if (task.status === 'input_required') {
         if (input.era === '2025-11-25' && !resultCall) {
-          resultCall = taskResult(await input.client(), task.taskId, {
+          resultCall = taskResult(await input.session(), task.taskId, {
             timeoutMs: 24 * 60 * 60_000,
             ...(input.signal ? { signal: input.signal } : {}),
           });
@@ -141,15 +142,16 @@ export async function followTask(input: FollowInput): Promise<TaskEnd> {
 
 async function poll(input: FollowInput, task: TaskSnapshot): Promise<TaskSnapshot> {
   try {
-    return await getTask(await input.client(), task.taskId, {
+    return await getTask(await input.session(), task.taskId, {
       timeoutMs: TASK_REQUEST_TIMEOUT_MS,
       ...(input.signal ? { signal: input.signal } : {}),
     });
   } catch (err) {
-    if (err instanceof ProtocolError && err.code === -32602)
+    const wire = wireErrorOf(err);
+    if (wire?.code === -32602)
       throw new MooringError(
         'not_found',
-        `The server no longer knows the task ${task.taskId} (${err.message})`,
+        `The server no longer knows the task ${task.taskId} (${wire.message})`,
         'It may have restarted, or the task outlived its time to live; run the tool again.',
         { cause: err },
       );
@@ -166,7 +168,7 @@ async function finish(input: FollowInput, task: TaskSnapshot): Promise<TaskEnd> 
   }
   // 2025: a failed task answers tasks/result with the call's error or with its isError result.
   try {
-    const result = await taskResult(await input.client(), task.taskId, {
+    const result = await taskResult(await input.session(), task.taskId, {
       timeoutMs: TASK_REQUEST_TIMEOUT_MS,
       ...(input.signal ? { signal: input.signal } : {}),
     });
@@ -177,8 +179,11 @@ async function finish(input: FollowInput, task: TaskSnapshot): Promise<TaskEnd> 
 }
 
 function endError(task: TaskSnapshot, err: unknown): MooringError {
-  if (err instanceof MooringError) return err;
-  const why = err instanceof ProtocolError ? `error ${err.code}: ${err.message}` : task.statusMessage;
+  // The server's own error (2025 tasks/result answers what tools/call would have) says why the task failed;
+  // a local one (timeout, cancellation, a broken connection) is thrown as it is.
+  const wire = wireErrorOf(err);
+  if (err instanceof MooringError && !wire) return err;
+  const why = wire ? `error ${wire.code}: ${wire.message}` : task.statusMessage;
   return new MooringError(
     'tool_error',
     `The task ${task.taskId} ${task.status === 'failed' ? 'failed' : 'ended without a result'}${why ? `: ${why}` : ''}`,
@@ -197,7 +202,7 @@ async function answerInputs(input: FollowInput, task: TaskSnapshot, answered: Se
     responses[key] = await input.fulfil(request, signal);
   }
   await updateTask(
-    await input.client(),
+    await input.session(),
     { taskId: task.taskId, inputResponses: responses },
     { timeoutMs: TASK_REQUEST_TIMEOUT_MS, signal },
   );
@@ -205,8 +210,7 @@ async function answerInputs(input: FollowInput, task: TaskSnapshot, answered: Se
 
 async function sendCancel(input: FollowInput, task: TaskSnapshot): Promise<void> {
   try {
-    const client: Client = await input.client();
-    await cancelTask(client, task.taskId, { timeoutMs: 5_000 });
+    await cancelTask(await input.session(), task.taskId, { timeoutMs: 5_000 });
   } catch {
     // Best effort: the task may have ended meanwhile (-32602), or the session is gone.
   }

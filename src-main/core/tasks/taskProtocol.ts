@@ -4,15 +4,20 @@
 //   "optional" ("Tool-Level Negotiation"); the answer is a CreateTaskResult `{task}`; `tasks/get` polls,
 //   `tasks/result` returns the tool's result (and blocks until the task ends), `tasks/cancel` cancels.
 // - The `io.modelcontextprotocol/tasks` extension of 2026-07-28: the server decides per request and
-//   answers `resultType: "task"` with the task's fields inline (mcp/taskClient.ts catches that); `tasks/get`
+//   answers `resultType: "task"` with the task's fields inline (mcp/requestHandler.ts catches that); `tasks/get`
 //   returns a DetailedTask that carries the result, the error or the `inputRequests`, which the client
 //   answers with `tasks/update`; `tasks/cancel` only acknowledges.
 // Field names differ (`ttl`/`pollInterval` in 2025, `ttlMs`/`pollIntervalMs` in 2026): one snapshot type.
+// Every message goes through the session's request handler (mcp/requestHandler.ts): the same timeout,
+// abort, redaction, metrics and traffic trace as a tool call.
 import { z } from 'zod';
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { TaskStatus } from '@shared/tasks';
 import { TASK_STATUSES } from '@shared/tasks';
-import type { Tool } from '../mcp/types';
+import type { ServerRequests, Tool } from '../mcp/types';
+
+/** What the task messages need of a session. */
+export type TaskRequests = Pick<ServerRequests, 'request'>;
 
 /** Which revision's task messages a task speaks. */
 export type TaskEra = '2025-11-25' | '2026-07-28';
@@ -87,24 +92,23 @@ export function taskSupportOf(tool: Tool): TaskSupport {
 }
 
 /** Whether the server declared task-augmented `tools/call` (2025-11-25 "Server Capabilities"). */
-export function serverAugmentsToolCalls(client: Client): boolean {
-  const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } })
-    ?.tasks;
+export function serverAugmentsToolCalls(caps: ServerCapabilities | undefined): boolean {
+  const tasks = (caps as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
   return Boolean(tasks?.requests?.tools?.call);
 }
 
 /** Whether a 2025 server accepts `tasks/cancel` (its `tasks.cancel` capability); 2026 always does. */
-export function serverCancelsTasks(client: Client, era: TaskEra): boolean {
+export function serverCancelsTasks(caps: ServerCapabilities | undefined, era: TaskEra): boolean {
   if (era === '2026-07-28') return true;
-  return Boolean((client.getServerCapabilities() as { tasks?: { cancel?: unknown } })?.tasks?.cancel);
+  return Boolean((caps as { tasks?: { cancel?: unknown } } | undefined)?.tasks?.cancel);
 }
 
 /**
  * How a call of this tool runs: as a task when the server augments tool calls and the tool requires or
  * allows it ("optional" ones too: a long call survives a restart of Mooring); otherwise as a plain call.
  */
-export function runsAsTask(client: Client, tool: Tool): boolean {
-  return serverAugmentsToolCalls(client) && taskSupportOf(tool) !== 'forbidden';
+export function runsAsTask(caps: ServerCapabilities | undefined, tool: Tool): boolean {
+  return serverAugmentsToolCalls(caps) && taskSupportOf(tool) !== 'forbidden';
 }
 
 export interface RequestOpts {
@@ -114,11 +118,11 @@ export interface RequestOpts {
 
 /** 2025-11-25 "Creating Tasks": `tools/call` with a `task` field; the answer is the task, not the result. */
 export async function createToolTask(
-  client: Client,
+  requests: TaskRequests,
   input: { name: string; arguments: Record<string, unknown>; ttlMs: number; progressToken: string },
   opts: RequestOpts,
 ): Promise<TaskSnapshot> {
-  const res = await client.request(
+  const res = await requests.request(
     {
       method: 'tools/call',
       params: {
@@ -127,22 +131,20 @@ export async function createToolTask(
         task: { ttl: input.ttlMs },
         _meta: { progressToken: input.progressToken },
       },
-    } as never,
+    },
     CreateTaskResult2025,
-    requestOptions(opts),
+    opts,
   );
   return snapshotOf(res.task);
 }
 
 /** `tasks/get` (both revisions; the 2026 answer carries the result, the error or the input requests). */
-export async function getTask(client: Client, taskId: string, opts: RequestOpts): Promise<TaskSnapshot> {
-  return snapshotOf(
-    await client.request(
-      { method: 'tasks/get', params: { taskId } } as never,
-      WireTask,
-      requestOptions(opts),
-    ),
-  );
+export async function getTask(
+  requests: TaskRequests,
+  taskId: string,
+  opts: RequestOpts,
+): Promise<TaskSnapshot> {
+  return snapshotOf(await requests.request({ method: 'tasks/get', params: { taskId } }, WireTask, opts));
 }
 
 /**
@@ -150,41 +152,30 @@ export async function getTask(client: Client, taskId: string, opts: RequestOpts)
  * result, or the same JSON-RPC error), blocking until the task ends. While it blocks, the server sends the
  * requests the task needs (elicitation, sampling) to the client's handlers ("Input Required Status").
  */
-export async function taskResult(client: Client, taskId: string, opts: RequestOpts): Promise<CallToolResult> {
-  const res = await client.request(
-    { method: 'tasks/result', params: { taskId } } as never,
-    AnyResult,
-    requestOptions(opts),
-  );
+export async function taskResult(
+  requests: TaskRequests,
+  taskId: string,
+  opts: RequestOpts,
+): Promise<CallToolResult> {
+  const res = await requests.request({ method: 'tasks/result', params: { taskId } }, AnyResult, opts);
   const r = res as CallToolResult;
   return Array.isArray(r.content) ? r : { ...r, content: [] };
 }
 
 /** `tasks/cancel` (2025: answers the cancelled task; 2026: an acknowledgement only). */
-export async function cancelTask(client: Client, taskId: string, opts: RequestOpts): Promise<void> {
-  await client.request(
-    { method: 'tasks/cancel', params: { taskId } } as never,
-    AnyResult,
-    requestOptions(opts),
-  );
+export async function cancelTask(requests: TaskRequests, taskId: string, opts: RequestOpts): Promise<void> {
+  await requests.request({ method: 'tasks/cancel', params: { taskId } }, AnyResult, opts);
 }
 
 /** 2026-07-28 extension "Task Update Requests": the answers to the task's `inputRequests`, by key. */
 export async function updateTask(
-  client: Client,
+  requests: TaskRequests,
   input: { taskId: string; inputResponses: Record<string, unknown> },
   opts: RequestOpts,
 ): Promise<void> {
-  await client.request(
-    {
-      method: 'tasks/update',
-      params: { taskId: input.taskId, inputResponses: input.inputResponses },
-    } as never,
+  await requests.request(
+    { method: 'tasks/update', params: { taskId: input.taskId, inputResponses: input.inputResponses } },
     AnyResult,
-    requestOptions(opts),
+    opts,
   );
-}
-
-function requestOptions(opts: RequestOpts) {
-  return { timeout: opts.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
 }

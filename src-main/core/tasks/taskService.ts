@@ -6,16 +6,15 @@
 // closes, a conversation's task keeps running on the server; the next app start resumes following it
 // (`resume`) and hands the outcome to the conversation (`deliver`, wired by the root to the chat).
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { ErrorData } from '@shared/errors';
 import type { LogLine } from '@shared/session';
 import type { CallTask } from '@shared/tasks';
 import { callKey, type Progress, type ToolCallEvent, type ToolCallPhase } from '@shared/toolCall';
 import { MooringError, toErrorData } from '../errors';
 import type { SessionActor } from '../mcp/sessionActor';
-import { callError } from '../mcp/sessionErrors';
-import { createdTaskOf, type MooringClient } from '../mcp/taskClient';
-import type { CallOptions, ToolHandle } from '../mcp/types';
+import { callError, createdTaskOf } from '../mcp/sessionErrors';
+import type { CallOptions, ResumedSession, ServerRequests, ToolHandle } from '../mcp/types';
 import {
   followTask,
   isSuspended,
@@ -94,19 +93,23 @@ export class TaskService {
   /** One tool call, as a task when the server runs it as one; resolves with the tool's result. */
   callTool(input: TaskCallInput): Promise<CallToolResult> {
     // A ready session is used at once: a call pays no promise for a session it already has.
-    const client = input.actor.sdkClient();
-    return client ? this.callOn(input, client) : this.callWhenReady(input);
+    const caps = input.actor.requests.capabilities();
+    return caps ? this.callOn(input, caps) : this.callWhenReady(input);
   }
 
   private async callWhenReady(input: TaskCallInput): Promise<CallToolResult> {
-    const timeoutMs = input.actor.config.timeoutSeconds * 1000;
-    return this.callOn(input, await input.actor.readyClient(timeoutMs, input.signal));
+    const { requests, config } = input.actor;
+    await requests.ready({
+      timeoutMs: config.timeoutSeconds * 1000,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    return this.callOn(input, requests.capabilities());
   }
 
-  private async callOn(input: TaskCallInput, client: MooringClient): Promise<CallToolResult> {
+  private async callOn(input: TaskCallInput, caps: ServerCapabilities | undefined): Promise<CallToolResult> {
     const { actor, handle } = input;
-    if (runsAsTask(client, handle.definition))
-      return this.createAndFollow(input, client, actor.config.timeoutSeconds * 1000);
+    if (runsAsTask(caps, handle.definition))
+      return this.createAndFollow(input, actor.config.timeoutSeconds * 1000);
     const opts: CallOptions = {};
     if (input.signal) opts.signal = input.signal;
     if (input.onProgress) opts.onProgress = input.onProgress;
@@ -116,7 +119,7 @@ export class TaskService {
       // The 2026-07-28 extension: the server decided to answer with a task ("Polymorphic Results").
       const created = createdTaskOf(err);
       if (!created) throw err;
-      return this.follow(input, { era: '2026-07-28', task: snapshotOf(created), client });
+      return this.follow(input, { era: '2026-07-28', task: snapshotOf(created), caps });
     }
   }
 
@@ -164,19 +167,16 @@ export class TaskService {
   // ---- one task ---------------------------------------------------------------------------------
 
   /** 2025-11-25 task augmentation: `tools/call` with `task`, then follow. */
-  private async createAndFollow(
-    input: TaskCallInput,
-    client: MooringClient,
-    timeoutMs: number,
-  ): Promise<CallToolResult> {
+  private async createAndFollow(input: TaskCallInput, timeoutMs: number): Promise<CallToolResult> {
+    const { requests } = input.actor;
     // MCP 2025-11-25 "Task Progress Notifications": the token stays valid for the task's whole life.
     const token = `mooring-task-${randomUUID()}`;
-    const unroute = input.onProgress ? client.routeProgress(token, input.onProgress) : () => undefined;
+    const unroute = input.onProgress ? requests.routeProgress(token, input.onProgress) : () => undefined;
     try {
       let task: TaskSnapshot;
       try {
         task = await createToolTask(
-          client,
+          requests,
           {
             name: input.handle.name,
             arguments: input.args,
@@ -193,7 +193,7 @@ export class TaskService {
           signal: input.signal,
         });
       }
-      return await this.follow(input, { era: '2025-11-25', task, client });
+      return await this.follow(input, { era: '2025-11-25', task, caps: requests.capabilities() });
     } finally {
       unroute();
     }
@@ -201,11 +201,11 @@ export class TaskService {
 
   private async follow(
     input: TaskCallInput,
-    start: { era: TaskEra; task: TaskSnapshot; client: MooringClient },
+    start: { era: TaskEra; task: TaskSnapshot; caps: ServerCapabilities | undefined },
   ): Promise<CallToolResult> {
     const { actor, call } = input;
     const key = callKey(call);
-    const cancellable = serverCancelsTasks(start.client, start.era);
+    const cancellable = serverCancelsTasks(start.caps, start.era);
     const httpSession = actor.httpSession();
     const record: TaskRecord = {
       key,
@@ -243,7 +243,8 @@ export class TaskService {
     if (input.signal?.aborted) onAbort();
     input.signal?.addEventListener('abort', onAbort, { once: true });
     const done = followTask({
-      client: () => actor.readyClient(TASK_REQUEST_TIMEOUT_MS, ac.signal),
+      // The live session across its reconnects: each task request waits for it within its own timeout.
+      session: async () => actor.requests,
       era: start.era,
       task: start.task,
       cancellable,
@@ -320,20 +321,21 @@ export class TaskService {
       ...(r.statusMessage !== undefined ? { statusMessage: r.statusMessage } : {}),
       ...(r.pollIntervalMs ? { pollIntervalMs: r.pollIntervalMs } : {}),
     };
-    let side: MooringClient | undefined;
+    let side: ResumedSession | undefined;
     const done = (async (): Promise<TaskDelivery['outcome']> => {
       if (!actor) throw new MooringError('not_found', `"${r.server}" is no longer configured`);
       emit('running', first);
       this.note(r.server, 'info', `resumes following task ${r.taskId} of ${r.tool}`);
-      const client = async () => {
-        const live = await actor.readyClient(TASK_REQUEST_TIMEOUT_MS, ac.signal);
+      const session = async (): Promise<ServerRequests> => {
+        if (!r.httpSession) return actor.requests;
         // A 2025 server may bind its tasks to the session that created them: ask that session.
-        if (!r.httpSession || actor.httpSession()?.sessionId === r.httpSession.sessionId) return live;
+        await actor.requests.ready({ timeoutMs: TASK_REQUEST_TIMEOUT_MS, signal: ac.signal });
+        if (actor.httpSession()?.sessionId === r.httpSession.sessionId) return actor.requests;
         side ??= await actor.resumeHttpSession(r.httpSession.sessionId, r.httpSession.protocolVersion);
         return side;
       };
       const end = await followTask({
-        client,
+        session,
         era: r.era,
         task: first,
         cancellable: r.cancellable,

@@ -12,6 +12,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '@shared/config';
+import { confinementSummary } from '@shared/confinement';
 import { readTextIfExists } from '../config/atomicJson';
 import { serverConsent } from '../config/importConsent';
 import { parseImport, type ImportInput } from '../config/importFormats';
@@ -145,6 +146,7 @@ export async function scanWorkspace(
         heldBack,
         heldBackAllowed,
         commandLine: describeCommandLine(full),
+        confinement: confinementSummary(heldBackAllowed ? full : safe),
         inputs,
         pin,
         ...status,

@@ -4,10 +4,11 @@
 // log line that mentions it is masked (URLs down to scheme and host; secret-looking arguments hidden).
 import { ServerConfigSchema, type ServerConfig } from '@shared/config';
 import { describeZodIssue, formatPath } from '../config/jsonDiagnostics';
-import { inferTransport } from '../config/importFormats';
+import { inferTransport } from '../config/importEntry';
 import { MooringError } from '../errors';
 import { redactText } from '../safety/redact';
 import { maskArgs, maskUrl, MASK } from '../secrets/serverSecrets';
+import { isRemoteTransport } from '@shared/transports';
 
 export const ENV_SERVER_NAME = 'env';
 export const ENV_STDIO = 'MOORING_MCP_SERVER_STDIO';
@@ -118,7 +119,7 @@ export function maskForLog(line: string, server: ServerConfig | null): string {
 
 /** How the `env` server is shown (`mooring mcp list`, the UI): the command line or the URL's host. */
 export function describeEnvServer(server: ServerConfig): string {
-  if (server.transport !== 'stdio')
+  if (isRemoteTransport(server.transport))
     return `${server.transport.toUpperCase()} ${maskUrl(server.url!, { hostOnly: true })} (from ${ENV_URL})`;
   return `${[server.command!, ...maskArgs(server.args).map((a) => (looksLikeToken(a) ? MASK : a))].join(' ')} (from ${ENV_STDIO})`;
 }

@@ -33,14 +33,15 @@ it('lists status, command line, what it may do, override, inputs, the approved l
   const scan = await scanWorkspace(ws, { approvals });
   const globals = [ServerConfigSchema.parse({ name: 'github', command: 'npx', args: ['gh'] })];
   const lines = formatWorkspaceScan(scan, globals);
-  expect(lines.slice(0, 6)).toEqual([
+  expect(lines.slice(0, 7)).toEqual([
     `Workspace ${scan.workspace}`,
     '  github: changed since approval, from .vscode/mcp.json (overrides the global "github")',
     "    runs: K='${input:key}' node gh2.js",
+    '    Runs unconfined: it can read and write everything you can and reach any host.',
     '    gives it: environment variables: K',
     "    approved: K='${input:key}' node gh.js",
     '    asks for: key (secret) — API key',
   ]);
-  expect(lines[6]).toBe('  .cursor/mcp.json: cannot be used');
-  expect(lines[7]).toMatch(new RegExp(`^    ${join(scan.workspace, '.cursor/mcp.json')}:1:\\d+: `));
+  expect(lines[7]).toBe('  .cursor/mcp.json: cannot be used');
+  expect(lines[8]).toMatch(new RegExp(`^    ${join(scan.workspace, '.cursor/mcp.json')}:1:\\d+: `));
 });

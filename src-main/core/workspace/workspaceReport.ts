@@ -37,7 +37,7 @@ export function formatWorkspaceScan(scan: WorkspaceScan, globals: readonly Serve
  * each held-back setting with whether the approval allowed it.
  */
 export function describeOffered(s: OfferedServer): string[] {
-  const lines = [`    runs: ${s.commandLine}`];
+  const lines = [`    runs: ${s.commandLine}`, `    ${s.confinement}`];
   for (const g of s.grants) lines.push(`    gives it: ${g.text}`);
   for (const d of s.heldBack)
     lines.push(

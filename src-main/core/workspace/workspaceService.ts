@@ -21,6 +21,8 @@ export interface WorkspaceServiceDeps {
   poolOptions: (workspace: string) => PoolActorOptions;
   /** A folder session's tools or state changed. */
   onChange: () => void;
+  /** Refuses, naming the rule, a server the managed policy does not allow (confine/managedPolicy.ts). */
+  admit?: (config: ServerConfig) => void;
 }
 
 export class WorkspaceService {
@@ -68,6 +70,7 @@ export class WorkspaceService {
         `"${name}" in ${offered.file} changed since you reviewed it; nothing was approved.`,
         'Review it again, then approve.',
       );
+    this.deps.admit?.(offered.config);
     await approveWorkspaceServer({
       offered,
       approvals: this.approvalFile!,

@@ -44,6 +44,8 @@ export interface OfferedServer {
   heldBackAllowed: boolean;
   /** The full command line (stdio) or transport and URL, secret env values shown as •••. */
   commandLine: string;
+  /** What it will be able to write and reach, or that it runs unconfined (shared/confinement.ts). */
+  confinement: string;
   /** VS Code inputs this server needs; asked at approval, kept in the keychain. */
   inputs: ImportInput[];
   pin: string;

@@ -3,6 +3,7 @@
 // they are.
 import type { ServerConfig, ServerConfigInput, ServerPolicy, TransportKind } from '@shared/config';
 import { LogLevelSchema, type LogLevel } from '@shared/settings';
+import { isLocalTransport } from '@shared/transports';
 
 export interface KeyValueRow {
   key: string;
@@ -109,7 +110,7 @@ const secretKeys = (rs: KeyValueRow[]) => rs.filter((r) => r.key.trim() && r.sec
 
 export function inputFrom(d: ServerDraft): ServerConfigInput {
   const out: ServerConfigInput = { ...d.rest, name: d.name.trim(), transport: d.transport };
-  if (d.transport === 'stdio') {
+  if (isLocalTransport(d.transport)) {
     if (d.command.trim()) out.command = d.command.trim();
     const args = d.args.split('\n').filter((a) => a.trim() !== '');
     if (args.length) out.args = args;

@@ -205,6 +205,9 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
                 <code className="command-line" data-testid="import-command-line">
                   {shown(s.commandLine)}
                 </code>
+                <p className="confine-consent" data-testid="import-confinement">
+                  {shown(s.confinement)}
+                </p>
                 {preview.data.missingKeychain?.servers[s.config.name] && (
                   <p className="warn-text" data-testid="import-needs-keychain">
                     Needs the keychain for{' '}

@@ -19,8 +19,10 @@ import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
 import { clientConfigKind, draftFrom, emptyDraft, inputFrom, type ServerDraft } from '../lib/serverDraft';
 import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs, toast } from '../ui';
+import { ConfinementFields } from './ConfinementFields';
 import { KeyValueEditor } from './KeyValueEditor';
 import { TestResult } from './TestResult';
+import { isLocalTransport } from '@shared/transports';
 
 const POLICIES: { value: ServerPolicy; label: string }[] = [
   { value: 'default', label: 'Ask before tools that may change things (recommended)' },
@@ -232,7 +234,7 @@ function FormFields({
   set: (patch: Partial<ServerDraft>) => void;
   commandLine: string;
 }) {
-  const stdio = draft.transport === 'stdio';
+  const stdio = isLocalTransport(draft.transport);
   return (
     <div className="form-grid">
       <Field label="Name" hint="Letters, digits, “_” and “-”. Tools appear as mcp__name__tool.">
@@ -286,6 +288,12 @@ function FormFields({
               onChange={(env) => set({ env })}
             />
           </div>
+          <ConfinementFields
+            command={draft.command}
+            args={draft.args}
+            rest={draft.rest}
+            setRest={(rest) => set({ rest })}
+          />
         </>
       ) : (
         <>

@@ -11,7 +11,9 @@ import { ServerErrorBlock } from '../components/ServerErrorBlock';
 import { StateBadge } from '../components/StateBadge';
 import { useUi } from '../stores/uiStore';
 import { Button, Card, IconButton, Switch, toast } from '../ui';
+import { ConfinementLine } from './ConfinementPanel';
 import { SignIn } from './SignIn';
+import { isRemoteTransport, TRANSPORTS } from '@shared/transports';
 
 const ms = (v: number) => (v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`);
 
@@ -126,9 +128,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
               {p50 !== null && <span title="Median tool-call latency">p50 {ms(p50)}</span>}
             </>
           ) : (
-            <span>
-              {config.transport === 'stdio' ? 'local command (stdio)' : config.transport.toUpperCase()}
-            </span>
+            <span>{TRANSPORTS[config.transport].label}</span>
           )}
           {status?.serverInfo && (
             <span>
@@ -139,6 +139,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
             <span title="The MCP revision this session negotiated">MCP {status.protocolVersion}</span>
           )}
         </div>
+        <ConfinementLine row={row} />
         {failed && status.error && (
           <ServerErrorBlock
             error={status.error}
@@ -146,7 +147,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
             onRetry={() => restart.mutate({ name: config.name })}
           />
         )}
-        {config.transport !== 'stdio' && (
+        {isRemoteTransport(config.transport) && (
           <SignIn server={config.name} needsAuth={status?.error?.code === 'auth_required'} />
         )}
         <ErrorNote error={setEnabled.error ?? refresh.error ?? restart.error} />

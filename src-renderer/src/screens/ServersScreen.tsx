@@ -1,6 +1,7 @@
 // Servers: every configured MCP server with its live state; add (form or JSON), import, test, retry,
 // logs, enable, remove with confirmation. New servers start with the default safe set (destructive tools
 // off), and the notice about it counts what is still off, live.
+import { ManagedPolicyBanner } from './ConfinementPanel';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AppWindow, Download, Plus, Server } from 'lucide-react';
 import { useTRPC } from '../api/trpc';
@@ -120,6 +121,7 @@ export function ServersScreen() {
           </>
         }
       />
+      <ManagedPolicyBanner />
       <ServersFileProblem error={list.error} />
       {ui.notice && <SafeDefaultsNotice servers={ui.notice.servers} />}
       {list.isSuccess && rows.length === 0 ? (

@@ -84,6 +84,9 @@ export function WorkspaceScreen() {
                       <span className="muted small">from {s.source}</span>
                     </div>
                     <code className="command-line">{shown(s.commandLine)}</code>
+                    <p className="confine-consent" data-testid="offered-confinement">
+                      {shown(s.confinement)}
+                    </p>
                     {s.approvedCommandLine && (
                       <p className="hint">
                         You approved: <code>{shown(s.approvedCommandLine)}</code>

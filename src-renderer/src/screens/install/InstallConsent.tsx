@@ -11,6 +11,7 @@ import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Badge, Button, Callout, CodeBlock, Dialog, Field } from '../../ui';
+import { isLocalTransport } from '@shared/transports';
 
 const LINK_FROM = {
   mooring: 'a mooring:// link',
@@ -156,9 +157,12 @@ export function InstallConsent(props: {
           </p>
         )}
         <h3 className="consent-label">
-          {plan.transport === 'stdio' ? 'Runs this command on your machine' : 'Connects to'}
+          {isLocalTransport(plan.transport) ? 'Runs this command on your machine' : 'Connects to'}
         </h3>
         <CodeBlock code={shown(plan.commandLine)} label="Command" wrap testId="install-command-line" />
+        <p className="confine-consent" data-testid="install-confinement">
+          {shown(plan.confinement)}
+        </p>
         {plan.options && plan.options.length > 1 && (
           <ul className="plain meta consent-options">
             {plan.options.map((o) => (

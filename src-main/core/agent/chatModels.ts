@@ -1,0 +1,139 @@
+// The chat's models (ARCHITECTURE.md, "The core as one object"): the default model, the model of each
+// conversation (chat-preferences.json, agent/chatPreferences.ts), Settings > Models (its providers' base
+// URLs are the settings service's to write), whether the default model answers, and the model that
+// answers server-initiated sampling: the latest turn's, else the default.
+import { SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import type { ProviderView } from '@shared/wire';
+import type { SamplingComplete } from '../clientFeatures/sampling';
+import type { SettingsService } from '../config/settingsService';
+import { toErrorData } from '../errors';
+import type { ChatPreferencesFile } from './chatPreferences';
+import type { ProviderAccess, ProviderCheck } from './providerAccess';
+import { parseModelSpec } from './providers/resolveProvider';
+import { providerCompletion } from './samplingCompletion';
+
+export interface ChatModelsDeps {
+  prefs: ChatPreferencesFile;
+  providers: ProviderAccess;
+  settings: SettingsService;
+  /** The model that answers server-initiated sampling (after the user approves each request). */
+  setSamplingModel: (complete: SamplingComplete) => void;
+  env: () => NodeJS.ProcessEnv;
+}
+
+/** Settings > Models as the screen shows it. */
+export interface ModelsView {
+  defaultModel: string;
+  providers: ProviderView[];
+  keychain: { ok: true } | { ok: false; reason: string };
+  /** The plain-text key file offered when there is no keychain (null: this host has none). */
+  keyFile: string | null;
+  /** Whether conversations are named by their model (conversationTitles.ts). */
+  titlesFromModel: boolean;
+}
+
+export class ChatModels {
+  /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
+  private samplingSpec?: string;
+
+  constructor(private readonly deps: ChatModelsDeps) {
+    deps.setSamplingModel(async (req, ctx) => {
+      const spec = this.samplingSpec ?? (await this.defaultModel());
+      const { provider, model } = await deps.providers.providerFor(spec);
+      return providerCompletion(provider, model)(req, ctx);
+    });
+  }
+
+  /** Saved default, else MOORING_MODEL, else the default provider's suggested model. */
+  async defaultModel(): Promise<string> {
+    const saved = (await this.deps.prefs.get()).defaultModel;
+    if (saved) return saved;
+    const fromEnv = this.deps.env().MOORING_MODEL;
+    if (fromEnv) return fromEnv;
+    const provider = this.deps.settings.current().providers.default;
+    return `${provider}:${SUGGESTED_MODELS[provider]}`;
+  }
+
+  /** The conversation's model, else the default. */
+  async modelOf(conversationId: string | undefined): Promise<string> {
+    const prefs = await this.deps.prefs.get();
+    return (conversationId && prefs.conversationModels[conversationId]) || (await this.defaultModel());
+  }
+
+  /** Whether the conversation has a model of its own (picked, or of its last turn). */
+  async hasOwnModel(conversationId: string): Promise<boolean> {
+    return Boolean((await this.deps.prefs.get()).conversationModels[conversationId]);
+  }
+
+  async setModel(conversationId: string, spec: string): Promise<void> {
+    parseModelSpec(spec);
+    await this.deps.prefs.update((p) => ({
+      ...p,
+      conversationModels: { ...p.conversationModels, [conversationId]: spec },
+    }));
+  }
+
+  /** A deleted conversation's model is forgotten. */
+  async forget(conversationId: string): Promise<void> {
+    await this.deps.prefs.update((p) => {
+      const { [conversationId]: _gone, ...rest } = p.conversationModels;
+      return { ...p, conversationModels: rest };
+    });
+  }
+
+  /** The latest turn's model answers sampling from now on. */
+  answerSampling(spec: string): void {
+    this.samplingSpec = spec;
+  }
+
+  /** `mooring chat`: its model answers sampling for the rest of the process. */
+  answerSamplingWith(complete: SamplingComplete): void {
+    this.deps.setSamplingModel(complete);
+  }
+
+  /** Settings > Models: the default model, each provider, and whether a keychain holds keys. */
+  async view(): Promise<ModelsView> {
+    const [defaultModel, providers, keychain] = await Promise.all([
+      this.defaultModel(),
+      this.deps.providers.views(),
+      this.deps.providers.keychain(),
+    ]);
+    return {
+      defaultModel,
+      providers,
+      keychain,
+      keyFile: this.deps.providers.keyFilePath(),
+      titlesFromModel: this.deps.settings.current().titlesFromModel,
+    };
+  }
+
+  /**
+   * Saves the default model (chat-preferences.json), and the providers' base URLs and whether the model
+   * names conversations (settings.json, through the settings service); nothing is written if either is bad.
+   */
+  async save(input: {
+    defaultModel: string;
+    baseUrls: Partial<Record<ProviderId, string | null>>;
+    titlesFromModel?: boolean;
+  }): Promise<void> {
+    const { provider } = parseModelSpec(input.defaultModel);
+    await this.deps.settings.setProviders({
+      defaultProvider: provider,
+      baseUrls: input.baseUrls,
+      ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
+    });
+    await this.deps.prefs.update((p) => ({ ...p, defaultModel: input.defaultModel }));
+  }
+
+  /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
+  async status(): Promise<{ model: string; check: ProviderCheck }> {
+    const model = await this.defaultModel();
+    let provider: ProviderId;
+    try {
+      provider = parseModelSpec(model).provider;
+    } catch (err) {
+      return { model, check: { ok: false, error: toErrorData(err) } };
+    }
+    return { model, check: await this.deps.providers.check(provider, 4_000) };
+  }
+}

@@ -1,0 +1,69 @@
+// What the chat's turns run with (ARCHITECTURE.md, "A turn in the chat"): a tool runtime per conversation
+// over the core's one gated call path, and the limits of one request to a model.
+import type { ToolService } from '../calls/toolService';
+import type { SettingsService } from '../config/settingsService';
+import { CoreToolRuntime, type CoreToolRuntimeOptions } from './coreToolRuntime';
+import { resultLimits } from './largeResults';
+import type { RequestLimits } from './messagesForModel';
+import { PROVIDER_IMAGE_LIMITS } from './modelImages';
+import { contextWindow } from './providers/modelCapabilities';
+
+export class TurnRuntimes {
+  private readonly byConversation = new Map<string, { key: string; runtime: CoreToolRuntime }>();
+
+  constructor(private readonly deps: { tools: ToolService; settings: SettingsService }) {}
+
+  /** A tool runtime over the core's one gated call path (the chat's, and `mooring serve`'s agent). */
+  toolRuntime(opts: CoreToolRuntimeOptions): CoreToolRuntime {
+    return new CoreToolRuntime(
+      { tools: this.deps.tools, settings: () => this.deps.settings.current() },
+      opts,
+    );
+  }
+
+  /**
+   * One runtime per conversation, model kind, tool set and project folder: the tool schemas follow the
+   * provider's rules, the tools the set and the folder's servers.
+   */
+  forConversation(
+    conversationId: string,
+    o: { vision: boolean; provider: string; toolSet: string | undefined; workspace: string | undefined },
+  ): CoreToolRuntime {
+    const key = JSON.stringify([o.vision, o.provider, o.toolSet ?? null, o.workspace ?? null]);
+    const held = this.byConversation.get(conversationId);
+    if (held && held.key === key) return held.runtime;
+    const runtime = this.toolRuntime({
+      vision: o.vision,
+      provider: o.provider,
+      interactive: true,
+      maxChars: Infinity,
+      ...(o.toolSet ? { toolSet: o.toolSet } : {}),
+      ...(o.workspace ? { workspace: o.workspace } : {}),
+    });
+    this.byConversation.set(conversationId, { key, runtime });
+    return runtime;
+  }
+
+  /** A deleted conversation's runtime goes. */
+  forget(conversationId: string): void {
+    this.byConversation.delete(conversationId);
+  }
+
+  /**
+   * What one request to this model may hold: a tool result is cut at a share of its context window (the
+   * rest read with read_result), images are scaled to the provider's limits (ARCHITECTURE.md, "Results too
+   * large for the model"). The runtimes of these turns keep every result whole for the conversation.
+   */
+  limitsFor(providerId: string, model: string): RequestLimits {
+    const s = this.deps.settings.current().largeResults;
+    const images = PROVIDER_IMAGE_LIMITS[providerId];
+    return {
+      results: resultLimits({
+        contextTokens: contextWindow(providerId, model, s.contextWindows),
+        share: s.share,
+        ...(s.maxChars ? { maxChars: s.maxChars } : {}),
+      }),
+      ...(images ? { images } : {}),
+    };
+  }
+}
