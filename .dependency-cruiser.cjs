@@ -32,8 +32,10 @@ const ROOT = ['mooringCore\\.ts', 'coreSessions\\.ts', 'coreServers\\.ts', 'core
  * Rooms that load some modules on first use (docs/decisions/003-lazy-rooms.md): each through one file,
  * `<room>/lazy.ts`, whose import() calls load a package or a module of its own room. Nowhere else.
  */
-const LAZY_ROOMS = ['agent', 'safety', 'serve'];
+const LAZY_ROOMS = ['agent', 'install', 'safety', 'serve'];
 const lazyFile = `^${core}(${LAZY_ROOMS.join('|')})/lazy\\.ts$`;
+/** The renderer's one file that loads modules on first use: its screens (docs/decisions/008-renderer-build.md). */
+const lazyScreens = '^src-renderer/src/screens/lazyScreens\\.ts$';
 
 const roomRules = Object.entries(ROOMS).map(([room, allowed]) => ({
   name: `room-${room}`,
@@ -149,9 +151,16 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^(src-main|src-preload|src-renderer|shared)/',
-        pathNot: `(\\.test\\.tsx?$|^${core}secrets/secretStore\\.ts$|${lazyFile})`,
+        pathNot: `(\\.test\\.tsx?$|^${core}secrets/secretStore\\.ts$|${lazyFile}|${lazyScreens})`,
       },
       to: { dependencyTypes: ['dynamic-import'] },
+    },
+    {
+      name: 'lazy-screens-load-screens',
+      comment: 'lazyScreens.ts loads the screen modules of its folder, nothing else.',
+      severity: 'error',
+      from: { path: lazyScreens },
+      to: { dependencyTypes: ['dynamic-import'], pathNot: '^src-renderer/src/screens/' },
     },
     ...LAZY_ROOMS.map((room) => ({
       name: `lazy-${room}-loads-its-own-room`,

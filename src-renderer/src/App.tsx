@@ -1,25 +1,28 @@
 // The app frame: the sidebar, the live event stream, the global approval dialog, toasts, the current screen.
 import { useQuery } from '@tanstack/react-query';
-import type { ComponentType } from 'react';
+import { Suspense, useEffect, type ComponentType } from 'react';
 import { useLiveEvents } from './api/useLiveEvents';
 import { useTRPC } from './api/trpc';
 import { ApprovalDialog } from './components/ApprovalDialog';
 import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
-import { ChatScreen } from './screens/chat/ChatScreen';
-import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
-import { BrowseScreen } from './screens/install/BrowseScreen';
 import { InstallLinkDialog } from './screens/install/InstallLinkDialog';
-import { LogsScreen } from './screens/LogsScreen';
-import { PermissionsScreen } from './screens/PermissionsScreen';
-import { PlaygroundScreen } from './screens/PlaygroundScreen';
-import { ResourcesScreen } from './screens/ResourcesScreen';
-import { ModelsScreen } from './screens/settings/ModelsScreen';
-import { SchedulesScreen } from './screens/schedules/SchedulesScreen';
-import { SharingScreen } from './screens/SharingScreen';
-import { ToolSetsScreen } from './screens/ToolSetsScreen';
-import { WorkspaceScreen } from './screens/WorkspaceScreen';
-import { ServersScreen } from './screens/ServersScreen';
-import { ToolsScreen } from './screens/ToolsScreen';
+import {
+  BrowseScreen,
+  ChatScreen,
+  DiagnosticsScreen,
+  LogsScreen,
+  ModelsScreen,
+  PermissionsScreen,
+  PlaygroundScreen,
+  ResourcesScreen,
+  SchedulesScreen,
+  ServersScreen,
+  SharingScreen,
+  ToolSetsScreen,
+  ToolsScreen,
+  WorkspaceScreen,
+  preloadScreens,
+} from './screens/lazyScreens';
 import { Sidebar } from './shell/Sidebar';
 import type { Route } from './shell/screens';
 import { useUi } from './stores/uiStore';
@@ -49,6 +52,11 @@ export function App() {
   const trpc = useTRPC();
   const settings = useQuery(trpc.settings.queryOptions());
   useLiveEvents();
+  // The other screens' code is read once the first one shows, in an idle moment (lazyScreens.ts).
+  useEffect(() => {
+    const id = requestIdleCallback(preloadScreens, { timeout: 5_000 });
+    return () => cancelIdleCallback(id);
+  }, []);
   return (
     <TooltipProvider>
       <div className="app">
@@ -59,7 +67,9 @@ export function App() {
               Every tool call runs without asking you. Turn it off in settings.json.
             </Callout>
           )}
-          <View />
+          <Suspense fallback={null}>
+            <View />
+          </Suspense>
         </main>
       </div>
       {/* Outside the shell's grid: the toast region is an element of its own and would take a grid row. */}
