@@ -20,7 +20,7 @@ import { decide } from '../../src-main/core/safety/approvalPolicy';
 import { ApprovalStore } from '../../src-main/core/safety/approvalStore';
 import { serverIdentity } from '../../src-main/core/safety/toolFingerprint';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import { TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 
 type Loc = 'global' | 'folder';
 type Variant = 0 | 1 | 2;
@@ -343,7 +343,7 @@ const commands = [
 const fixture = (...extra: string[]) => ({
   name: 'mut',
   command: 'node',
-  args: [TSX_CLI, fixturePath('mutableTool.ts'), ...extra],
+  args: [RUN_TS, fixturePath('mutableTool.ts'), ...extra],
 });
 
 describe('the safety verdict follows each of its inputs at the very next call', () => {
