@@ -44,6 +44,7 @@ import { MemoryStore } from './memory/memoryStore';
 import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
+import { ToolPins } from './safety/toolPins';
 import { AuditLog } from './safety/auditLog';
 import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
 import { IconResolver, type Icon } from './safety/icons';
@@ -111,6 +112,7 @@ interface Opened {
   secrets: SecretStore;
   approvalStore: ApprovalStore;
   quarantine: ToolQuarantine;
+  pins: ToolPins;
   /** settings.json as loaded. */
   settings: Settings;
 }
@@ -290,6 +292,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         audit: this.audit,
         yolo: () => this.settings.current().yolo && this.confinement.allowsYolo(),
         grants: this.grants,
+        pins: opened.pins,
       },
       approvals: this.approvals,
       toolSet: (name) => this.settings.toolSet(name),
@@ -424,13 +427,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   static async open(opts: MooringCoreOptions = {}): Promise<MooringCore> {
     const env = opts.env ?? process.env;
     const paths = homePaths(opts.home ?? resolveHome(env));
-    const [settings, approvalStore, quarantine] = await Promise.all([
+    const [settings, approvalStore, quarantine, pins] = await Promise.all([
       loadSettings(paths.settings),
       ApprovalStore.open(paths.home),
       ToolQuarantine.open(paths.home),
+      ToolPins.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, settings });
+    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, pins, settings });
   }
 
   /**
@@ -617,6 +621,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await this.iconFetch?.close().catch(() => undefined);
     await this.audit.close().catch(() => undefined);
     await this.opened.quarantine.flush();
+    await this.opened.pins.flush();
     await this.confinement.close();
     await this.tasks.close();
     await this.settings.close();

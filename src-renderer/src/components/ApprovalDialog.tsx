@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { ApprovalOutcome, ApprovalRequest } from '@shared/approval';
+import { hintsReadOnly, type ApprovalOutcome, type ApprovalRequest } from '@shared/approval';
 import { useTRPC } from '../api/trpc';
 import { appOfClient } from '@shared/appViews';
 import { checkArgs } from '@shared/toolArguments';
@@ -53,8 +53,8 @@ function ApprovalBody({
   );
   const a = request.annotations;
   const flags = {
-    readOnly: a.readOnlyHint === true,
-    destructive: a.readOnlyHint !== true && a.destructiveHint !== false,
+    readOnly: hintsReadOnly(a),
+    destructive: !hintsReadOnly(a) && a.destructiveHint !== false,
     idempotent: a.idempotentHint === true,
     openWorld: a.openWorldHint !== false,
   };
@@ -76,7 +76,11 @@ function ApprovalBody({
       </p>
       {request.diff && request.diff.length > 0 && (
         <div className="banner warn" data-testid="approval-diff">
-          <strong>This tool changed since you allowed it:</strong>
+          <strong>
+            {request.diffSince === 'pinned'
+              ? 'This tool changed since Mooring first saw it (allowing this call accepts the change):'
+              : 'This tool changed since you allowed it:'}
+          </strong>
           <ul>
             {request.diff.map((d, i) => (
               <li key={i}>

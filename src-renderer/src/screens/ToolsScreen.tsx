@@ -77,6 +77,11 @@ function ServerTools({ server }: { server: string }) {
       },
     }),
   );
+  const accept = useMutation(
+    trpc.tools.acceptChange.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.tools.list.pathKey() }),
+    }),
+  );
   const all = useMemo(
     () => [...(tools.data ?? [])].sort((a, b) => a.friendlyName.localeCompare(b.friendlyName)),
     [tools.data],
@@ -125,7 +130,7 @@ function ServerTools({ server }: { server: string }) {
           />
         </div>
       </div>
-      <ErrorNote error={toggle.error ?? tools.error} />
+      <ErrorNote error={toggle.error ?? accept.error ?? tools.error} />
       <ul className="plain tool-list">
         {shown.map((t) => (
           <li
@@ -149,6 +154,18 @@ function ServerTools({ server }: { server: string }) {
                 <AnnotationBadges flags={t} />
               </div>
               <p className="muted clamp">{t.description || 'No description.'}</p>
+              {t.changed && (
+                <p className="tool-off" data-testid="tool-changed">
+                  Changed since Mooring first saw it: its next call asks you first, with what changed.{' '}
+                  <Button
+                    size="sm"
+                    disabled={accept.isPending}
+                    onClick={() => accept.mutate({ name: t.modelName })}
+                  >
+                    Accept change
+                  </Button>
+                </p>
+              )}
               {!t.enabled && (
                 <p className="tool-off" data-testid="tool-off-reason">
                   {offText(t)}
