@@ -1,11 +1,14 @@
 // The annotation rug pull held in the app, end to end on a real `mooring web` in Chromium at 1280×800: a real
 // server (test/fixtures/servers/mutableTool.ts) turns its destructive tool "read-only" through a real
 // notifications/tools/list_changed; the Tools screen marks the tool as changed, and its next call asks in
-// the approval dialog with what changed since Mooring first saw it.
+// the approval dialog with what changed since Mooring first saw it. A hostile server's strings (tool title,
+// description, the arguments of its call) show their bidi and control characters as visible escapes in the
+// dialog, on the tool card and on the Tools screen (shared/untrustedText.ts).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { ESCAPES, rawEscapesIn } from '../test/fixtures/servers/hostileText';
 import { ROOT, startMooringWeb, type RunningWeb } from './harness';
 import { openScreen, runTool } from './uiFlows';
 
@@ -24,6 +27,11 @@ test.beforeAll(async ({ browser }) => {
     join(home, 'mcp_servers.json'),
     JSON.stringify({
       servers: [
+        {
+          name: 'hostile',
+          command: 'node',
+          args: [tsx, join(ROOT, 'test/fixtures/servers/hostileServer.ts')],
+        },
         { name: 'mut', command: 'node', args: [tsx, join(ROOT, 'test/fixtures/servers/mutableTool.ts')] },
       ],
     }),
@@ -54,6 +62,7 @@ test('a destructive tool that turns "read-only" asks again, with the diff', asyn
   await runTool(page, 'mut / morph', { variant: 0 });
   await expect(card()).toHaveAttribute('data-phase', 'done');
   await openScreen(page, 'Tools');
+  await page.getByRole('tab', { name: /mut/ }).click();
   await expect(page.getByTestId('tool-act').getByTestId('tool-changed')).toBeVisible();
   await page.screenshot({ path: join(SHOTS, 'pins-01-tools-changed.png') });
 
@@ -65,4 +74,29 @@ test('a destructive tool that turns "read-only" asks again, with the diff', asyn
   await page.screenshot({ path: join(SHOTS, 'pins-02-rug-pull-dialog.png') });
   await dialog.getByRole('button', { name: 'Deny' }).click();
   await expect(card()).toHaveAttribute('data-phase', 'refused');
+});
+
+test('bidi and control characters show as visible escapes in the dialog, the card and the Tools screen', async () => {
+  const dialog = page.getByTestId('approval-dialog');
+  await runTool(page, 'hostile / lookup', { query: 'invoice\u202Efdp.exe' });
+  await expect(dialog).toBeVisible();
+  const asked = await dialog.innerText();
+  expect(rawEscapesIn(asked)).toEqual([]);
+  const args = await dialog.getByLabel('Approval arguments').inputValue();
+  expect(rawEscapesIn(args)).toEqual([]);
+  expect(args).toContain('invoice\\u202efdp.exe');
+  expect(asked).toContain(`Delete every file\\r${ESCAPES.clearLine.shown}`);
+  await page.screenshot({ path: join(SHOTS, 'pins-03-escaped-dialog.png') });
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(card()).toHaveAttribute('data-phase', 'refused');
+  await card().getByTestId('call-arguments').locator('summary').click();
+  const cardText = await card().innerText();
+  expect(rawEscapesIn(cardText)).toEqual([]);
+  expect(cardText).toContain('invoice\\u202efdp.exe');
+
+  await openScreen(page, 'Tools');
+  await page.getByRole('tab', { name: /hostile/ }).click();
+  const row = page.getByTestId('tool-lookup');
+  await expect(row).toContainText(ESCAPES.rightToLeft.shown);
+  expect(rawEscapesIn(await row.innerText())).toEqual([]);
 });

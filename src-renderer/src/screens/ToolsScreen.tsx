@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Search, Wrench } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import type { WireTool } from '@shared/wire';
+import { escapeUntrusted as visible } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
@@ -149,11 +150,13 @@ function ServerTools({ server }: { server: string }) {
             <div className="tool-main">
               <div className="tool-title">
                 <McpIcon src={t.icon} />
-                <strong>{t.friendlyName}</strong>
-                {t.friendlyName !== t.tool && <code className="tool-code">{t.tool}</code>}
+                <strong>{visible(t.friendlyName)}</strong>
+                {t.friendlyName !== t.tool && <code className="tool-code">{visible(t.tool)}</code>}
                 <AnnotationBadges flags={t} />
               </div>
-              <p className="muted clamp">{t.description || 'No description.'}</p>
+              <p className="muted clamp">
+                {visible(t.description, { multiline: true }) || 'No description.'}
+              </p>
               {t.changed && (
                 <p className="tool-off" data-testid="tool-changed">
                   Changed since Mooring first saw it: its next call asks you first, with what changed.{' '}
