@@ -1,6 +1,7 @@
 // The approval contract: what the safety room asks, what the UI and the CLI prompt answer.
 // Pure types and zod: the renderer renders requests and validates its answers with these very schemas.
 import { z } from 'zod';
+import type { ErrorData } from './errors';
 
 /** The MCP tool annotations (spec 2025-06-18 "Tool annotations"); every field is an untrusted hint. */
 export interface ToolAnnotationHints {
@@ -101,6 +102,15 @@ export const ApprovalDecisionSchema = z
   })
   .strict();
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
+
+/** How an approval request ended: answered, or unanswered (timeout: `refused`; abort: `cancelled`). */
+export interface ApprovalResolved {
+  request: ApprovalRequest;
+  /** Set when the user answered. */
+  decision?: ApprovalDecision;
+  /** Set when the request ended unanswered. */
+  error?: ErrorData;
+}
 
 /** What the audit log records as the decision for one call. */
 export type AuditDecision = 'auto' | 'approve' | 'always' | 'deny' | 'refuse' | 'timeout' | 'cancelled';
