@@ -22,7 +22,7 @@ let page: Page;
 test.beforeAll(async ({ browser }) => {
   mkdirSync(SHOTS, { recursive: true });
   const home = mkdtempSync(join(tmpdir(), 'mooring-e2e-pins-'));
-  const tsx = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+  const tsx = join(ROOT, 'test/fixtures/runTs.mjs');
   writeFileSync(
     join(home, 'mcp_servers.json'),
     JSON.stringify({

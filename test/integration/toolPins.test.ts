@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalOutcome, ApprovalRequest } from '@shared/approval';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import { TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
+import { RUN_TS, fixturePath, tempDir, waitFor } from '../helpers/servers';
 import { serveCommandLine } from './serverHelpers';
 
 const ACT = 'mcp__mut__act';
@@ -61,7 +61,7 @@ describe('pinned tool contracts', () => {
     writeFileSync(
       join(home, 'mcp_servers.json'),
       JSON.stringify({
-        servers: [{ name: 'mut', command: 'node', args: [TSX_CLI, fixturePath('mutableTool.ts')] }],
+        servers: [{ name: 'mut', command: 'node', args: [RUN_TS, fixturePath('mutableTool.ts')] }],
       }),
     );
     core = await MooringCore.open({
