@@ -36,5 +36,5 @@ describe('mcp call --save-dir', () => {
         .toString(),
     ).toBe('PNG');
     expect(readdirSync(join(repo, 'out')).sort()).toEqual(['image-1.png', 'image-2.png']);
-  }, 60_000);
+  });
 });

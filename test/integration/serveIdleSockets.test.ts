@@ -47,5 +47,5 @@ describe('serve --http and idle sockets', () => {
 
     const reply = await postMcp(url, initializeBody(1), { authorization: `Bearer ${token}` });
     expect(reply.status, stderr).toBe(200);
-  }, 60_000);
+  });
 });

@@ -58,7 +58,7 @@ describe('excluded tools are reported (CLI processes)', () => {
     expect(rows.find((r) => r.excludedReason === undefined && !r.enabled)).toBeUndefined();
     // The nameless tool is not offered under any name.
     expect(rows.some((r) => r.tool === '')).toBe(false);
-  }, 60_000);
+  });
 
   it('mcp call refuses the excluded tool with its reason and hint, not the filters', async () => {
     const call = await mooring(home, ['mcp', 'call', 'nasty', 'deep_500', '{}', '--yes']);
@@ -66,7 +66,7 @@ describe('excluded tools are reported (CLI processes)', () => {
     expect(call.stderr).toMatch(SCHEMA_REASON);
     expect(call.stderr).toMatch(/hint: Server "nasty" would have to simplify the tool's input schema/);
     expect(call.stderr).not.toMatch(/tool filters|includeTools/);
-  }, 60_000);
+  });
 });
 
 describe('excluded tools are reported (the core the app uses)', () => {

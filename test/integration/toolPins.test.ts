@@ -104,7 +104,7 @@ describe('pinned tool contracts', () => {
     expect((await callAct(core, 'approve')).asked?.diffSince).toBe('pinned');
     // Allowed once: accepted, and a read-only tool runs unasked again.
     expect((await callAct(core, 'deny')).outcome).toBe('auto');
-  }, 60_000);
+  });
 
   it('a read-only `mooring serve` client does not get a changed tool until the user accepts it', async () => {
     // The pin is variant 2 (destructive); the server that `serve` starts lists `act` as variant 0 again.
