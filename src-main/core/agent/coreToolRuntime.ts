@@ -28,8 +28,6 @@ export interface CoreToolRuntimeOptions {
   toolSet?: string;
   /** The conversation's project folder, canonical, its sessions started (the workspaces service's `ensure`). */
   workspace?: string;
-  /** The model takes native image blocks. */
-  vision: boolean;
   /** Cap on what one result may put into the prompt. */
   maxChars?: number;
   /** The CLI's --yes. */
@@ -150,8 +148,10 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
       });
       const result = outcome.result;
+      // Images are kept whatever the model takes: the person always sees them (card and gallery); what the
+      // model is sent of them is decided per request, for the model of that request (messagesForModel.ts).
       const content = toModelContent(result, {
-        vision: this.opts.vision,
+        vision: true,
         maxChars: this.opts.maxChars ?? 20_000,
       });
       const text = content.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
