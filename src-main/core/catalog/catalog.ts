@@ -252,6 +252,11 @@ export class ToolCatalog {
     return this.entries.filter((e) => e.enabled && !e.handle.removed && !e.appOnly);
   }
 
+  /** Every tool still listed and not for views only, on or off: what a person's switch turns. */
+  switchable(): CatalogEntry[] {
+    return this.entries.filter((e) => !e.handle.removed && !e.appOnly);
+  }
+
   excluded(): { modelName: string; reason: string; hint: string }[] {
     return this.entries
       .filter((e) => !e.enabled)

@@ -39,6 +39,10 @@ export class ScopedRuntime implements AgentToolRuntime {
     return this.inner.tools(conversationId);
   }
 
+  beginTurn(conversationId: string): string | undefined {
+    return this.inner.beginTurn(conversationId);
+  }
+
   systemPrompt(conversationId: string): string | undefined {
     return this.inner.systemPrompt(conversationId);
   }
