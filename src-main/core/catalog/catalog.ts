@@ -371,7 +371,9 @@ function exclusionOf(
   if (outside)
     return {
       reason: outside,
-      hint: `Add the tool to ${toolSet ? `tool set "${toolSet.name}"` : 'the tool set'}, or use another tool set.`,
+      hint: toolSet
+        ? `Add it to tool set "${toolSet.name}" (in the app: Tool sets), or at a terminal: mooring toolset add "${toolSet.name}" ${[...toolSet.tools, entry.modelName].join(' ')}`
+        : 'Add the tool to the tool set, or use another tool set.',
     };
   return undefined;
 }

@@ -246,6 +246,7 @@ export class ConversationTools {
         throw new MooringError(
           'not_found',
           `Tool "${name}" is disabled: ${live.excludedReason ?? 'no reason given'}.`,
+          live.excludedHint,
         );
       return live;
     }
