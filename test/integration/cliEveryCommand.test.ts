@@ -211,7 +211,7 @@ describe('a closed pipe', () => {
       expect(r.stderr).not.toMatch(STACK_TRACE);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-    }, 60_000);
+    });
 });
 
 describe('exit codes', () => {
