@@ -56,7 +56,7 @@ async function openWith(name: string): Promise<{ core: MooringCore; stop: () => 
 const NOT_BARE =
   /Nothing is listening at http:\/\/127\.0\.0\.1|connection refused \(ECONNREFUSED\)|closed by the server|reset by the server/;
 
-describe('a remote server that stops', { timeout: 90_000 }, () => {
+describe('a remote server that stops', () => {
   it('turns reconnecting when its stream breaks, then failed, with the cause in words', async () => {
     const { core, stop } = await openWith('far');
     const broken = statusWhere(core, 'far', (s) => s.state === 'reconnecting');
