@@ -40,6 +40,16 @@ export const SettingsSchema = z
      * are asked for a short title (one small request); off, a conversation keeps its first words.
      */
     titlesFromModel: z.boolean().default(true),
+    /**
+     * What a model takes, by `provider:model`, over what its provider's model list says and the built-in
+     * table (agent/providers/modelCapabilities.ts). Settings > Models sets `vision` ("Takes images").
+     */
+    modelCapabilities: z
+      .record(
+        z.string().regex(/^(ollama|openai|anthropic):.+$/, 'must be provider:model'),
+        z.object({ vision: z.boolean().optional(), tools: z.boolean().optional() }).strict(),
+      )
+      .default({}),
     /** Past either bound, tool schemas load on demand through tool_search (catalog/). */
     deferredToolThreshold: z
       .object({ tools: count(0).default(40), tokens: count(0).default(8000) })

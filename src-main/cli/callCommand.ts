@@ -106,13 +106,14 @@ async function callTool(
         `"${server}" has no tool "${tool}"`,
         `List its tools: mooring mcp tools ${server}`,
       );
-    // A tool that is off is refused by the call with why and what to do; its arguments do not matter.
-    if (entry.enabled) checkCallArguments(entry, args);
+    // A tool that is off is hidden from models only: the person's own call of it asks (or --yes answers).
+    checkCallArguments(entry, args);
     if (interactive() && !o.yes) stopApprovals = answerApprovalsOnTerminal(core);
     calling = true;
     const outcome = await core.tools
       .call(entry.modelName, args, {
         client: 'cli',
+        caller: 'person',
         preApproved: Boolean(o.yes),
         interactive: interactive(),
         signal: stop.signal,

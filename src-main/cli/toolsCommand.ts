@@ -87,8 +87,10 @@ export function registerToolsCommand(mcp: Command, withCore: CoreRunner): void {
           const excluded = rows.filter((r) => !r.enabled);
           if (excluded.length) print(`\nexcluded (${excluded.length}):\n`);
           for (const t of excluded)
+            // Each part escaped on its own: an escaped part inside another would show its newline as "\n".
             print(
-              tty`${t.name}  [excluded]\n    ${t.excludedReason ?? ''}\n${t.fix ? tty`    ${t.fix}\n` : ''}`,
+              tty`${t.name}  [excluded]\n    ${t.excludedReason ?? ''}\n` +
+                (t.fix ? tty`    ${t.fix}\n` : ''),
             );
         },
         { json: o.json, workspace: o.workspace },

@@ -52,9 +52,12 @@ describe('refusals name a command that works', () => {
     writeServers(servers);
     const listed = await mooring(['mcp', 'tools', 'tidy']);
     expect(listed.stdout).toMatch(/mcp__tidy__sweep {2}\[excluded\]\n {4}it is new since/);
-    const refused = await mooring(['mcp', 'call', 'tidy', 'sweep', '--yes']);
+    // Off hides it from models; the person's own call asks (nobody can answer here, so it is refused).
+    const refused = await mooring(['mcp', 'call', 'tidy', 'sweep']);
     expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr).toMatch(/needs your approval: the tool is off for models \(it is new since/);
     expect(refused.stderr).toMatch(/held back until you turn it on/);
+    expect(refused.stderr).toMatch(/hint: Re-run with --yes/);
     expect(refused.stderr).not.toMatch(/excludeTools/);
     const fix = namedCommand(refused.stderr);
     expect(fix).toEqual(['mcp', 'tools', 'tidy', '--enable', 'sweep']);
@@ -62,9 +65,12 @@ describe('refusals name a command that works', () => {
     const ran = await mooring(['mcp', 'call', 'tidy', 'sweep', '--yes']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('swept');
-    // And back off, by the same command's other half.
+    // And back off, by the same command's other half: asked again; --yes still answers for the person.
     expect((await mooring(['mcp', 'tools', 'tidy', '--disable', 'sweep'])).code).toBe(0);
-    expect((await mooring(['mcp', 'call', 'tidy', 'sweep', '--yes'])).code).toBe(3);
+    expect((await mooring(['mcp', 'call', 'tidy', 'sweep'])).code).toBe(3);
+    const yes = await mooring(['mcp', 'call', 'tidy', 'sweep', '--yes']);
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stdout).toContain('swept');
   }, 120_000);
 
   it('a command outside the allowlist names mooring mcp trust NAME, which lets it run', async () => {

@@ -102,7 +102,7 @@ describe('the tool-call lifecycle stream', () => {
   });
 
   it("resolves a call's name once and reads the catalog once, the conversation provider's", async () => {
-    const runtime = core.chat.toolRuntime({ provider: 'openai', vision: false, interactive: false });
+    const runtime = core.chat.toolRuntime({ provider: 'openai', interactive: false });
     runtime.tools('c1'); // the conversation's tools, as the loop reads them before its first request
     const catalogs = vi.spyOn(core.tools, 'catalog');
     const get = vi.spyOn(ToolCatalog.prototype, 'get');

@@ -1,7 +1,7 @@
 // A tool the catalog cannot offer is listed as excluded with its reason, never dropped without a word
 // (ARCHITECTURE.md, "Session actor states": a broken schema is repaired or excluded with a reason). The
 // fixture server lists a 500-deep schema and a tool with an empty name: `mooring mcp tools` shows the
-// first as excluded with why, `mcp call` refuses it with that reason (not "the tool filters"), the app's
+// first as excluded with why, `mcp call` asks the person with that reason (not "the tool filters"), the app's
 // tool list carries the reason, and the nameless tool is refused with a log line.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,11 +60,15 @@ describe('excluded tools are reported (CLI processes)', () => {
     expect(rows.some((r) => r.tool === '')).toBe(false);
   });
 
-  it('mcp call refuses the excluded tool with its reason and hint, not the filters', async () => {
-    const call = await mooring(home, ['mcp', 'call', 'nasty', 'deep_500', '{}', '--yes']);
+  it('mcp call of the excluded tool asks the person, with its reason and hint, not the filters', async () => {
+    // Excluded hides it from models; the person's own call asks (nobody can answer here: refused).
+    let deep: Record<string, unknown> = {};
+    for (let i = 500; i >= 1; i--) deep = { [`l${i}`]: deep };
+    const call = await mooring(home, ['mcp', 'call', 'nasty', 'deep_500', JSON.stringify(deep)]);
     expect(call.code).toBe(3);
     expect(call.stderr).toMatch(SCHEMA_REASON);
-    expect(call.stderr).toMatch(/hint: Server "nasty" would have to simplify the tool's input schema/);
+    expect(call.stderr).toMatch(/needs your approval: the tool is off for models/);
+    expect(call.stderr).toMatch(/Server "nasty" would have to simplify the tool's input schema/);
     expect(call.stderr).not.toMatch(/tool filters|includeTools/);
   });
 });

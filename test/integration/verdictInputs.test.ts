@@ -8,8 +8,9 @@
 // dialog or by another process, forgotten by another process) — and after each change checks that
 // - the call path's one revision moved (`core.tools.revision()`: the catalogs and resolved names are kept
 //   for one revision only, calls/callRevision.ts), and
-// - the very next call, globally and in the folder, decides what the policy (safety/approvalPolicy.ts
-//   `decide`) says for the inputs as they are now.
+// - the very next call, globally and in the folder, by a model and by a person calling it themselves (the
+//   caller kind is an input too), decides what the policy (safety/approvalPolicy.ts `decide`) says for the
+//   inputs as they are now.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -17,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalLookup } from '@shared/approval';
 import type { ServerPolicy } from '@shared/config';
 import { MooringCore } from '../../src-main/core/mooringCore';
-import { decide } from '../../src-main/core/safety/approvalPolicy';
+import { decide, type CallerKind } from '../../src-main/core/safety/approvalPolicy';
 import { ApprovalStore } from '../../src-main/core/safety/approvalStore';
 import { ToolPins, toolPinsPath } from '../../src-main/core/safety/toolPins';
 import { serverIdentity } from '../../src-main/core/safety/toolFingerprint';
@@ -70,7 +71,7 @@ interface Real {
 const at = (m: Model, loc: Loc): Loc => (loc === 'folder' && m.folder ? 'folder' : 'global');
 
 /** The oracle: the policy's decision for the inputs the model holds. */
-function expected(m: Model, loc: Loc): Outcome {
+function expected(m: Model, loc: Loc, caller: CallerKind): Outcome {
   const where = at(m, loc);
   const variant = m.variant[where];
   const remembered: ApprovalLookup = !m.always
@@ -84,6 +85,7 @@ function expected(m: Model, loc: Loc): Outcome {
     policy: where === 'global' ? m.policy : 'default',
     annotations: ANNOTATIONS[variant],
     enabled: !excluded && !m.quarantined,
+    caller,
     yolo: m.yolo,
     remembered,
     contractChanged: m.pin[where] !== null && m.pin[where] !== variant,
@@ -95,12 +97,12 @@ function expected(m: Model, loc: Loc): Outcome {
 const where = (r: Real, loc: Loc) => (loc === 'folder' ? { workspace: r.workspace } : {});
 
 /** One call of `act` nobody can answer, in the conversation: what the gate decided. */
-async function outcome(r: Real, loc: Loc): Promise<Outcome> {
+async function outcome(r: Real, loc: Loc, caller: CallerKind): Promise<Outcome> {
   try {
     const out = await r.core.tools.call(
       ACT,
       {},
-      { client: 'verdict-test', conversationId: CONVERSATION, interactive: false, ...where(r, loc) },
+      { client: 'verdict-test', conversationId: CONVERSATION, interactive: false, caller, ...where(r, loc) },
     );
     return out.decision === 'auto' ? 'auto' : 'grant';
   } catch (err) {
@@ -116,7 +118,12 @@ function seen(m: Model, loc: Loc): void {
 
 async function checkBoth(m: Model, r: Real): Promise<void> {
   for (const loc of ['global', 'folder'] as const) {
-    expect({ loc, outcome: await outcome(r, loc) }).toEqual({ loc, outcome: expected(m, loc) });
+    for (const caller of ['model', 'person'] as const)
+      expect({ loc, caller, outcome: await outcome(r, loc, caller) }).toEqual({
+        loc,
+        caller,
+        outcome: expected(m, loc, caller),
+      });
     seen(m, loc);
   }
 }
@@ -246,7 +253,7 @@ class Answer extends Change {
     super();
   }
   async apply(m: Model, r: Real) {
-    const asks = expected(m, this.loc) === 'ask';
+    const asks = expected(m, this.loc, 'model') === 'ask';
     let asked = false;
     const answer = (req: { id: string }) => {
       asked = true;

@@ -3,6 +3,7 @@
 // URLs are the settings service's to write), whether the default model answers, and the model that
 // answers server-initiated sampling: the latest turn's, else the default.
 import { SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import type { Settings } from '@shared/settings';
 import type { ProviderView } from '@shared/wire';
 import type { SamplingComplete } from '../clientFeatures/sampling';
 import type { SettingsService } from '../config/settingsService';
@@ -30,6 +31,8 @@ export interface ModelsView {
   keyFile: string | null;
   /** Whether conversations are named by their model (conversationTitles.ts). */
   titlesFromModel: boolean;
+  /** What the person set a model takes, by `provider:model` (over the provider's list and the table). */
+  modelCapabilities: Settings['modelCapabilities'];
 }
 
 export class ChatModels {
@@ -104,6 +107,7 @@ export class ChatModels {
       keychain,
       keyFile: this.deps.providers.keyFilePath(),
       titlesFromModel: this.deps.settings.current().titlesFromModel,
+      modelCapabilities: this.deps.settings.current().modelCapabilities,
     };
   }
 
@@ -115,12 +119,14 @@ export class ChatModels {
     defaultModel: string;
     baseUrls: Partial<Record<ProviderId, string | null>>;
     titlesFromModel?: boolean;
+    modelCapabilities?: Settings['modelCapabilities'];
   }): Promise<void> {
     const { provider } = parseModelSpec(input.defaultModel);
     await this.deps.settings.setProviders({
       defaultProvider: provider,
       baseUrls: input.baseUrls,
       ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
+      ...(input.modelCapabilities ? { modelCapabilities: input.modelCapabilities } : {}),
     });
     await this.deps.prefs.update((p) => ({ ...p, defaultModel: input.defaultModel }));
   }

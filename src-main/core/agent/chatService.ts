@@ -161,7 +161,6 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const folder = roots.folderOf(conversationId);
     const workspace = folder ? await this.deps.ensureWorkspace(folder).catch(() => undefined) : undefined;
     const runtime = this.runtimes.forConversation(conversationId, {
-      vision: provider.capabilities(model).vision,
       provider: provider.id,
       toolSet: input.toolSet,
       workspace,
@@ -285,7 +284,6 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
       : undefined;
     const runtime = this.runtimes.toolRuntime({
       provider: provider.id,
-      vision: provider.capabilities(model).vision,
       client: r.who,
       unattended: { who: r.who, allow: r.allow },
       maxChars: Infinity,

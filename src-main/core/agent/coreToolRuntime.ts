@@ -28,8 +28,6 @@ export interface CoreToolRuntimeOptions {
   toolSet?: string;
   /** The conversation's project folder, canonical, its sessions started (the workspaces service's `ensure`). */
   workspace?: string;
-  /** The model takes native image blocks. */
-  vision: boolean;
   /** Cap on what one result may put into the prompt. */
   maxChars?: number;
   /** The CLI's --yes. */
@@ -49,6 +47,15 @@ const REFUSED_CODES = new Set(['refused', 'untrusted_command', 'vulnerable_packa
 
 /** Why a call did not run, as the model reads it after "Tool X failed:" (messagesForModel.ts). */
 const reason = (err: unknown) => toErrorData(err).message;
+
+/** "write_file is now on", "a, b and 3 more are now off": the tools by their own names, at most four named. */
+function said(list: CatalogEntry[], state: 'on' | 'off'): string | undefined {
+  if (!list.length) return undefined;
+  const names = list.map((e) => e.tool);
+  const shown = names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more`] : names;
+  const text = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}`;
+  return `${text} ${list.length === 1 ? 'is' : 'are'} now ${state}`;
+}
 
 export class CoreToolRuntime implements AgentToolRuntime {
   private readonly conversations = new Map<string, ConversationTools>();
@@ -88,6 +95,13 @@ export class CoreToolRuntime implements AgentToolRuntime {
       const e = ct.entry(t.name);
       return !e || admit(e) === undefined;
     });
+  }
+
+  beginTurn(conversationId: string): string | undefined {
+    const { on, off } = this.toolsOf(conversationId).applySwitches();
+    const admitted = (list: CatalogEntry[]) => list.filter((e) => !this.opts.admit?.(e));
+    const parts = [said(admitted(on), 'on'), said(admitted(off), 'off')].filter(Boolean);
+    return parts.length ? `${parts.join('; ')}.` : undefined;
   }
 
   /** The system-prompt paragraph listing deferred tools (none in direct mode); frozen per conversation. */
@@ -150,8 +164,10 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
       });
       const result = outcome.result;
+      // Images are kept whatever the model takes: the person always sees them (card and gallery); what the
+      // model is sent of them is decided per request, for the model of that request (messagesForModel.ts).
       const content = toModelContent(result, {
-        vision: this.opts.vision,
+        vision: true,
         maxChars: this.opts.maxChars ?? 20_000,
       });
       const text = content.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');

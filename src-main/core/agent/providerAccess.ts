@@ -15,7 +15,8 @@ import { MooringError, toErrorData } from '../errors';
 import type { SecretStore } from '../secrets/secretStore';
 import { envRefName, type KeyEntry, type ProviderKeyFile } from './providerKeyFile';
 import { resolveProvider, type AgentProviderSettings } from './providers/resolveProvider';
-import type { ChatProvider } from './providers/types';
+import type { CapabilityOverrides } from './providers/modelCapabilities';
+import type { ChatProvider, ListedModel } from './providers/types';
 
 export const apiKeyAccount = (provider: ProviderId) => `provider/${provider}/apiKey`;
 
@@ -40,7 +41,26 @@ export interface ProviderAccessDeps {
 }
 
 export class ProviderAccess {
+  /**
+   * What providers' model lists said each model takes (`provider:model` → images or not), learned at each
+   * Check and model-picker listing of this process; settings.json's `modelCapabilities` wins over it.
+   */
+  private readonly listed = new Map<string, boolean>();
+
   constructor(private readonly deps: ProviderAccessDeps) {}
+
+  private learn(provider: ProviderId, models: ListedModel[]): void {
+    for (const m of models) if (m.vision !== undefined) this.listed.set(`${provider}:${m.name}`, m.vision);
+  }
+
+  /** The overrides of the built-in table: what the lists said, then the person's own choices. */
+  private capabilityOverrides(): CapabilityOverrides {
+    const out: CapabilityOverrides = {};
+    for (const [spec, vision] of this.listed) out[spec] = { vision };
+    for (const [spec, caps] of Object.entries(this.deps.settings().modelCapabilities))
+      out[spec] = { ...out[spec], ...caps };
+    return out;
+  }
 
   /** The keychain's key, else the key file's (a key, or the variable it names); undefined when none. */
   async storedApiKey(provider: ProviderId): Promise<string | undefined> {
@@ -91,6 +111,7 @@ export class ProviderAccess {
       this.storedApiKey('anthropic'),
     ]);
     return {
+      capabilityOverrides: this.capabilityOverrides(),
       ...(p.ollama.baseUrl !== DEFAULT_PROVIDER_URLS.ollama ? { ollama: { baseUrl: p.ollama.baseUrl } } : {}),
       openai: { ...(p.openai.baseUrl ? { baseUrl: p.openai.baseUrl } : {}), apiKey: openaiKey },
       anthropic: { ...(p.anthropic.baseUrl ? { baseUrl: p.anthropic.baseUrl } : {}), apiKey: anthropicKey },
@@ -121,7 +142,8 @@ export class ProviderAccess {
       );
       if (!p.listModels) return { ok: true, models: [] };
       const models = await p.listModels(AbortSignal.timeout(timeoutMs));
-      return { ok: true, models };
+      this.learn(provider, models);
+      return { ok: true, models: models.map((m) => m.name) };
     } catch (err) {
       const error = toErrorData(err);
       if (err instanceof MooringError || error.hint) return { ok: false, error };
@@ -154,13 +176,16 @@ export class ProviderAccess {
       PROVIDER_IDS.filter((_, i) => configured[i]).map(async (id): Promise<ProviderModels> => {
         try {
           const { provider } = await this.providerFor(`${id}:${SUGGESTED_MODELS[id]}`);
-          const names = provider.listModels ? await provider.listModels(AbortSignal.timeout(timeoutMs)) : [];
+          const listed = provider.listModels ? await provider.listModels(AbortSignal.timeout(timeoutMs)) : [];
+          this.learn(id, listed);
+          // Asked again after learning, so the picker says what the next turn will send.
+          const { provider: knowing } = await this.providerFor(`${id}:${SUGGESTED_MODELS[id]}`);
           return {
             provider: id,
-            models: names.map((model) => ({
+            models: listed.map(({ name: model }) => ({
               spec: `${id}:${model}`,
               model,
-              ...provider.capabilities(model),
+              ...knowing.capabilities(model),
             })),
           };
         } catch (err) {

@@ -57,7 +57,6 @@ export async function prepareTerminalTurn(
         runtime: deps.runtimes.toolRuntime({
           provider: provider.id,
           ...(toolSet ? { toolSet } : {}),
-          vision: provider.capabilities(model).vision,
           ...(opts.preApproved ? { preApproved: true } : {}),
           ...(opts.interactive === false ? { interactive: false } : {}),
           maxChars: Infinity,

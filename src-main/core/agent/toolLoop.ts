@@ -97,6 +97,10 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
   const note = (level: 'info' | 'warning', text: string) =>
     record({ id: randomUUID(), at: Date.now(), role: 'note', level, text });
 
+  // The person's tool switches since the last turn reach the model from this turn on, said in the chat.
+  const switched = runtime.beginTurn?.(cid);
+  if (switched) await note('info', switched);
+
   let iterations = 0;
   let corrected = false;
   for (;;) {

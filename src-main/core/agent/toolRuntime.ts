@@ -40,6 +40,11 @@ export interface ToolExecutionContext {
 export interface AgentToolRuntime {
   tools(conversationId: string): ModelTool[];
   /**
+   * Called once as a turn starts: takes the tools the person switched on or off since the last turn into
+   * the list `tools` returns, and says so in one line for the chat (undefined when nothing moved).
+   */
+  beginTurn?(conversationId: string): string | undefined;
+  /**
    * What the model must know of the tools beyond their definitions (the names of deferred tools); the
    * same text on every turn of a conversation, so prompt caches keep hitting.
    */

@@ -22,18 +22,17 @@ export class TurnRuntimes {
   }
 
   /**
-   * One runtime per conversation, model kind, tool set and project folder: the tool schemas follow the
+   * One runtime per conversation, provider, tool set and project folder: the tool schemas follow the
    * provider's rules, the tools the set and the folder's servers.
    */
   forConversation(
     conversationId: string,
-    o: { vision: boolean; provider: string; toolSet: string | undefined; workspace: string | undefined },
+    o: { provider: string; toolSet: string | undefined; workspace: string | undefined },
   ): CoreToolRuntime {
-    const key = JSON.stringify([o.vision, o.provider, o.toolSet ?? null, o.workspace ?? null]);
+    const key = JSON.stringify([o.provider, o.toolSet ?? null, o.workspace ?? null]);
     const held = this.byConversation.get(conversationId);
     if (held && held.key === key) return held.runtime;
     const runtime = this.toolRuntime({
-      vision: o.vision,
       provider: o.provider,
       interactive: true,
       maxChars: Infinity,

@@ -21,6 +21,10 @@ export const settingsRouter = router({
         defaultModel: z.string().min(3).max(200),
         baseUrls: z.object({ ollama: BaseUrl, openai: BaseUrl, anthropic: BaseUrl }),
         titlesFromModel: z.boolean().optional(),
+        /** What each model takes, by provider:model (the settings schema checks the keys). */
+        modelCapabilities: z
+          .record(z.string().max(200), z.object({ vision: z.boolean().optional() }).strict())
+          .optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {

@@ -35,6 +35,7 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input, signal }) => {
       const outcome = await ctx.core.tools.call(input.name, input.arguments, {
         client: 'ui:playground',
+        caller: 'person',
         id: input.id ?? randomUUID(),
         ...(signal ? { signal } : {}),
       });

@@ -279,6 +279,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
         ...(workspace ? { workspace } : {}),
         interactive: true,
         fromApp: true,
+        // A control in the view is the person's own call: a tool that is off for models is asked about.
+        caller: 'person',
         id: randomUUID(),
       })
       .catch((err: unknown) => {

@@ -11,6 +11,7 @@ import type { RetryableTool } from '../mcp/safeRetry';
 import type { SessionActor } from '../mcp/sessionActor';
 import type { Tool } from '../mcp/types';
 import type { GateSubject } from '../safety/approvalGate';
+import type { CallerKind } from '../safety/approvalPolicy';
 
 export interface CallTarget {
   readonly entry: CatalogEntry;
@@ -28,11 +29,13 @@ export interface CallTarget {
  * entry a caller held across a change is refused all the same.
  * @param actor the session a call of the entry's server goes to now
  * @param held the tools of that server the quarantine holds back now
+ * @param caller who wants the call (the gate asks a person about a tool that is off for models)
  */
 export function callTarget(
   entry: CatalogEntry,
   actor: SessionActor | undefined,
   held: readonly string[] = [],
+  caller: CallerKind = 'model',
 ): CallTarget {
   const definition = entry.handle.definition;
   const config = actor?.config ?? fallbackConfig(entry.server);
@@ -48,6 +51,7 @@ export function callTarget(
       tool: fingerprintedFields(definition),
       enabled: off === undefined,
       ...(off ? { disabled: off } : {}),
+      caller,
     },
     retry: { name: `${entry.server}/${entry.tool}`, annotations: definition.annotations },
   };

@@ -23,6 +23,7 @@ import {
   type GateDeps,
   type GateResult,
 } from '../safety/approvalGate';
+import type { CallerKind } from '../safety/approvalPolicy';
 import type { TaskService } from '../tasks/taskService';
 import type { CallTarget } from './callTarget';
 import {
@@ -47,6 +48,12 @@ export interface CallContext {
   conversationId?: string;
   /** MCP Apps: a view asks (labelled in `client`); only such a call may reach a tool for views only. */
   fromApp?: boolean;
+  /**
+   * Who wants the call (safety/approvalPolicy.ts `CallerKind`): `person` for a call someone asked for
+   * themselves (the Playground, `mooring mcp call`, an MCP App view's control), so a tool that is off for
+   * models is asked about instead of refused. Default `model`.
+   */
+  caller?: CallerKind;
   /** The CLI's --yes: approve what would be asked (never what is refused). */
   preApproved?: boolean;
   /** Who approved up front, for the audit line (default `<client> (--yes)`): a schedule's allowed tools. */

@@ -14,6 +14,7 @@ import type { SessionActor } from '../mcp/sessionActor';
 import type { SessionPool } from '../mcp/sessionPool';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import { decideGate, gateSources, type GateDeps } from '../safety/approvalGate';
+import type { CallerKind } from '../safety/approvalPolicy';
 import type { ToolQuarantine } from '../safety/toolQuarantine';
 import { serverIdentity } from '../safety/toolFingerprint';
 import type { TaskService } from '../tasks/taskService';
@@ -212,7 +213,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
   call(target: string | CatalogEntry, args: unknown, ctx: CallContext = {}): Promise<ToolCallOutcome> {
     let call: CallTarget;
     try {
-      call = this.target(target, ctx.workspace);
+      call = this.target(target, ctx.workspace, ctx.caller);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -289,7 +290,11 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
    * What a call of `target` goes to and what its verdict reads, now: the revision checked first, a name
    * resolved in the folder's catalog (once per revision), the session and its config read from the pool.
    */
-  private target(target: string | CatalogEntry, workspace: string | undefined): CallTarget {
+  private target(
+    target: string | CatalogEntry,
+    workspace: string | undefined,
+    caller: CallerKind = 'model',
+  ): CallTarget {
     this.revision();
     let entry: CatalogEntry;
     if (typeof target !== 'string') entry = target;
@@ -302,7 +307,7 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
     const actor =
       (workspace === undefined ? undefined : this.deps.folderSession(workspace, entry.server)) ??
       this.deps.pool.get(entry.server);
-    return callTarget(entry, actor, this.deps.quarantine.quarantined(entry.server));
+    return callTarget(entry, actor, this.deps.quarantine.quarantined(entry.server), caller);
   }
 
   /**

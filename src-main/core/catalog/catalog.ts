@@ -261,6 +261,11 @@ export class ToolCatalog {
     return this.entries.filter((e) => e.enabled && !e.handle.removed && !e.appOnly);
   }
 
+  /** Every tool still listed and not for views only, on or off: what a person's switch turns. */
+  switchable(): CatalogEntry[] {
+    return this.entries.filter((e) => !e.handle.removed && !e.appOnly);
+  }
+
   excluded(): { modelName: string; reason: string; hint: string }[] {
     return this.entries
       .filter((e) => !e.enabled)
@@ -376,7 +381,9 @@ function exclusionOf(
   if (outside)
     return {
       reason: outside,
-      hint: `Add the tool to ${toolSet ? `tool set "${toolSet.name}"` : 'the tool set'}, or use another tool set.`,
+      hint: toolSet
+        ? `Add it to tool set "${toolSet.name}" (in the app: Tool sets), or at a terminal: mooring toolset add "${toolSet.name}" ${[...toolSet.tools, entry.modelName].join(' ')}`
+        : 'Add the tool to the tool set, or use another tool set.',
     };
   return undefined;
 }

@@ -1,7 +1,8 @@
 // The tool set of one conversation (ARCHITECTURE.md, `catalog/`: deferred loading). Frozen when the conversation
 // starts so prompt caches stay warm: a list_changed refresh (`updateCatalog`) changes what runs
 // behind a model name, never the tool list already in the prompt. A removed tool fails explicitly
-// when called; a new one is found through tool_search. Above the thresholds, schemas leave the
+// when called; a new one is found through tool_search. A tool the person switched on or off joins or
+// leaves the list at the next turn's start (`applySwitches`), and only then. Above the thresholds, schemas leave the
 // prompt: the model sees a compact list of names plus `tool_search`, and what it activates stays.
 
 import { MooringError } from '../errors';
@@ -75,10 +76,12 @@ export class ConversationTools {
   private index: ToolSearchIndex | undefined;
   /** Definitions frozen at the start (direct mode) — the prompt's list, never refreshed. */
   private readonly frozen = new Map<string, ModelToolDefinition>();
-  /** Deferred mode: the compact name list frozen at the start. */
+  /** Deferred mode: the compact name list frozen at the start (and at a turn's start, `applySwitches`). */
   private readonly deferred: string[] = [];
   /** Activated by tool_search, in activation order, snapshotted when activated. */
   private readonly activated = new Map<string, ModelToolDefinition>();
+  /** Each tool's switch (on or off) as the prompt's list last took it. */
+  private readonly switches = new Map<string, boolean>();
 
   constructor(catalog: ToolCatalog, opts: ConversationToolsOptions = {}) {
     this.catalog = catalog;
@@ -98,6 +101,36 @@ export class ConversationTools {
       }
     } else if (this.mode === 'direct') for (const e of active) this.frozen.set(e.modelName, definitionOf(e));
     else this.deferred.push(...active.map((e) => e.modelName));
+    for (const e of catalog.switchable()) this.switches.set(e.modelName, e.enabled);
+  }
+
+  /**
+   * At a turn's start: the tools switched on since the last turn join the prompt's list (in direct mode
+   * at its end, in deferred mode the deferred names), those switched off leave it. Nothing else changes
+   * it, so while no switch moved the list is the same, byte for byte. A tool first seen now (a server's
+   * list_changed) is not a switch: it stays for tool_search.
+   */
+  applySwitches(): { on: CatalogEntry[]; off: CatalogEntry[] } {
+    const on: CatalogEntry[] = [];
+    const off: CatalogEntry[] = [];
+    for (const e of this.catalog.switchable()) {
+      const was = this.switches.get(e.modelName);
+      this.switches.set(e.modelName, e.enabled);
+      if (was === undefined || was === e.enabled) continue;
+      const name = e.modelName;
+      if (e.enabled) {
+        on.push(e);
+        if (this.mode === 'direct') this.frozen.set(name, definitionOf(e));
+        else if (!this.deferred.includes(name)) this.deferred.push(name);
+      } else {
+        off.push(e);
+        this.frozen.delete(name);
+        this.activated.delete(name);
+        const i = this.deferred.indexOf(name);
+        if (i >= 0) this.deferred.splice(i, 1);
+      }
+    }
+    return { on, off };
   }
 
   /** A list_changed refresh: calls now run against `catalog`; the prompt's list stays as it was. */
@@ -213,6 +246,7 @@ export class ConversationTools {
         throw new MooringError(
           'not_found',
           `Tool "${name}" is disabled: ${live.excludedReason ?? 'no reason given'}.`,
+          live.excludedHint,
         );
       return live;
     }

@@ -87,12 +87,14 @@ export class SettingsService implements Disposable {
     defaultProvider: ProviderId;
     baseUrls: Partial<Record<ProviderId, string | null>>;
     titlesFromModel?: boolean;
+    modelCapabilities?: Settings['modelCapabilities'];
   }): Promise<Settings> {
     const openai = emptyToUndefined(input.baseUrls.openai);
     const anthropic = emptyToUndefined(input.baseUrls.anthropic);
     return this.update((current) => ({
       ...current,
       ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
+      ...(input.modelCapabilities ? { modelCapabilities: input.modelCapabilities } : {}),
       providers: {
         default: input.defaultProvider,
         ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },

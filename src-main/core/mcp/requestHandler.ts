@@ -252,6 +252,11 @@ export class RequestHandler implements ServerRequests {
     }
   }
 
+  /** `ping`, even while the session is not ready: whether the server still answers at all. */
+  ping(opts?: RequestOptions) {
+    return this.send('ping', opts, (c, o) => c.ping(o), true);
+  }
+
   listPrompts(opts?: RequestOptions) {
     return this.send('prompts/list', opts, (c, o) => c.listPrompts(undefined, o));
   }

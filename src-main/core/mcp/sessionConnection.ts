@@ -19,7 +19,7 @@ import type { Keepalive } from './keepalive';
 import { closedDuringProbe, type EraVerdict } from './protocolEra';
 import type { RequestHandler } from './requestHandler';
 import type { DialGuard } from './serverDial';
-import { connectError, redactError } from './sessionErrors';
+import { connectError, networkFailure, redactError } from './sessionErrors';
 import type { SessionLog } from './sessionLog';
 import { StdioTransport } from './stdioTransport';
 import {
@@ -31,6 +31,8 @@ import {
 import type { ClientHandlers, ServerRequests } from './types';
 
 export const CONNECT_TIMEOUT_MS = 30_000;
+/** How long a ping may take when a network failure makes the connection suspect. */
+const SUSPECT_PING_MS = 5_000;
 
 /** How a session connects (the connection's part of SessionActorOptions). */
 export interface ConnectionOptions {
@@ -228,6 +230,29 @@ export class SessionConnection {
     else this.reconnectTimer = setTimeout(() => void attempt(), delay);
   }
 
+  /** Whether a ping is already checking on the connection of this generation. */
+  private suspected = -1;
+
+  /** A network failure was seen: a ping with a short timeout, and a dead connection is dropped (reconnect). */
+  private suspect(gen: number): void {
+    const { host } = this;
+    if (gen !== this.generation || this.suspected === gen || host.state() !== 'ready') return;
+    this.suspected = gen;
+    host.requests.ping({ timeoutMs: SUSPECT_PING_MS }).then(
+      () => {
+        if (this.suspected === gen) this.suspected = -1;
+      },
+      (err: Error) => {
+        if (gen !== this.generation || host.state() !== 'ready') return;
+        host.log.host(
+          'warning',
+          `the server stopped answering (${networkFailure(err) ?? err.message}); reconnecting`,
+        );
+        this.drop();
+      },
+    );
+  }
+
   /** Ends the current connection's loose ends: a pending reconnect, the keepalive and what it started. */
   stop(): void {
     clearTimeout(this.reconnectTimer);
@@ -264,7 +289,12 @@ export class SessionConnection {
       onToolsListChanged: () => host.keepalive.scheduleRefresh(),
       onServerLog: (l) => host.log.add({ source: 'server', ...l }),
       onClose: () => this.broken(gen),
-      onError: (e) => host.log.host('debug', `transport: ${e.message}`),
+      onError: (e) => {
+        host.log.host('debug', `transport: ${e.message}`);
+        // A remote server that stopped: its event stream breaks, or a request finds nobody there. The
+        // SDK keeps retrying the stream quietly; one ping says at once whether the server still answers.
+        if (!isLocalTransport(host.config.transport) && networkFailure(e)) this.suspect(gen);
+      },
     });
   }
 

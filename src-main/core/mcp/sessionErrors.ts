@@ -21,6 +21,43 @@ function withTail(message: string, tail: string): string {
   return t ? `${message}${STDERR_TAIL_MARKER}${t}` : message;
 }
 
+/** Network failures by their errno code, in words (what Node's `fetch failed` hides in its causes). */
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (nothing is listening there)',
+  ECONNRESET: 'the connection was reset by the server',
+  EPIPE: 'the connection was closed by the server',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ENOTFOUND: 'the host name could not be resolved',
+  EAI_AGAIN: 'the host name could not be resolved (DNS did not answer)',
+  UND_ERR_SOCKET: 'the connection was closed by the server',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+};
+
+/**
+ * Why a request could not reach a remote server, in words, from anywhere in `err`'s cause chain (and an
+ * AggregateError's errors); undefined when it is not a network failure.
+ */
+export function networkFailure(err: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [err];
+  while (queue.length) {
+    const e = queue.shift() as (Error & { code?: unknown; cause?: unknown; errors?: unknown[] }) | undefined;
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    if (code && NETWORK_CODES[code]) return `${NETWORK_CODES[code]} (${code})`;
+    // The Fetch standard's blocked ports (9, 25, 6000, …): Node's fetch never tries to connect to them.
+    if (e.message === 'bad port')
+      return 'the port is one the Fetch standard blocks, so no connection was tried';
+    if (/SSE stream disconnected|other side closed|socket hang up/i.test(e.message ?? ''))
+      return 'the connection was closed by the server';
+    queue.push(e.cause, ...(Array.isArray(e.errors) ? e.errors : []));
+  }
+  return undefined;
+}
+
 export function connectError(err: unknown, ctx: ConnectContext): MooringError {
   if (err instanceof MooringError) return err;
   // The era probe (server/discover) was the first request, so whatever failed it (a sign-in that is
@@ -102,6 +139,14 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
         { cause: err },
       );
   }
+  const network = isLocalTransport(config.transport) ? undefined : networkFailure(err);
+  if (network)
+    return new MooringError(
+      'connect_failed',
+      `Could not connect to ${safeOrigin(config.url)}: ${network}`,
+      'Check that the server is running and the URL and port are right.',
+      { cause: err },
+    );
   return new MooringError(
     'connect_failed',
     withTail(`Could not connect: ${msg}`, ctx.stderrTail),
@@ -156,6 +201,14 @@ export function callError(
   }
   const tooLarge = messageTooLarge(err, ctx);
   if (tooLarge) return tooLarge;
+  const network = networkFailure(err);
+  if (network)
+    return new MooringError(
+      'transport_closed',
+      `${where} could not reach the server "${ctx.server}": ${network}`,
+      'The server may have stopped: Mooring is reconnecting to it (its card and Logs say how that goes). Start it again, then retry the call.',
+      { cause: err },
+    );
   if (err instanceof ProtocolError)
     return new MooringError(
       'protocol_error',

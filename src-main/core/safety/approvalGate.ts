@@ -11,7 +11,7 @@
 import type { ServerConfig } from '@shared/config';
 import type { ApprovalLookup, AuditDecision, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
 import { MooringError } from '../errors';
-import { decide } from './approvalPolicy';
+import { decide, type CallerKind } from './approvalPolicy';
 import type { ApprovalBroker } from './approvalBroker';
 import type { ApprovalStore } from './approvalStore';
 import type { AuditInput, AuditLog } from './auditLog';
@@ -44,6 +44,8 @@ export interface GateSubject {
   enabled: boolean;
   /** Why the catalog disabled it and what to do (`CatalogEntry.excludedReason`/`excludedHint`). */
   disabled?: { reason?: string | undefined; hint?: string | undefined };
+  /** Who wants the call (approvalPolicy.ts): a person's own call of a tool that is off asks. */
+  caller?: CallerKind;
 }
 
 export interface GateCall extends GateSubject {
@@ -112,6 +114,7 @@ export function decideGate(
       annotations: tool.annotations,
       enabled: subject.enabled,
       disabledReason: subject.disabled?.reason,
+      ...(subject.caller ? { caller: subject.caller } : {}),
       yolo: deps.yolo(),
       remembered,
     }),
@@ -247,7 +250,9 @@ export async function authorizeCall(
     throw new MooringError(
       'refused',
       `Calling ${label} needs your approval: ${verdict.reason}.`,
-      'Re-run with --yes to approve this call, or set the server’s policy (e.g. trust-all) if you trust it.',
+      call.enabled
+        ? 'Re-run with --yes to approve this call, or set the server’s policy (e.g. trust-all) if you trust it.'
+        : `Re-run with --yes to approve this call. To let models use it too: ${call.disabled?.hint ?? `mooring mcp tools ${config.name} --enable ${tool.name} (in the app: Tools).`}`,
     );
   }
 

@@ -17,6 +17,11 @@ export interface DecideInput {
   enabled: boolean;
   /** Why it is disabled, when the catalog knows (a filter, a tool set, a schema no model accepts). */
   disabledReason?: string | undefined;
+  /**
+   * Who wants the call: the model (a conversation, an MCP client's agent), or a person who asked for this
+   * call themselves (the Playground, `mooring mcp call`, an MCP App view's control). Default: the model.
+   */
+  caller?: CallerKind;
   /** The global YOLO switch: skips every ask, never un-refuses a disabled tool. */
   yolo: boolean;
   /** The approval store's answer for this server + tool (absent means none). */
@@ -24,6 +29,9 @@ export interface DecideInput {
   /** The tool is listed differently from its pin (safety/toolPins.ts) and nobody accepted the change yet. */
   contractChanged?: boolean | undefined;
 }
+
+/** "Off" hides a tool from models; a person's own call of it is asked about instead (below). */
+export type CallerKind = 'model' | 'person';
 
 const verdict = (decision: PolicyVerdict['decision'], reason: string): PolicyVerdict => ({
   decision,
@@ -39,7 +47,8 @@ function whyAsk(a: ToolAnnotationHints | undefined): string {
 
 /**
  * Order matters, strongest first:
- * 1. a disabled tool is refused — nothing (not YOLO, not trust-all) turns that into a call;
+ * 1. a disabled tool is refused to a model — nothing (not YOLO, not trust-all) turns that into a call; a
+ *    person calling it themselves is asked, every time (off hides a tool from models, not from people);
  * 2. `trust-all` and YOLO run without asking;
  * 3. a lapsed approval asks, whatever the annotations now claim, so the user sees the diff;
  * 4. a tool that left its pinned contract asks, whatever the annotations now claim, with the diff;
@@ -51,8 +60,12 @@ function whyAsk(a: ToolAnnotationHints | undefined): string {
  */
 export function decide(input: DecideInput): PolicyVerdict {
   const { policy, annotations, enabled, yolo, remembered } = input;
-  if (!enabled)
-    return verdict('refuse', input.disabledReason ?? 'the tool is disabled by this server’s tool filters');
+  if (!enabled) {
+    const why = input.disabledReason ?? 'the tool is disabled by this server’s tool filters';
+    if (input.caller === 'person')
+      return verdict('ask', `the tool is off for models (${why}); you are calling it yourself`);
+    return verdict('refuse', why);
+  }
   if (policy === 'trust-all') return verdict('auto', 'the server’s policy is "trust all"');
   if (yolo) return verdict('auto', 'YOLO mode is on: every enabled tool runs without asking');
   if (remembered?.status === 'lapsed')

@@ -21,7 +21,7 @@ export class ScopedRuntime implements AgentToolRuntime {
   constructor(
     core: ServedCore,
     who: ClientIdentity,
-    private readonly opts: { vision: boolean; approvalTimeoutMs: number },
+    private readonly opts: { approvalTimeoutMs: number },
   ) {
     // The scope is checked on the entry the runtime resolved, once per call (and per listed tool).
     const admit = (entry: CatalogEntry): string | undefined => {
@@ -35,12 +35,16 @@ export class ScopedRuntime implements AgentToolRuntime {
     };
     this.inner = new CoreToolRuntime(
       { tools: core.tools, settings: () => core.settings.current() },
-      { vision: opts.vision, admit },
+      { admit },
     );
   }
 
   tools(conversationId: string): ModelTool[] {
     return this.inner.tools(conversationId);
+  }
+
+  beginTurn(conversationId: string): string | undefined {
+    return this.inner.beginTurn(conversationId);
   }
 
   systemPrompt(conversationId: string): string | undefined {

@@ -139,7 +139,6 @@ export function registerSessionsCapability(mcp: McpServer, opts: SessionsCapabil
         );
         const who = opts.identity();
         const runtime = new ScopedRuntime(opts.core, who, {
-          vision: provider.capabilities(model).vision,
           approvalTimeoutMs: opts.approvalTimeoutMs,
         });
         try {

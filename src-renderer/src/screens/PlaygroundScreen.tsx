@@ -20,11 +20,13 @@ export function PlaygroundScreen() {
   const trpc = useTRPC();
   const ui = useUi();
   const tools = useQuery(trpc.tools.list.queryOptions({}));
-  const enabled = useMemo(
+  // Every tool, the ones off for models too: off hides a tool from models, and a call made here is the
+  // person's own, which the gate asks about (ARCHITECTURE.md, "The path of one tool call").
+  const callable = useMemo(
     () =>
-      (tools.data ?? [])
-        .filter((t) => t.enabled)
-        .sort((a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool)),
+      [...(tools.data ?? [])].sort(
+        (a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool),
+      ),
     [tools.data],
   );
   const [name, setName] = useState('');
@@ -34,7 +36,7 @@ export function PlaygroundScreen() {
   const calls = useCalls((s) => s.calls);
   const call = useMutation(trpc.tools.run.mutationOptions());
   const cancelTask = useMutation(trpc.tools.cancelTask.mutationOptions());
-  const tool = enabled.find((t) => t.modelName === name);
+  const tool = callable.find((t) => t.modelName === name);
 
   const run = () => {
     if (!tool) return;
@@ -52,9 +54,9 @@ export function PlaygroundScreen() {
       <PageHeader
         id="play-title"
         title={titleOf('playground')}
-        description="Call any enabled tool by hand, through the same approvals as the chat."
+        description="Call any tool by hand, through the same approvals as the chat; a tool that is off for models asks first."
       />
-      {tools.isSuccess && enabled.length === 0 ? (
+      {tools.isSuccess && callable.length === 0 ? (
         <EmptyState
           icon={<TestTubeDiagonal size={24} />}
           title="No tools to try yet"
@@ -65,7 +67,7 @@ export function PlaygroundScreen() {
             </Button>
           }
         >
-          <p>Connect a server first; its enabled tools appear here.</p>
+          <p>Connect a server first; its tools appear here.</p>
         </EmptyState>
       ) : (
         <Card>
@@ -76,16 +78,17 @@ export function PlaygroundScreen() {
                 value={name}
                 onChange={(e) => {
                   // Start from what the tool needs: its required arguments, to fill in.
-                  const next = enabled.find((t) => t.modelName === e.target.value);
+                  const next = callable.find((t) => t.modelName === e.target.value);
                   setName(e.target.value);
                   setArgs(argsTemplate(next?.inputSchema));
                   setArgError(null);
                 }}
               >
                 <option value="">Choose a tool…</option>
-                {enabled.map((t) => (
+                {callable.map((t) => (
                   <option key={t.modelName} value={t.modelName}>
                     {t.server} / {t.tool}
+                    {t.enabled ? '' : ' (off for models)'}
                   </option>
                 ))}
               </select>

@@ -15,7 +15,7 @@ import { MooringError } from '../../errors';
 import { loadAnthropic } from '../lazy';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { parseToolArguments, toProviderError } from './providerErrors';
-import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
+import type { ChatProvider, ListedModel, ModelMessage, ProviderEvent, ProviderRequest } from './types';
 import { DEFAULT_PROVIDER_URLS } from '@shared/providers';
 
 const DEFAULT_MAX_TOKENS = 4096;
@@ -117,10 +117,10 @@ export class AnthropicProvider implements ChatProvider {
     });
   }
 
-  async listModels(signal?: AbortSignal): Promise<string[]> {
+  async listModels(signal?: AbortSignal): Promise<ListedModel[]> {
     try {
-      const ids: string[] = [];
-      for await (const m of (await this.client()).models.list({}, { signal })) ids.push(m.id);
+      const ids: ListedModel[] = [];
+      for await (const m of (await this.client()).models.list({}, { signal })) ids.push({ name: m.id });
       return ids;
     } catch (err) {
       throw this.fail(err, '', signal);

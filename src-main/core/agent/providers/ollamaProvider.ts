@@ -6,7 +6,7 @@ import { MooringError } from '../../errors';
 import { loadOllama } from '../lazy';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { toProviderError } from './providerErrors';
-import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
+import type { ChatProvider, ListedModel, ModelMessage, ProviderEvent, ProviderRequest } from './types';
 import { DEFAULT_PROVIDER_URLS } from '@shared/providers';
 
 export interface OllamaProviderOptions {
@@ -78,10 +78,11 @@ export class OllamaProvider implements ChatProvider {
     });
   }
 
-  async listModels(signal?: AbortSignal): Promise<string[]> {
+  /** `/api/tags` says nothing of images (only `/api/show` does, one request per model): the table decides. */
+  async listModels(signal?: AbortSignal): Promise<ListedModel[]> {
     try {
       const res = await (await this.client(signal)).list();
-      return res.models.map((m) => m.name);
+      return res.models.map((m) => ({ name: m.name }));
     } catch (err) {
       throw this.fail(err, '', signal);
     }

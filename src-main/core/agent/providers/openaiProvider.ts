@@ -13,7 +13,7 @@ import { MooringError } from '../../errors';
 import { loadOpenAI } from '../lazy';
 import { lookupCapabilities, type CapabilityOverrides } from './modelCapabilities';
 import { parseToolArguments, toProviderError } from './providerErrors';
-import type { ChatProvider, ModelMessage, ProviderEvent, ProviderRequest } from './types';
+import type { ChatProvider, ListedModel, ModelMessage, ProviderEvent, ProviderRequest } from './types';
 import { DEFAULT_PROVIDER_URLS } from '@shared/providers';
 
 export interface OpenAIProviderOptions {
@@ -125,10 +125,18 @@ export class OpenAIProvider implements ChatProvider {
     });
   }
 
-  async listModels(signal?: AbortSignal): Promise<string[]> {
+  /**
+   * `/v1/models`; where an entry says what it takes as input (OpenRouter's `architecture.input_modalities`),
+   * whether it takes images comes from there.
+   */
+  async listModels(signal?: AbortSignal): Promise<ListedModel[]> {
     try {
-      const ids: string[] = [];
-      for await (const m of (await this.client()).models.list({ signal })) ids.push(m.id);
+      const ids: ListedModel[] = [];
+      for await (const m of (await this.client()).models.list({ signal })) {
+        const inputs = (m as { architecture?: { input_modalities?: unknown } }).architecture
+          ?.input_modalities;
+        ids.push({ name: m.id, ...(Array.isArray(inputs) ? { vision: inputs.includes('image') } : {}) });
+      }
       return ids;
     } catch (err) {
       throw this.fail(err, '', signal);

@@ -123,10 +123,12 @@ describe('resolveProvider', () => {
         MOORING_ANTHROPIC_BASE_URL: c!.url,
         ANTHROPIC_API_KEY: 'k',
       };
-      expect(await resolveProvider('ollama:x', {}, env).provider.listModels!()).toEqual(['llama3.2:latest']);
-      expect(await resolveProvider('openai:x', {}, env).provider.listModels!()).toEqual(['gpt-4o']);
+      expect(await resolveProvider('ollama:x', {}, env).provider.listModels!()).toEqual([
+        { name: 'llama3.2:latest' },
+      ]);
+      expect(await resolveProvider('openai:x', {}, env).provider.listModels!()).toEqual([{ name: 'gpt-4o' }]);
       expect(await resolveProvider('anthropic:x', {}, env).provider.listModels!()).toEqual([
-        'claude-sonnet-4-5',
+        { name: 'claude-sonnet-4-5' },
       ]);
       // @anthropic-ai/sdk 1.x sends the key as a bearer token; older lines used x-api-key.
       const anthropicAuth = c!.requests[0]!.headers;

@@ -52,10 +52,17 @@ export type ProviderEvent =
   | { type: 'tool-call-delta'; key: string; id: string; name: string; argumentsText: string }
   | { type: 'done'; stopReason: string; usage?: TokenUsage };
 
+/** A model as its provider lists it; `vision` only where the list itself says whether it takes images. */
+export interface ListedModel {
+  name: string;
+  vision?: boolean;
+}
+
 export interface ChatProvider {
   /** 'ollama' | 'openai' | 'anthropic' */
   readonly id: string;
-  listModels?(signal?: AbortSignal): Promise<string[]>;
+  /** The provider's own model list, each with what the list says it takes (when it says). */
+  listModels?(signal?: AbortSignal): Promise<ListedModel[]>;
   capabilities(model: string): ModelCapabilities;
   /** Throws MooringError (connect_failed, auth_required, protocol_error, cancelled). */
   stream(req: ProviderRequest): AsyncIterable<ProviderEvent>;

@@ -15,6 +15,7 @@ import { Callout, PageHeader } from '../../ui';
 import '../chat/chat.css';
 import './settings.css';
 import { titleOf } from '../../shell/screens';
+import { ModelCapabilitiesField } from './ModelCapabilities';
 
 const LABEL: Record<ProviderView['id'], string> = {
   ollama: 'Ollama',
@@ -39,6 +40,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
   const qc = useQueryClient();
   const [defaultModel, setDefaultModel] = useState(data.defaultModel);
   const [titlesFromModel, setTitlesFromModel] = useState(data.titlesFromModel);
+  const [modelCapabilities, setModelCapabilities] = useState(data.modelCapabilities);
   const [urls, setUrls] = useState<Record<string, string>>(
     Object.fromEntries(
       data.providers.map((p) => [
@@ -51,6 +53,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
     void qc.invalidateQueries({ queryKey: trpc.models.get.queryKey() });
     void qc.invalidateQueries({ queryKey: trpc.models.status.queryKey() });
     void qc.invalidateQueries({ queryKey: trpc.chat.defaultModel.queryKey() });
+    void qc.invalidateQueries({ queryKey: trpc.models.list.queryKey() });
   };
   const save = useMutation(trpc.models.save.mutationOptions({ onSuccess: refresh }));
   return (
@@ -65,7 +68,12 @@ function ModelsForm({ data }: { data: ModelsView }) {
         className="panel"
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate({ defaultModel: defaultModel.trim(), baseUrls: urls, titlesFromModel });
+          save.mutate({
+            defaultModel: defaultModel.trim(),
+            baseUrls: urls,
+            titlesFromModel,
+            modelCapabilities,
+          });
         }}
       >
         <label className="stack">
@@ -113,6 +121,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
             onChanged={refresh}
           />
         ))}
+        <ModelCapabilitiesField value={modelCapabilities} onChange={setModelCapabilities} />
         {/* Stays at the bottom of the window while the providers scroll past: Save is always in reach. */}
         <div className="actions models-footer">
           <ErrorNote error={save.error} testId="models-save-error" />

@@ -1,0 +1,79 @@
+// Settings > Models, "Models that take images": the person's word on what a model takes, by provider:model
+// (settings.json `modelCapabilities`), over what the provider's model list says and Mooring's table. Images
+// from tools are shown to the person whatever is set here; this decides only what the model is sent.
+import { useState } from 'react';
+
+export type ModelCapabilitiesValue = Record<string, { vision?: boolean; tools?: boolean }>;
+
+const SPEC = /^(ollama|openai|anthropic):.+$/;
+
+export function ModelCapabilitiesField(props: {
+  value: ModelCapabilitiesValue;
+  onChange: (v: ModelCapabilitiesValue) => void;
+}) {
+  const [spec, setSpec] = useState('');
+  const [vision, setVision] = useState(true);
+  const rows = Object.entries(props.value).filter(([, c]) => c.vision !== undefined);
+  const typed = spec.trim();
+  const set = (key: string, v: boolean | undefined) => {
+    const { vision: _old, ...rest } = props.value[key] ?? {};
+    const next = { ...props.value, [key]: v === undefined ? rest : { ...rest, vision: v } };
+    if (Object.keys(next[key]!).length === 0) delete next[key];
+    props.onChange(next);
+  };
+  return (
+    <fieldset className="provider" data-testid="model-capabilities">
+      <legend>Models that take images</legend>
+      <p className="muted small" id="model-caps-note">
+        Images from tools are always shown to you. Whether they are also sent to the model follows the
+        provider&apos;s model list where it says, else Mooring&apos;s table; set it here for a model that
+        takes images (or does not) against those.
+      </p>
+      {rows.length > 0 && (
+        <ul className="model-caps" aria-label="Models you set">
+          {rows.map(([key, c]) => (
+            <li key={key} className="inline" data-testid={`model-caps-${key}`}>
+              <code>{key}</code>
+              <select
+                aria-label={`Images for ${key}`}
+                value={c.vision ? 'yes' : 'no'}
+                onChange={(e) => set(key, e.target.value === 'yes')}
+              >
+                <option value="yes">takes images</option>
+                <option value="no">does not take images</option>
+              </select>
+              <button type="button" onClick={() => set(key, undefined)} aria-label={`Forget ${key}`}>
+                Forget
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="inline model-caps-add">
+        <input
+          aria-label="Model to set (provider:model)"
+          aria-describedby="model-caps-note"
+          placeholder="openai:my-local-model"
+          value={spec}
+          onChange={(e) => setSpec(e.target.value)}
+          list="model-suggestions"
+        />
+        <label className="inline">
+          <input type="checkbox" checked={vision} onChange={(e) => setVision(e.target.checked)} /> Takes
+          images
+        </label>
+        <button
+          type="button"
+          disabled={!SPEC.test(typed)}
+          onClick={() => {
+            set(typed, vision);
+            setSpec('');
+          }}
+        >
+          Add
+        </button>
+      </div>
+      <p className="muted small">Saved with Save below; takes effect from the next message.</p>
+    </fieldset>
+  );
+}
