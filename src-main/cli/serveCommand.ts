@@ -116,7 +116,7 @@ function printClientEntry(core: MooringCore, json: boolean | undefined): void {
   say(`${entry.bareNote}\n`);
 }
 
-/** Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them. */
+/** Schedules run in one process per home (docs/schedules.md, "Schedules"): this one, unless another has them. */
 async function ownSchedules(core: MooringCore): Promise<void> {
   await core.schedules.own('mooring serve').catch((err: unknown) => {
     say(

@@ -96,7 +96,7 @@ export class MooringCore extends DisposableObject {
   readonly urlElicitations: UrlElicitations;
   /** Project folders: what they offer, approval, their sessions. */
   readonly workspaces: WorkspaceService;
-  /** Tool calls that run as tasks, followed to their end and resumed after a restart (ARCHITECTURE.md, "Tasks"). */
+  /** Tool calls that run as tasks, followed to their end and resumed after a restart (docs/tasks-and-resources.md, "Tasks"). */
   readonly tasks: TaskService;
   /** Tool calls waiting for a person's approval: listed, answered by id. */
   readonly approvals = new ApprovalBroker();

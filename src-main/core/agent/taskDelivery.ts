@@ -1,4 +1,4 @@
-// What "delivered" means for a task that outlived its turn (ARCHITECTURE.md, "Tasks"): when Mooring closed
+// What "delivered" means for a task that outlived its turn (docs/tasks-and-resources.md, "Tasks"): when Mooring closed
 // while a conversation's tool call ran as a task on the server, its turn ended with that call unfinished;
 // the next start follows the task again (tasks/taskService.ts) and, when it ends, its outcome is appended to
 // the conversation as one message from Mooring (`origin: 'task'`), written to disk before it is announced,

@@ -1,4 +1,4 @@
-// The tasks service (ARCHITECTURE.md, "Tasks"): every tool call of the one call path goes through
+// The tasks service (docs/tasks-and-resources.md, "Tasks"): every tool call of the one call path goes through
 // `callTool`, which runs it as a task when the server and the tool call for it (taskProtocol.ts), or as a
 // plain call that a 2026-07-28 server may still answer with a task. Either way the task is recorded in the
 // home (taskRecords.ts), followed to its end (taskFollow.ts) with its status on the call's lifecycle, and
