@@ -85,7 +85,7 @@ export const SettingsSchema = z
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),
     /**
-     * Named tool sets ("agents", e.g. "Code Reviewer"): a selection of tools across servers, by
+     * Named tool sets (e.g. "Code Reviewer"): a selection of tools across servers, by
      * model name. A conversation or `mooring chat --tool-set NAME` offers the model only those.
      */
     toolSets: z

@@ -9,7 +9,7 @@ import { startMcpHttpServer } from '../core/serve/httpServer';
 import { parseSessionLimits } from '../core/serve/httpSessions';
 import { generateToken, readTokenFile, type ServerToken } from '../core/serve/serverTokens';
 import { serveMooringStdio } from '../core/serve/stdioServer';
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/toolsRelay';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/servedTools';
 import type { CoreRunner } from './mcpCommands';
 import { onStop } from './processGuards';
 import { interactive } from './terminalPrompt';

@@ -47,8 +47,8 @@ import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import type { SelfLaunch } from './serve/launchCommand';
-import type { RelaySource } from './serve/servedCore';
-import { McpSharing } from './serve/sharing';
+import type { ServedFeatures } from './serve/servedCore';
+import { Sharing } from './serve/sharing';
 import { ScheduleService } from './schedules/scheduleService';
 import type { ConfiguredServers } from './services/configuredServers';
 import type { DetectedClients } from './services/detectedClients';
@@ -126,10 +126,10 @@ export class MooringCore extends DisposableObject {
   readonly prompts: PromptsService;
   /** The servers' resources: list, templates, read, subscribe, completions, attach to a message. */
   readonly resources: ResourcesService;
-  /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/featuresRelay.ts). */
-  readonly relay: RelaySource;
+  /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/servedFeatures.ts). */
+  readonly servedFeatures: ServedFeatures;
   /** Mooring as an MCP server, started from the app. */
-  readonly sharing: McpSharing;
+  readonly sharing: Sharing;
   /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
   readonly apps: AppViews;
   /** The chat's models: the default, each conversation's, Settings > Models; they also answer sampling. */
@@ -219,7 +219,7 @@ export class MooringCore extends DisposableObject {
       memory: this.memory,
       prompts: this.prompts,
       resources: this.resources,
-      relay: this.relay,
+      servedFeatures: this.servedFeatures,
       sharing: this.sharing,
       apps: this.apps,
       models: this.models,

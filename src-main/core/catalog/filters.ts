@@ -1,6 +1,6 @@
 // Tool filters and tool sets (ARCHITECTURE.md, `catalog/`). Per server: `includeTools` (when
 // set, only those run) and `excludeTools` (always wins), bare tool names as in shared/config.ts.
-// Per agent: a named tool set selecting model names across servers.
+// Tool sets: a named selection of model names across servers.
 
 import type { Tool } from '@modelcontextprotocol/client';
 
@@ -9,7 +9,7 @@ export interface ServerToolFilter {
   excludeTools?: string[] | undefined;
 }
 
-/** A named selection of tools across servers, e.g. an agent "Code Reviewer". */
+/** A named selection of tools across servers, e.g. "Code Reviewer". */
 export interface ToolSet {
   name: string;
   /** Model names (`mcp__server__tool`). */

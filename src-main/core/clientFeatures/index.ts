@@ -24,4 +24,4 @@ export { SamplingService, USER_REJECTED, type SamplingComplete, type SamplingPar
 export { SamplingModel } from './samplingModel';
 export { DEFAULT_SAMPLING_TOKENS_PER_HOUR, SamplingBudget } from './samplingBudget';
 export type { ServerSession } from './serverSession';
-export { createRelaySource } from './relaySource';
+export { createServedFeatures } from './servedFeaturesSource';
