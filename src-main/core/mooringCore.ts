@@ -15,13 +15,11 @@ import { AppViews } from './apps/appViews';
 import type { AuthService } from './auth/authService';
 import type { ToolService } from './calls/toolService';
 import type { ConfinementService } from './confine/confinementService';
-import {
-  PromptsService,
-  ResourcesService,
-  type ClientFeatures,
-  type SamplingComplete,
-  type SamplingModel,
-} from './clientFeatures';
+import { type ClientFeatures } from './clientFeatures/clientFeatures';
+import { PromptsService } from './clientFeatures/prompts';
+import { ResourcesService } from './clientFeatures/resourcesService';
+import { type SamplingComplete } from './clientFeatures/sampling';
+import { type SamplingModel } from './clientFeatures/samplingModel';
 import type { InteractionBroker } from './clientFeatures/interactionBroker';
 import type { UrlElicitations } from './clientFeatures/urlElicitations';
 import { loadSettings } from './config/settings';
