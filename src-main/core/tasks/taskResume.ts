@@ -3,8 +3,8 @@
 // that created it, when the server binds tasks to sessions), its lifecycle published on the one tool-call
 // stream, and its outcome delivered to its conversation. The tasks service (taskService.ts) claims the records.
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { ErrorData } from '@shared/errors';
 import type { LogLine } from '@shared/session';
+import type { DeliveredTask } from '@shared/tasks';
 import type { ToolCallEvent, ToolCallPhase } from '@shared/toolCall';
 import { MooringError, toErrorData } from '../errors';
 import type { SessionActor } from '../mcp/sessionActor';
@@ -14,16 +14,7 @@ import type { TaskSnapshot } from './taskProtocol';
 import { RELEASED, type TaskRecord, type TaskRecords } from './taskRecords';
 
 /** How a task that outlived its turn ended, for its conversation (the chat's `deliverTaskResult`). */
-export interface TaskDelivery {
-  conversationId: string;
-  /** The model's id of the call that started the task. */
-  callId: string;
-  server: string;
-  tool: string;
-  friendlyName: string;
-  taskId: string;
-  outcome: { status: 'done' | 'failed' | 'cancelled'; result?: CallToolResult; error?: ErrorData };
-}
+export type TaskDelivery = DeliveredTask<CallToolResult>;
 
 /** Where a resumed task goes (`resume`). */
 export interface ResumedTasks {
