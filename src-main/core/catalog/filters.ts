@@ -54,12 +54,6 @@ export function toolSetReason(modelName: string, set: ToolSet | undefined): stri
   return `not in tool set "${set.name}"`;
 }
 
-/** Names a tool set lists that no known tool has (a renamed or removed tool), for the UI. */
-export function missingFromToolSet(set: ToolSet, known: Iterable<string>): string[] {
-  const k = new Set(known);
-  return set.tools.filter((t) => !k.has(t));
-}
-
 export interface AnnotationFlags {
   readOnly: boolean;
   destructive: boolean;

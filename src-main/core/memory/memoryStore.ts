@@ -153,10 +153,6 @@ export class MemoryStore {
   }
 }
 
-export function isMemoryId(id: string): boolean {
-  return ID_PATTERN.test(id);
-}
-
 function notFound(id: string): MooringError {
   return new MooringError(
     'not_found',
