@@ -12,6 +12,15 @@ export interface ToolAnnotationHints {
   openWorldHint?: boolean;
 }
 
+/**
+ * Whether the hints mark a tool read-only. Contradictory hints (`readOnlyHint` and `destructiveHint` both
+ * true) count as destructive: every hint comes from a possibly untrusted server (MCP spec, "Tool
+ * annotations"), so the cautious reading wins.
+ */
+export function hintsReadOnly(a: ToolAnnotationHints | undefined): boolean {
+  return a?.readOnlyHint === true && a.destructiveHint !== true;
+}
+
 /** The policy engine's verdict for one call. */
 export type PolicyDecision = 'auto' | 'ask' | 'refuse';
 
@@ -52,8 +61,13 @@ export interface ApprovalRequestInput {
   fingerprint: string;
   /** Why the policy asks (e.g. "the tool may be destructive"). */
   reason: string;
-  /** Present when a remembered approval lapsed: what changed since the user allowed the tool. */
+  /** Present when a remembered approval lapsed or the tool left its pin: what changed. */
   diff?: ToolChange[];
+  /**
+   * What `diff` compares with: `approved`, the tool as the user chose "always allow" for it (the default);
+   * `pinned`, the tool as Mooring first saw it or a person last accepted it (safety/toolPins.ts).
+   */
+  diffSince?: 'approved' | 'pinned';
   /** Who wants the call (a conversation id, an MCP client's name), for the dialog and the audit log. */
   client?: string;
   /**

@@ -49,6 +49,8 @@ export interface WireTool {
   idempotent: boolean;
   openWorld: boolean;
   enabled: boolean;
+  /** Listed differently from its pinned contract: its next call asks, with the diff, until accepted. */
+  changed?: boolean;
   excludedReason?: string;
   /** Why a tool is off, as a kind the UI words plainly (never the config's jargon). */
   off?: ToolOffReason;

@@ -21,6 +21,7 @@ import type { ApprovalBroker } from './safety/approvalBroker';
 import type { ApprovalStore } from './safety/approvalStore';
 import type { AuditLog } from './safety/auditLog';
 import { ConversationGrants } from './safety/conversationGrants';
+import type { ToolPins } from './safety/toolPins';
 import type { ToolQuarantine } from './safety/toolQuarantine';
 import type { SecretStore } from './secrets/secretStore';
 import { ConfiguredServers } from './services/configuredServers';
@@ -42,6 +43,7 @@ export interface ServersInput {
   audit: AuditLog;
   approvalStore: ApprovalStore;
   quarantine: ToolQuarantine;
+  pins: ToolPins;
   approvals: ApprovalBroker;
   sessions: Sessions;
   /** Ties a part to the root's lifetime: disposed when the core closes, in reverse order. */
@@ -82,6 +84,7 @@ export function buildServers(i: ServersInput): Servers {
         audit: i.audit,
         yolo: () => settings.current().yolo && confinement.allowsYolo(),
         grants,
+        pins: i.pins,
       },
       approvals: i.approvals,
       toolSet: (name) => settings.toolSet(name),

@@ -40,6 +40,7 @@ import { ApprovalStore } from './safety/approvalStore';
 import { AuditLog } from './safety/auditLog';
 import type { Icon } from './safety/icons';
 import { SecretRedactor } from './safety/redact';
+import { ToolPins } from './safety/toolPins';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
@@ -73,6 +74,8 @@ interface Opened {
   secrets: SecretStore;
   approvalStore: ApprovalStore;
   quarantine: ToolQuarantine;
+  /** Each tool's contract as first seen or last accepted (safety/toolPins.ts). */
+  pins: ToolPins;
   /** settings.json as loaded. */
   settings: Settings;
 }
@@ -147,7 +150,7 @@ export class MooringCore extends DisposableObject {
     private readonly opened: Opened,
   ) {
     super();
-    const { paths, secrets, quarantine, approvalStore } = opened;
+    const { paths, secrets, quarantine, approvalStore, pins } = opened;
     const bus = this.register(this.events);
     // The cycle left to close here: a folder's sessions join the configured servers, which scan folders, and
     // confinement writes a server's sandbox through them, which ask it at every add.
@@ -156,6 +159,7 @@ export class MooringCore extends DisposableObject {
     // The home's files: closed last.
     this.settings = this.register(new SettingsService({ file: paths.settings, initial: opened.settings }));
     this.register(toDisposable(() => quarantine.flush()));
+    this.register(toDisposable(() => pins.flush()));
     const audit = new AuditLog(paths.home, this.redactor.redact);
     this.register(toDisposable(() => audit.close().catch(() => undefined)));
     // What runs before every connect, the client features and the sessions (coreSessions.ts).
@@ -203,6 +207,7 @@ export class MooringCore extends DisposableObject {
         audit,
         approvalStore,
         quarantine,
+        pins,
         approvals: this.approvals,
         sessions,
         register: (d) => this.register(d),
@@ -239,13 +244,14 @@ export class MooringCore extends DisposableObject {
   static async open(opts: MooringCoreOptions = {}): Promise<MooringCore> {
     const env = opts.env ?? process.env;
     const paths = homePaths(opts.home ?? resolveHome(env));
-    const [settings, approvalStore, quarantine] = await Promise.all([
+    const [settings, approvalStore, quarantine, pins] = await Promise.all([
       loadSettings(paths.settings),
       ApprovalStore.open(paths.home),
       ToolQuarantine.open(paths.home),
+      ToolPins.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, settings });
+    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, pins, settings });
   }
 
   /** Hears one live event until the returned Disposable is disposed (the bus: `events`). */

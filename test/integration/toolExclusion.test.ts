@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { runMooring as mooring } from '../helpers/cli';
-import { TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 
 const SCHEMA_REASON =
   /its input schema cannot be given to a model: property name "l1\.l2\.l3.*" \(\d+ characters/;
@@ -23,7 +23,7 @@ function nastyHome(): string {
         {
           name: 'nasty',
           command: 'node',
-          args: [TSX_CLI, fixturePath('nastySchemas.ts')],
+          args: [RUN_TS, fixturePath('nastySchemas.ts')],
           env: { NASTY_EXTREME: '1' },
         },
       ],

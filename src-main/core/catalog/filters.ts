@@ -3,6 +3,7 @@
 // Tool sets: a named selection of model names across servers.
 
 import type { Tool } from '@modelcontextprotocol/client';
+import { hintsReadOnly } from '@shared/approval';
 
 export interface ServerToolFilter {
   includeTools?: string[] | undefined;
@@ -68,7 +69,7 @@ export interface AnnotationFlags {
  */
 export function annotationFlags(tool: Pick<Tool, 'annotations'>): AnnotationFlags {
   const a = tool.annotations ?? {};
-  const readOnly = a.readOnlyHint === true;
+  const readOnly = hintsReadOnly(a);
   return {
     readOnly,
     destructive: !readOnly && a.destructiveHint !== false,

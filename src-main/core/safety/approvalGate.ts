@@ -16,6 +16,7 @@ import type { ApprovalBroker } from './approvalBroker';
 import type { ApprovalStore } from './approvalStore';
 import type { AuditInput, AuditLog } from './auditLog';
 import type { ConversationGrants } from './conversationGrants';
+import type { PinLookup, ToolPins } from './toolPins';
 import {
   serverIdentity,
   toolFingerprint,
@@ -31,6 +32,8 @@ export interface GateDeps {
   yolo: () => boolean;
   /** "Allow for this conversation" answers, in memory (safety/conversationGrants.ts). */
   grants?: ConversationGrants;
+  /** Each tool's contract as first seen or last accepted (safety/toolPins.ts). */
+  pins?: Pick<ToolPins, 'lookup' | 'accept' | 'revision' | 'changed'>;
 }
 
 /** What a call's decision depends on, apart from the call's own arguments and context. */
@@ -85,18 +88,26 @@ export interface GateDecision {
   identity: ServerIdentity;
   fingerprint: string;
   remembered: ApprovalLookup;
+  /** The tool against its pinned contract (absent without pins). */
+  pin?: PinLookup;
   verdict: PolicyVerdict;
 }
 
-export function decideGate(deps: Pick<GateDeps, 'store' | 'yolo'>, subject: GateSubject): GateDecision {
+export function decideGate(
+  deps: Pick<GateDeps, 'store' | 'yolo' | 'pins'>,
+  subject: GateSubject,
+): GateDecision {
   const { config, tool } = subject;
   const identity = serverIdentity(config);
   const remembered = deps.store.lookup(identity, tool);
+  const pin = deps.pins?.lookup(identity, tool);
   return {
     identity,
     fingerprint: toolFingerprint(identity, tool),
     remembered,
+    ...(pin ? { pin } : {}),
     verdict: decide({
+      contractChanged: pin?.status === 'changed',
       policy: config.policy,
       annotations: tool.annotations,
       enabled: subject.enabled,
@@ -114,8 +125,8 @@ export interface VerdictSource {
 }
 
 /** The gate's own sources that change without an event: what the call path's revision polls. */
-export function gateSources(deps: Pick<GateDeps, 'store' | 'grants'>): VerdictSource[] {
-  return deps.grants ? [deps.store, deps.grants] : [deps.store];
+export function gateSources(deps: Pick<GateDeps, 'store' | 'grants' | 'pins'>): VerdictSource[] {
+  return [deps.store, ...(deps.grants ? [deps.grants] : []), ...(deps.pins ? [deps.pins] : [])];
 }
 
 /** One call as the fast path needs it: its tool's subject and decision, its arguments and who asks. */
@@ -171,7 +182,7 @@ export async function authorizeCall(
   decided: GateDecision = decideGate(deps, call),
 ): Promise<GateResult> {
   const { config, tool } = call;
-  const { identity, fingerprint, remembered, verdict } = decided;
+  const { identity, fingerprint, remembered, pin, verdict } = decided;
   const label = `"${tool.name}" of server "${config.name}"`;
   const audit = (
     decision: AuditDecision,
@@ -251,7 +262,11 @@ export async function authorizeCall(
         arguments: call.arguments,
         fingerprint,
         reason: verdict.reason,
-        ...(remembered.status === 'lapsed' ? { diff: remembered.diff } : {}),
+        ...(remembered.status === 'lapsed'
+          ? { diff: remembered.diff }
+          : pin?.status === 'changed'
+            ? { diff: pin.diff, diffSince: 'pinned' as const }
+            : {}),
         ...(call.client !== undefined ? { client: call.client } : {}),
         ...(call.conversationId !== undefined ? { conversationId: call.conversationId } : {}),
       },
@@ -273,6 +288,8 @@ export async function authorizeCall(
     );
   }
   if (answer.outcome === 'always') await deps.store.remember({ identity, tool, decidedBy: answer.decidedBy });
+  // A person saw the diff and let the call run: the tool as it is now is its contract from here on.
+  if (pin?.status === 'changed') await deps.pins?.accept(identity, tool);
   // Only a request that named a conversation offers this answer; anything else counts as once.
   if (answer.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
   const audited = answer.outcome === 'conversation' ? 'approve' : answer.outcome;

@@ -17,6 +17,7 @@ import {
 } from 'react';
 import { Virtuoso, type ItemProps } from 'react-virtuoso';
 import type { WireTool } from '@shared/wire';
+import { escapeUntrusted as visible } from '@shared/untrustedText';
 
 /** A tool as the list shows it (the list query leaves out the input schema). */
 type ListedTool = Omit<WireTool, 'inputSchema'>;
@@ -92,6 +93,13 @@ function ServerTools({ server }: { server: string }) {
       },
     }),
   );
+  const accept = useMutation(
+    trpc.tools.acceptChange.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.tools.list.pathKey() }),
+    }),
+  );
+  const acceptChange = accept.mutate;
+  const onAccept = useCallback((t: ListedTool) => acceptChange({ name: t.modelName }), [acceptChange]);
   const all = useMemo(
     () => [...(tools.data ?? [])].sort((a, b) => a.friendlyName.localeCompare(b.friendlyName)),
     [tools.data],
@@ -150,7 +158,7 @@ function ServerTools({ server }: { server: string }) {
           />
         </div>
       </div>
-      <ErrorNote error={toggle.error ?? tools.error} />
+      <ErrorNote error={toggle.error ?? accept.error ?? tools.error} />
       {shown.length > VIRTUAL_FROM && scroller ? (
         <Virtuoso
           customScrollParent={scroller}
@@ -158,13 +166,25 @@ function ServerTools({ server }: { server: string }) {
           computeItemKey={(_, t) => t.modelName}
           components={{ List: ToolList, Item: ToolItem }}
           increaseViewportBy={400}
-          itemContent={(_, t) => <ToolRow tool={t} disabled={toggle.isPending} onToggle={onToggle} />}
+          itemContent={(_, t) => (
+            <ToolRow
+              tool={t}
+              disabled={toggle.isPending || accept.isPending}
+              onToggle={onToggle}
+              onAccept={onAccept}
+            />
+          )}
         />
       ) : (
         <ul className="plain tool-list">
           {shown.map((t) => (
             <li key={t.modelName} className={rowClass(t)} data-testid={`tool-${t.tool}`}>
-              <ToolRow tool={t} disabled={toggle.isPending} onToggle={onToggle} />
+              <ToolRow
+                tool={t}
+                disabled={toggle.isPending || accept.isPending}
+                onToggle={onToggle}
+                onAccept={onAccept}
+              />
             </li>
           ))}
         </ul>
@@ -201,10 +221,12 @@ const ToolRow = memo(function ToolRow({
   tool: t,
   disabled,
   onToggle,
+  onAccept,
 }: {
   tool: ListedTool;
   disabled: boolean;
   onToggle: (t: ListedTool, enabled: boolean) => void;
+  onAccept: (t: ListedTool) => void;
 }) {
   return (
     <>
@@ -219,11 +241,19 @@ const ToolRow = memo(function ToolRow({
       <div className="tool-main">
         <div className="tool-title">
           <McpIcon src={t.icon} />
-          <strong>{t.friendlyName}</strong>
-          {t.friendlyName !== t.tool && <code className="tool-code">{t.tool}</code>}
+          <strong>{visible(t.friendlyName)}</strong>
+          {t.friendlyName !== t.tool && <code className="tool-code">{visible(t.tool)}</code>}
           <AnnotationBadges flags={t} />
         </div>
-        <p className="muted clamp">{t.description || 'No description.'}</p>
+        <p className="muted clamp">{visible(t.description, { multiline: true }) || 'No description.'}</p>
+        {t.changed && (
+          <p className="tool-off" data-testid="tool-changed">
+            Changed since Mooring first saw it: its next call asks you first, with what changed.{' '}
+            <Button size="sm" disabled={disabled} onClick={() => onAccept(t)}>
+              Accept change
+            </Button>
+          </p>
+        )}
         {!t.enabled && (
           <p className="tool-off" data-testid="tool-off-reason">
             {offText(t)}
