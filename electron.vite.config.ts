@@ -7,7 +7,7 @@ const alias = { '@shared': resolve(__dirname, 'shared') };
 
 // Custom roots (ARCHITECTURE.md): src-main, src-preload, src-renderer.
 export default defineConfig({
-  // Two entries, one build (ARCHITECTURE.md, "How the CLI ships"): the Electron main (out/main/index.js) and
+  // Two entries, one build (docs/cli.md, "How the CLI ships"): the Electron main (out/main/index.js) and
   // the CLI that `bin/mooring.mjs` runs (out/main/cli.js), sharing the core's chunks. Dependencies are
   // bundled in, so a start reads a few files instead of resolving hundreds in node_modules (the CLI's
   // `--help` took ~0.6 s with them external, ~0.25 s bundled). Left outside, loaded from node_modules at run

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `mooring` command: runs the compiled CLI, out/main/cli.js, which `npm run build` makes together with
-// the Electron bundles (ARCHITECTURE.md, "How the CLI ships"). No TypeScript is compiled at start.
+// the Electron bundles (docs/cli.md, "How the CLI ships"). No TypeScript is compiled at start.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

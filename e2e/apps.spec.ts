@@ -1,4 +1,4 @@
-// MCP Apps end to end (ARCHITECTURE.md, "MCP Apps"): a real `mooring web` child with the apps fixture
+// MCP Apps end to end (docs/mcp-apps.md, "MCP Apps"): a real `mooring web` child with the apps fixture
 // server (test/fixtures/servers/appsServer.ts) and a scripted OpenAI-format model. The chat renders the
 // counter view from the model's tool call, in a frame on another origin; a click runs the app-only tool;
 // the model never gets that tool; a destructive call from the view asks for approval labelled as the

@@ -1,5 +1,5 @@
 // What an MCP App view is told about its host, end to end (extension io.modelcontextprotocol/ui, spec
-// 2026-01-26, "Host Context" and "Theming"; ARCHITECTURE.md, "MCP Apps"): a real `mooring web` child with
+// 2026-01-26, "Host Context" and "Theming"; docs/mcp-apps.md, "MCP Apps"): a real `mooring web` child with
 // the apps fixture server, whose views apply the host's theme and style variables with ext-apps' own
 // helpers, and a scripted OpenAI-format model. The view's colours come from Mooring's tokens in light and
 // dark, an OS theme switch re-themes it live, and its locale, time zone, device and frame size are the

@@ -1,5 +1,5 @@
 // What an MCP App view hears of its tool call, end to end (docs/decisions/005-app-view-updates.md;
-// ARCHITECTURE.md, "MCP Apps"): a real `mooring web` child with the apps fixture server's recorder view
+// docs/mcp-apps.md, "MCP Apps"): a real `mooring web` child with the apps fixture server's recorder view
 // (test/fixtures/servers/appsServer.ts), which records every notification the host sends it, and a
 // scripted OpenAI-format model held mid-arguments until the view has shown what arrived. The view gets
 // partial input before the complete input and the result; a cancellation after a Deny, a Stop while the

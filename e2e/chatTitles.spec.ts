@@ -1,4 +1,4 @@
-// Conversation titles from the conversation's own model, end to end (ARCHITECTURE.md, "Conversation
+// Conversation titles from the conversation's own model, end to end (docs/chat.md, "Conversation
 // titles"): a real `mooring web` child and a local server speaking the OpenAI wire format as a scripted
 // model, whose title requests are answered from their own script and recorded apart
 // (test/fixtures/providers/scriptedServer.ts).

@@ -1,4 +1,4 @@
-// A chat turn's tool steps end to end (ARCHITECTURE.md, "A turn in the chat"): a real `mooring web` child
+// A chat turn's tool steps end to end (docs/chat.md, "A turn in the chat"): a real `mooring web` child
 // with four reference servers (more tools than the default thresholds: deferred mode), and three local
 // servers speaking the OpenAI, Anthropic and Ollama wire formats as scripted models. What each model
 // was sent is read back from the recorded requests; what was saved, from the conversation file.

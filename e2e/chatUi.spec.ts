@@ -1,4 +1,4 @@
-// The chat as a person uses it, end to end (ARCHITECTURE.md, "A turn in the chat"): Markdown answers,
+// The chat as a person uses it, end to end (docs/chat.md, "A turn in the chat"): Markdown answers,
 // message actions, the keyboard, the model picker, attachments, export and import. A real `mooring web`
 // child with server-everything, and a local server speaking the OpenAI wire format as a scripted model
 // (test/fixtures/providers); what the model was sent is read back from its recorded requests.

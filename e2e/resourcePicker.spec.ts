@@ -1,4 +1,4 @@
-// Resources attached to a chat message, end to end (ARCHITECTURE.md, "A turn in the chat"): `@` in the
+// Resources attached to a chat message, end to end (docs/chat.md, "A turn in the chat"): `@` in the
 // composer and the "Attach resource" button, against a real `mooring web` child with server-everything
 // (from node_modules) and the catalog fixture server (a template whose variables complete), and a local
 // server speaking the OpenAI wire format as the model; what the model was sent is read back from its

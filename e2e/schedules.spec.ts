@@ -1,4 +1,4 @@
-// The Schedules screen end to end (ARCHITECTURE.md, "Schedules"): a schedule made in the app of a real
+// The Schedules screen end to end (docs/schedules.md, "Schedules"): a schedule made in the app of a real
 // `mooring web` child runs in that process within its minute — an interval, a scripted OpenAI-compatible
 // model and server-filesystem — and its outcome, history and conversation show in the app. Each step
 // waits for what the app shows, never sleeps.

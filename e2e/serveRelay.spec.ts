@@ -1,5 +1,5 @@
 // Sampling and elicitation from a server behind `mooring serve`, answered in the running app
-// (ARCHITECTURE.md, "`mooring serve` and the running app"): a real `mooring web` child in Chromium and a
+// (docs/sharing.md, "`mooring serve` and the running app"): a real `mooring web` child in Chromium and a
 // real `mooring serve --stdio` child on the same MOORING_HOME, launched by the SDK's own client as Claude
 // Desktop would launch it. The client calls server-everything's triggers through serve; the requests
 // server-everything sends back appear in the app's dialogs, labelled with the process they came through,

@@ -76,7 +76,7 @@ test.describe('everything alone', () => {
 test.describe('everything and server-filesystem', () => {
   test.use({ servers: ['everything', 'fs'] });
 
-  test('agents: a named tool set across servers is saved, listed and edited', async ({ app }) => {
+  test('tool sets: a named tool set across servers is saved, listed and edited', async ({ app }) => {
     const { page } = app;
     await openScreen(page, 'Tool sets');
     const panel = page.getByTestId('toolsets');

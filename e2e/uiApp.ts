@@ -84,7 +84,7 @@ export const test = base.extend<{ servers: Seeded[]; app: UiApp }>({
       await context.close();
       expect(pageErrors).toEqual([]);
       // Ctrl-C/SIGTERM closes every session: no server process outlives the command, and the process
-      // watchdog (ARCHITECTURE.md, "Server processes never outlive Mooring"), which may finish its
+      // watchdog (docs/sessions.md, "Server processes never outlive Mooring"), which may finish its
       // clean-up after the command exits, ends too.
       const started = descendants(web.child.pid!, '').map((pid) => ({
         pid,

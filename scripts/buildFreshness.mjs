@@ -1,6 +1,6 @@
 // Is out/ older than the sources it is built from, and if so, build it. One `electron-vite build` makes
 // every bundle: the Electron main, the compiled CLI (out/main/cli.js, which `bin/mooring.mjs` runs), the
-// preload and the renderer (ARCHITECTURE.md, "How the CLI ships"). Shared by `npm start`, `npm run cli`,
+// preload and the renderer (docs/cli.md, "How the CLI ships"). Shared by `npm start`, `npm run cli`,
 // the vitest and Playwright global setups, and the CLI's own stale-build warning.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The contract of mcp_servers.json (ARCHITECTURE.md, "Data on disk") and its server entries.
+// The contract of mcp_servers.json (docs/data-on-disk.md, "Data on disk") and its server entries.
 // Pure zod: the renderer's forms validate with the very same schema the core writes with.
 import { z } from 'zod';
 import { SandboxSettingsSchema } from './confinement';
@@ -18,7 +18,7 @@ export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const DEFAULT_TIMEOUT_SECONDS = 180;
 /**
  * The cap on one message from a stdio server (32 MB): room for results the large-result path pages for the
- * model (ARCHITECTURE.md, "Results too large for the model"); one server may lower or raise it.
+ * model (docs/chat.md, "Results too large for the model"); one server may lower or raise it.
  */
 export const DEFAULT_MAX_MESSAGE_MB = 32;
 export const MAX_MESSAGE_MB = 64;

@@ -1,4 +1,4 @@
-// How schedules are written and said (ARCHITECTURE.md, "Schedules"): durations (`15m`, `1h30m`) and a
+// How schedules are written and said (docs/schedules.md, "Schedules"): durations (`15m`, `1h30m`) and a
 // schedule's time in words, the same in `mooring schedule` and the Schedules screen. Pure, for both.
 import type { ScheduleWhen } from './schedules';
 

@@ -1,4 +1,4 @@
-// Scheduled prompts (ARCHITECTURE.md, "Schedules"): what a schedule is, what one run of it left behind, and
+// Scheduled prompts (docs/schedules.md, "Schedules"): what a schedule is, what one run of it left behind, and
 // who runs schedules now. Pure zod, so the Schedules screen validates its form with the schemas the core
 // writes `schedules.json` with.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// What the UI and CLI see of a session actor (ARCHITECTURE.md, "Session actor states").
+// What the UI and CLI see of a session actor (docs/sessions.md, "Session actor states").
 import type { ErrorData } from './errors';
 
 export type SessionState = 'idle' | 'connecting' | 'ready' | 'reconnecting' | 'failed' | 'closed';

@@ -1,4 +1,4 @@
-// The contract of settings.json (ARCHITECTURE.md, "Data on disk"): app settings with their defaults.
+// The contract of settings.json (docs/data-on-disk.md, "Data on disk"): app settings with their defaults.
 // Pure zod, so the renderer's settings form validates with the very schema the core writes with.
 // Nested objects use `prefault({})`: a missing section is parsed as `{}`, which fills its own defaults.
 import { z } from 'zod';
@@ -76,7 +76,7 @@ export const SettingsSchema = z
       .strict()
       .prefault({}),
     /**
-     * Tool results too large for the model (ARCHITECTURE.md, "Results too large for the model"): past the
+     * Tool results too large for the model (docs/chat.md, "Results too large for the model"): past the
      * limit the model gets the first part, the size and a reference, and pages through the rest with
      * `read_result`; the conversation keeps the whole result.
      */
@@ -95,7 +95,7 @@ export const SettingsSchema = z
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),
     /**
-     * Named tool sets ("agents", e.g. "Code Reviewer"): a selection of tools across servers, by
+     * Named tool sets (e.g. "Code Reviewer"): a selection of tools across servers, by
      * model name. A conversation or `mooring chat --tool-set NAME` offers the model only those.
      */
     toolSets: z

@@ -91,10 +91,6 @@ export function parseModelName(name: string): ParsedModelName | undefined {
   return { serverSegment: name.slice(MODEL_NAME_PREFIX.length, at), toolSegment: t };
 }
 
-export function isModelToolName(name: string): boolean {
-  return parseModelName(name) !== undefined;
-}
-
 /** What the UI shows: the tool's own title when it has one, else its name, with the server. */
 export function friendlyName(server: string, tool: string, title?: string): string {
   return `${title && title.trim() ? title.trim() : tool} (${server})`;

@@ -1,4 +1,4 @@
-// Text from a server, a registry or a file is untrusted wherever it is shown (ARCHITECTURE.md, "Untrusted
+// Text from a server, a registry or a file is untrusted wherever it is shown (docs/untrusted-text.md, "Untrusted
 // text"). A terminal obeys the characters it prints: ESC and CSI sequences clear lines, move the cursor,
 // recolour or retitle the window; a carriage return overwrites the start of a line; bidi controls (U+202E
 // right-to-left override, the isolates) and other invisible format characters reorder or hide what is

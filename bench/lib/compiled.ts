@@ -1,4 +1,4 @@
-// The bench's own child scripts, compiled the way the product is (ARCHITECTURE.md, "How the CLI ships"):
+// The bench's own child scripts, compiled the way the product is (docs/cli.md, "How the CLI ships"):
 // one Vite build with every dependency bundled in, run by plain `node`. So a raw-SDK child and a Mooring
 // child start the same way, neither through tsx, and the product's side is the real `bin/mooring.mjs`
 // built by `npm run build` (checked fresh first, like the tests do).

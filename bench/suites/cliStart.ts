@@ -1,4 +1,4 @@
-// CLI cold start: the compiled CLI as users run it (`node bin/mooring.mjs`, ARCHITECTURE.md "How the CLI
+// CLI cold start: the compiled CLI as users run it (`node bin/mooring.mjs`, docs/cli.md "How the CLI
 // ships") for `--help` and for `mcp list` on a home with one server configured (read, not started), against
 // `node -e 0`, the floor: Node starting and exiting with nothing loaded. Fresh processes, the three
 // interleaved in rounds; target: ≤ 0.5 s median each.

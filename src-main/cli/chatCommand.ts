@@ -2,7 +2,7 @@
 // the configured servers, streaming the answer and each tool step; --json prints one JSON event per
 // line: the chat's events, and each tool call's lifecycle as `{"type":"toolCall","event":…}` (the same
 // shape as the UI's stream). Approvals, sampling and forms are asked on this terminal through the one
-// queued prompt (ARCHITECTURE.md, "The terminal"); with no terminal, sampling and forms are declined at once.
+// queued prompt (docs/cli.md, "The terminal"); with no terminal, sampling and forms are declined at once.
 import type { Command } from 'commander';
 import type { ChatEvent } from '@shared/chat';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';

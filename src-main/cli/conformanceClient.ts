@@ -4,15 +4,11 @@
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { ServerConfigSchema, type ServerConfig } from '@shared/config';
 import { SessionActor } from '../core/mcp/sessionActor';
-import { acceptElicitationsWithDefaults } from '../core/clientFeatures';
+import { acceptElicitationsWithDefaults } from '../core/clientFeatures/clientFeatures';
 import { toErrorData } from '../core/errors';
-import {
-  followAuthorizationRedirects,
-  OAuthManager,
-  plainTransportAuth,
-  transportAuth,
-  type TransportAuth,
-} from '../core/auth';
+import { plainTransportAuth, transportAuth, type TransportAuth } from '../core/auth/authTransport';
+import { followAuthorizationRedirects } from '../core/auth/headlessOpener';
+import { OAuthManager } from '../core/auth/oauthManager';
 import { MemorySecretStore } from '../core/secrets/secretStore';
 
 /** The suite's URL-based client id: used where a scenario's server supports Client ID Metadata Documents. */

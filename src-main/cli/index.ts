@@ -51,7 +51,7 @@ const withCore: CoreRunner = async (fn, opts = {}) => {
   try {
     core = await MooringCore.open({
       extraServers: quickConfig(),
-      // Someone waits on every command's close (ARCHITECTURE.md, "Session actor states").
+      // Someone waits on every command's close (docs/sessions.md, "Session actor states").
       session: { closeStageMs: QUICK_CLOSE_STAGE_MS },
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
     });

@@ -1,4 +1,4 @@
-// `mooring schedule …` (ARCHITECTURE.md, "Schedules"): thin commands over `core.schedules`. `add` writes a
+// `mooring schedule …` (docs/schedules.md, "Schedules"): thin commands over `core.schedules`. `add` writes a
 // schedule, `list`/`history` show them, `run NAME` runs one now in the foreground — through the same tool
 // loop, catalog and safety gate as the chat, under the unattended policy — and prints its conversation.
 // Schedules run on their own while the app, `mooring web` or `mooring serve` runs.

@@ -9,7 +9,7 @@ import { startMcpHttpServer } from '../core/serve/httpServer';
 import { parseSessionLimits } from '../core/serve/httpSessions';
 import { generateToken, readTokenFile, type ServerToken } from '../core/serve/serverTokens';
 import { serveMooringStdio } from '../core/serve/stdioServer';
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/toolsRelay';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../core/serve/servedTools';
 import type { CoreRunner } from './mcpCommands';
 import { onStop } from './processGuards';
 import { interactive } from './terminalPrompt';
@@ -116,7 +116,7 @@ function printClientEntry(core: MooringCore, json: boolean | undefined): void {
   say(`${entry.bareNote}\n`);
 }
 
-/** Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them. */
+/** Schedules run in one process per home (docs/schedules.md, "Schedules"): this one, unless another has them. */
 async function ownSchedules(core: MooringCore): Promise<void> {
   await core.schedules.own('mooring serve').catch((err: unknown) => {
     say(

@@ -1,4 +1,4 @@
-// The edge where text meets the terminal (ARCHITECTURE.md, "Untrusted text"): every line the CLI prints
+// The edge where text meets the terminal (docs/untrusted-text.md, "Untrusted text"): every line the CLI prints
 // is built with `tty`, which escapes each interpolated value, so no string from a server, a registry or a
 // file can clear a line, move the cursor, recolour, retitle the window or reorder what is read. The
 // literal parts of the template are ours and stay as written. `--json` goes through `jsonForTerminal`.

@@ -1,4 +1,4 @@
-// `mooring toolset …`: named tool sets ("agents") — a selection of tools across servers that a chat
+// `mooring toolset …`: named tool sets — a selection of tools across servers that a chat
 // offers the model instead of every enabled tool. Kept in settings.json (config/settingsService.ts).
 import type { Command } from 'commander';
 import type { CoreRunner } from './mcpCommands';
@@ -7,7 +7,7 @@ import { print, printJson, say, tty } from './terminalText';
 export function registerToolsetCommands(program: Command, withCore: CoreRunner): void {
   const ts = program
     .command('toolset')
-    .description('named tool sets ("agents") for chat: a selection of tools across servers');
+    .description('named tool sets for chat: a selection of tools across servers');
 
   ts.command('list')
     .option('--json', 'machine-readable output')

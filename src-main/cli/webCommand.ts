@@ -87,7 +87,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     staticDir: opts.staticDir ?? builtRendererDir(),
   });
   started.web = web;
-  // Approvals from `mooring serve` on this home show in this window's dialog (ARCHITECTURE.md, "Data on disk": run/, the approval relay).
+  // Approvals from `mooring serve` on this home show in this window's dialog (docs/data-on-disk.md, "Data on disk": run/, the approval relay).
   started.relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
     say(tty`mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`);
     return undefined;
@@ -110,7 +110,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
         'Mooring keeps running and reads the file again when it changes.\n',
     );
   });
-  // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): this one, unless another has them.
+  // Schedules run in one process per home (docs/schedules.md, "Schedules"): this one, unless another has them.
   await core.schedules.own('mooring web').catch((err: unknown) => {
     say(tty`mooring web: schedules will not run here: ${toErrorData(err).message}\n`);
   });

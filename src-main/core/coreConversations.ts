@@ -1,5 +1,5 @@
 // The composition root's third part (ARCHITECTURE.md, "The core as one object"): conversations and the chat,
-// the features beyond tools (prompts, resources, the relay `mooring serve` offers), MCP Apps, scheduled prompts
+// the features beyond tools (prompts, resources, what `mooring serve` serves of them), MCP Apps, scheduled prompts
 // and Mooring as a server started from the app. Built on the sessions and the tool-call path (coreSessions.ts,
 // coreServers.ts), each part registered with the root as it is built (mooringCore.ts); its last registration
 // is where closing starts.
@@ -15,7 +15,9 @@ import { ProviderAccess } from './agent/providerAccess';
 import { parseModelSpec } from './agent/providers/resolveProvider';
 import { AppViews } from './apps/appViews';
 import type { ToolService } from './calls/toolService';
-import { createRelaySource, PromptsService, ResourcesService } from './clientFeatures';
+import { PromptsService } from './clientFeatures/prompts';
+import { ResourcesService } from './clientFeatures/resourcesService';
+import { createServedFeatures } from './clientFeatures/servedFeaturesSource';
 import type { SettingsService } from './config/settingsService';
 import { Later, type Sessions } from './coreSessions';
 import { listen, toDisposable, type Disposable } from './disposable';
@@ -25,8 +27,8 @@ import { MemoryStore } from './memory/memoryStore';
 import type { SecretRedactor } from './safety/redact';
 import type { SecretStore } from './secrets/secretStore';
 import type { SelfLaunch } from './serve/launchCommand';
-import type { RelaySource } from './serve/servedCore';
-import { McpSharing } from './serve/sharing';
+import type { ServedFeatures } from './serve/servedCore';
+import { Sharing } from './serve/sharing';
 import { scheduledTurns } from './schedules/scheduledTurn';
 import { ScheduleService } from './schedules/scheduleService';
 import { declineUnattendedInteractions } from './schedules/unattendedInteractions';
@@ -51,8 +53,8 @@ export interface Conversations {
   memory: MemoryStore;
   prompts: PromptsService;
   resources: ResourcesService;
-  relay: RelaySource;
-  sharing: McpSharing;
+  servedFeatures: ServedFeatures;
+  sharing: Sharing;
   apps: AppViews;
   models: ChatModels;
   chat: ChatService;
@@ -87,7 +89,7 @@ export function buildConversations(i: ConversationsInput): Conversations {
   const resources = new ResourcesService({ sessions: pool, subscriptions: features.resources });
   register(listen(features.resources, 'updated', (u) => bus.emit('resourceUpdated', u)));
   register(listen(features.resources, 'listChanged', (c) => bus.emit('listChanged', c)));
-  const relay = createRelaySource({
+  const servedFeatures = createServedFeatures({
     sessions: () => pool.list(),
     onLogLine: (fn) => {
       const sub = bus.on('log', fn);
@@ -95,7 +97,7 @@ export function buildConversations(i: ConversationsInput): Conversations {
     },
     resources: features.resources,
   });
-  const sharing = new McpSharing(
+  const sharing = new Sharing(
     {
       tools,
       conversations,
@@ -103,7 +105,7 @@ export function buildConversations(i: ConversationsInput): Conversations {
       memory,
       providers,
       settings,
-      relay,
+      servedFeatures,
     },
     { ...(opts.selfLaunch ? { selfLaunch: opts.selfLaunch } : {}), ...(opts.env ? { env: opts.env } : {}) },
   );
@@ -188,7 +190,7 @@ export function buildConversations(i: ConversationsInput): Conversations {
     memory,
     prompts,
     resources,
-    relay,
+    servedFeatures,
     sharing,
     apps,
     models,

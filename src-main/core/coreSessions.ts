@@ -7,12 +7,9 @@ import type { LogLine } from '@shared/session';
 import type { CoreEvents } from '@shared/wire';
 import { OAuthManager } from './auth/oauthManager';
 import { ConfinementService, type ConfinementServiceDeps } from './confine/confinementService';
-import {
-  createClientFeatures,
-  SamplingModel,
-  type ClientFeatures,
-  type SamplingComplete,
-} from './clientFeatures';
+import { createClientFeatures, type ClientFeatures } from './clientFeatures/clientFeatures';
+import { type SamplingComplete } from './clientFeatures/sampling';
+import { SamplingModel } from './clientFeatures/samplingModel';
 import type { SettingsService } from './config/settingsService';
 import { toDisposable, type Disposable } from './disposable';
 import { MooringError } from './errors';

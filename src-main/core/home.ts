@@ -1,4 +1,4 @@
-// One home directory for everything Mooring keeps (ARCHITECTURE.md, "Data on disk").
+// One home directory for everything Mooring keeps (docs/data-on-disk.md, "Data on disk").
 // It is the same folder the Electron app uses as its userData dir, so the CLI and the app share state.
 import { homedir, platform } from 'node:os';
 import { join } from 'node:path';

@@ -15,13 +15,11 @@ import { AppViews } from './apps/appViews';
 import type { AuthService } from './auth/authService';
 import type { ToolService } from './calls/toolService';
 import type { ConfinementService } from './confine/confinementService';
-import {
-  PromptsService,
-  ResourcesService,
-  type ClientFeatures,
-  type SamplingComplete,
-  type SamplingModel,
-} from './clientFeatures';
+import { type ClientFeatures } from './clientFeatures/clientFeatures';
+import { PromptsService } from './clientFeatures/prompts';
+import { ResourcesService } from './clientFeatures/resourcesService';
+import { type SamplingComplete } from './clientFeatures/sampling';
+import { type SamplingModel } from './clientFeatures/samplingModel';
 import type { InteractionBroker } from './clientFeatures/interactionBroker';
 import type { UrlElicitations } from './clientFeatures/urlElicitations';
 import { loadSettings } from './config/settings';
@@ -48,8 +46,8 @@ import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import type { SelfLaunch } from './serve/launchCommand';
-import type { RelaySource } from './serve/servedCore';
-import { McpSharing } from './serve/sharing';
+import type { ServedFeatures } from './serve/servedCore';
+import { Sharing } from './serve/sharing';
 import { ScheduleService } from './schedules/scheduleService';
 import type { ConfiguredServers } from './services/configuredServers';
 import type { DetectedClients } from './services/detectedClients';
@@ -99,7 +97,7 @@ export class MooringCore extends DisposableObject {
   readonly urlElicitations: UrlElicitations;
   /** Project folders: what they offer, approval, their sessions. */
   readonly workspaces: WorkspaceService;
-  /** Tool calls that run as tasks, followed to their end and resumed after a restart (ARCHITECTURE.md, "Tasks"). */
+  /** Tool calls that run as tasks, followed to their end and resumed after a restart (docs/tasks-and-resources.md, "Tasks"). */
   readonly tasks: TaskService;
   /** Tool calls waiting for a person's approval: listed, answered by id. */
   readonly approvals = new ApprovalBroker();
@@ -129,10 +127,10 @@ export class MooringCore extends DisposableObject {
   readonly prompts: PromptsService;
   /** The servers' resources: list, templates, read, subscribe, completions, attach to a message. */
   readonly resources: ResourcesService;
-  /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/featuresRelay.ts). */
-  readonly relay: RelaySource;
+  /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/servedFeatures.ts). */
+  readonly servedFeatures: ServedFeatures;
   /** Mooring as an MCP server, started from the app. */
-  readonly sharing: McpSharing;
+  readonly sharing: Sharing;
   /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
   readonly apps: AppViews;
   /** The chat's models: the default, each conversation's, Settings > Models; they also answer sampling. */
@@ -224,7 +222,7 @@ export class MooringCore extends DisposableObject {
       memory: this.memory,
       prompts: this.prompts,
       resources: this.resources,
-      relay: this.relay,
+      servedFeatures: this.servedFeatures,
       sharing: this.sharing,
       apps: this.apps,
       models: this.models,

@@ -3,7 +3,7 @@
 // differ per model family; o200k is a close, stable estimate.
 //
 // Loaded on the first count, never at start: the tokenizer's tables cost ~66 MB of RSS and ~120 ms to load
-// (ARCHITECTURE.md, "How the CLI ships"), and most processes (`mooring mcp call`, `mooring serve` relaying
+// (docs/cli.md, "How the CLI ships"), and most processes (`mooring mcp call`, `mooring serve` relaying
 // tools) never estimate a token. A synchronous require keeps every caller synchronous; bundlers leave it
 // alone, so the package is read from node_modules at run time (it is a production dependency).
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// The Electron main process (ARCHITECTURE.md, "The desktop shell"): thin. It opens the core, serves the
+// The Electron main process (docs/desktop-shell.md, "The desktop shell"): thin. It opens the core, serves the
 // renderer from app://mooring with a strict CSP, locks every window down, answers router messages from our
 // own top frame only, and does what a desktop app owes its user (menu, single instance, mooring:// links,
 // notifications, tray, remembered window). Everything testable lives in modules beside this one or in the core.
@@ -55,7 +55,7 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-// One home for the app and the CLI (ARCHITECTURE.md "Data on disk"). Set before the single-instance lock,
+// One home for the app and the CLI (docs/data-on-disk.md "Data on disk"). Set before the single-instance lock,
 // which is keyed on it: one app per home.
 const home = resolveHome();
 app.setPath('userData', home);
@@ -354,7 +354,7 @@ app.whenReady().then(async () => {
   core
     .start({ watch: true, resumeTasks: true })
     .catch((err: Error) => console.warn(`servers not started: ${err.message}`));
-  // Schedules run in one process per home (ARCHITECTURE.md, "Schedules"): the app, unless another has them.
+  // Schedules run in one process per home (docs/schedules.md, "Schedules"): the app, unless another has them.
   void core.schedules.own('the desktop app').catch((err: Error) => {
     console.warn(`schedules will not run here: ${err.message}`);
   });

@@ -2,7 +2,7 @@
 // match Electron's): one file in the home, `secrets.enc` (0600), whose whole content is encrypted by
 // Electron's safeStorage with a key the OS keeps (macOS Keychain, Windows DPAPI, the Linux Secret Service
 // or KWallet). Where the OS offers no such key, safeStorage on Linux falls back to a fixed, public key; that
-// is plain text in disguise, so this store then says it is unavailable (ARCHITECTURE.md, "Data on disk":
+// is plain text in disguise, so this store then says it is unavailable (docs/data-on-disk.md, "Data on disk":
 // nothing secret in any file). It takes the cipher as a parameter so it runs and is tested without Electron.
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';

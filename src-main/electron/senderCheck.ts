@@ -1,4 +1,4 @@
-// Who may talk to the router (ARCHITECTURE.md, "The desktop shell": every IPC message's sender is checked):
+// Who may talk to the router (docs/desktop-shell.md, "The desktop shell": every IPC message's sender is checked):
 // only the top frame of one of our windows, showing our own origin. An iframe, a navigated-away page, or a
 // devtools extension frame is refused. Pure, so it is tested without Electron.
 export const APP_SCHEME = 'app';

@@ -1,4 +1,4 @@
-// Device permissions in the desktop shell (ARCHITECTURE.md, "MCP Apps"; extension io.modelcontextprotocol/ui,
+// Device permissions in the desktop shell (docs/mcp-apps.md, "MCP Apps"; extension io.modelcontextprotocol/ui,
 // spec 2026-01-26, `_meta.ui.permissions`). Every permission stays denied, with one exception the
 // extension defines: a view whose resource declared camera, microphone, geolocation or clipboard-write,
 // and whose server the person allowed it for (the card's "Allow for <server>", core.apps.setPermissions),

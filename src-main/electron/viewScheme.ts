@@ -1,4 +1,4 @@
-// The desktop shell's sandbox origin for MCP App views (ARCHITECTURE.md, "MCP Apps"): its own privileged
+// The desktop shell's sandbox origin for MCP App views (docs/mcp-apps.md, "MCP Apps"): its own privileged
 // scheme, `mooring-view://<view id>/`, so every view's page is an origin of its own, other than the app's
 // (app://mooring) and other views'. Standard and secure (a real origin, like https), with no fetch API,
 // no CORS and no CSP bypass. Browser mode's counterpart is core/web/sandboxServer.ts; both serve the same

@@ -1,4 +1,4 @@
-// The local relay (ARCHITECTURE.md, "`mooring serve` and the running app"): `mooring serve` forwards what
+// The local relay (docs/sharing.md, "`mooring serve` and the running app"): `mooring serve` forwards what
 // needs a person to the running app over <home>/run/approvals.sock. First the socket itself (permissions,
 // the token check, a stale or live socket), then both ends in process with two real brokers of each kind
 // (the app's answer, timeouts and cancellation both ways, no app: refused or declined at once), then real

@@ -1,4 +1,4 @@
-// The audit log keeps every call that ran (ARCHITECTURE.md, "Data on disk"): a Mooring process calling a
+// The audit log keeps every call that ran (docs/data-on-disk.md, "Data on disk"): a Mooring process calling a
 // real server through the core, 8 calls at a time, is killed with SIGKILL mid-burst, several times. Every
 // call it reported done before the kill has its line in the log; the calls the log lacks were all still in
 // flight (started, not reported done), so there are at most as many as were in flight. The log is told apart

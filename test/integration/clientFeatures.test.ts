@@ -7,18 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interaction } from '../../shared/interactions';
 import type { LogLine } from '../../shared/session';
 import type { LogLevel } from '../../shared/settings';
+import { createClientFeatures, type ClientFeatures } from '../../src-main/core/clientFeatures/clientFeatures';
+import { getPrompt, listPrompts, slashCommands } from '../../src-main/core/clientFeatures/prompts';
 import {
   completeArgument,
-  createClientFeatures,
-  getPrompt,
-  listPrompts,
   listResources,
   listResourceTemplates,
   readResource,
-  slashCommands,
-  type ClientFeatures,
-  type SamplingParams,
-} from '../../src-main/core/clientFeatures';
+} from '../../src-main/core/clientFeatures/resources';
+import type { SamplingParams } from '../../src-main/core/clientFeatures/sampling';
 import { MooringError } from '../../src-main/core/errors';
 import { SessionActor } from '../../src-main/core/mcp/sessionActor';
 import type { Progress } from '../../src-main/core/mcp/types';

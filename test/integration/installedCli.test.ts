@@ -1,4 +1,4 @@
-// The CLI as it ships (ARCHITECTURE.md, "How the CLI ships"): the project packed with `npm pack` (what
+// The CLI as it ships (docs/cli.md, "How the CLI ships"): the project packed with `npm pack` (what
 // package.json's `files` select: bin/ and the built out/), installed from the lockfile with dev dependencies
 // omitted in a scratch folder, then `mooring --help` and `mooring mcp list` run there. No tsx, no
 // TypeScript, no bundler: the compiled build must start on production dependencies alone. Install scripts

@@ -1,4 +1,4 @@
-// A tool result too large for the model (ARCHITECTURE.md, "Results too large for the model"), end to end: the
+// A tool result too large for the model (docs/chat.md, "Results too large for the model"), end to end: the
 // real CLI runs a schedule whose scripted model reads a 5 MB file through server-filesystem. Every request
 // the model gets stays inside its context window, `read_result` pages through the result to its end, and
 // the saved conversation holds the result whole.

@@ -1,4 +1,4 @@
-// What a start must not pay for loads on first use only (ARCHITECTURE.md, "How the CLI ships", "Layers"): the
+// What a start must not pay for loads on first use only (docs/cli.md, "How the CLI ships", "Layers"): the
 // tokenizer (gpt-tokenizer, ~66 MB of RSS) on the first token estimate (src-main/core/tokenCount.ts), the model
 // providers' client libraries on a provider's first request (agent/lazy.ts) and undici on a remote server's
 // first guarded fetch (safety/lazy.ts). A compiled CLI process that does none of these loads none of them. Each

@@ -1,4 +1,4 @@
-// A revoked "always allow" stops working in every process at once (ARCHITECTURE.md, "Data on disk":
+// A revoked "always allow" stops working in every process at once (docs/data-on-disk.md, "Data on disk":
 // approvals.json is checked with one stat before each lookup). Real processes on one MOORING_HOME:
 // `mooring web` (the app, driven through its router as the Permissions screen is) and `mooring serve
 // --stdio` (launched by the SDK's own client). The serving process remembers "always" for write_file,

@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../shared/session';
-import { createClientFeatures, type ClientFeatures } from '../../src-main/core/clientFeatures';
+import { createClientFeatures, type ClientFeatures } from '../../src-main/core/clientFeatures/clientFeatures';
 import { readResource } from '../../src-main/core/clientFeatures/resources';
 import { MAX_INPUT_ROUNDS, STDIO_PROBE_TIMEOUT_MS } from '../../src-main/core/mcp/protocolEra';
 import { SessionActor } from '../../src-main/core/mcp/sessionActor';

@@ -1,4 +1,4 @@
-// Nobody watches a scheduled run (ARCHITECTURE.md, "Schedules"): a server that asks for sampling or an
+// Nobody watches a scheduled run (docs/schedules.md, "Schedules"): a server that asks for sampling or an
 // elicitation during one is declined at once, never left waiting for a person. The real CLI, a scripted
 // model, server-everything's tools that ask the client; the schedule allows those tools to run.
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// One process runs a home's schedules (ARCHITECTURE.md, "Schedules"): a real `mooring serve --stdio` takes the
+// One process runs a home's schedules (docs/schedules.md, "Schedules"): a real `mooring serve --stdio` takes the
 // lease, the CLI and another process know who has it and do not run schedules, and when the owner is killed
 // (SIGKILL: no release) the other process takes over at its next look.
 import { spawn, type ChildProcess } from 'node:child_process';

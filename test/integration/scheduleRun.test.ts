@@ -1,4 +1,4 @@
-// `mooring schedule run` end to end (ARCHITECTURE.md, "Schedules"): the real CLI as a child process, a scripted
+// `mooring schedule run` end to end (docs/schedules.md, "Schedules"): the real CLI as a child process, a scripted
 // OpenAI-compatible model, server-filesystem through catalog → safety → session under the unattended policy.
 // A read-only call runs, a destructive one is refused at once and reported, and the run is a saved
 // conversation; a tool the schedule allows runs without anyone approving it.

@@ -1,4 +1,4 @@
-// `mooring serve` relays what its connected servers offer beyond tools (serve/featuresRelay.ts): prompts
+// `mooring serve` relays what its connected servers offer beyond tools (serve/servedFeatures.ts): prompts
 // named like tools, resources under mooring://servers/<server>/, completions of prompt arguments and the
 // servers' log messages — to a 2025-11-25 client and (except unsolicited logs, which that revision does
 // not have) a 2026-07-28 one. The connected server is the real server-everything; a scoped token sees only

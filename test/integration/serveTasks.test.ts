@@ -1,4 +1,4 @@
-// `mooring serve` and a tool that requires task augmentation (ARCHITECTURE.md, "Tasks"): Mooring runs it as
+// `mooring serve` and a tool that requires task augmentation (docs/tasks-and-resources.md, "Tasks"): Mooring runs it as
 // a task on its client's behalf (its own server declares no tasks capability, so a client calls it like
 // any tool, MCP 2025-11-25 "Tool-Level Negotiation") and answers with the tool's result.
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// `mooring serve --stdio` end to end (ARCHITECTURE.md, "`mooring serve` and the running app"): the SDK's own client launches the real CLI
+// `mooring serve --stdio` end to end (docs/sharing.md, "`mooring serve` and the running app"): the SDK's own client launches the real CLI
 // with a temp MOORING_HOME whose servers are real (server-filesystem, the engine fixture), then lists and
 // calls each capability, is refused at once an approval nobody can give, and sees list_changed arrive.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Shared by the server tests (ARCHITECTURE.md, "`mooring serve` and the running app"): a temp MOORING_HOME with real servers, and how to run `mooring serve`.
+// Shared by the server tests (docs/sharing.md, "`mooring serve` and the running app"): a temp MOORING_HOME with real servers, and how to run `mooring serve`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';

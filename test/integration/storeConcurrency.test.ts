@@ -1,4 +1,4 @@
-// The home is shared by the app, the CLI and `mooring serve` (ARCHITECTURE.md, "Data on disk"): real
+// The home is shared by the app, the CLI and `mooring serve` (docs/data-on-disk.md, "Data on disk"): real
 // processes change the same files at once and nothing is lost. Thirty `mooring mcp add` started together
 // used to all exit 0 with about nine servers saved; twenty `mooring toolset add` lost about half. A writer
 // killed while holding a lock does not block the next one for long; a live holder gives a clear error.

@@ -1,4 +1,4 @@
-// Tool calls that run as tasks (ARCHITECTURE.md, "Tasks"; MCP 2025-11-25 "Tasks") through the whole core,
+// Tool calls that run as tasks (docs/tasks-and-resources.md, "Tasks"; MCP 2025-11-25 "Tasks") through the whole core,
 // against server-everything's `simulate-research-query` (taskSupport "required"): its status on the call's
 // lifecycle, the result, cancel, and a task that outlives a restart of Mooring (over Streamable HTTP, whose
 // session the task is bound to) delivered into its conversation.

@@ -1,4 +1,4 @@
-// Untrusted text never acts on the terminal (ARCHITECTURE.md, "Untrusted text"): the real `mooring` CLI
+// Untrusted text never acts on the terminal (docs/untrusted-text.md, "Untrusted text"): the real `mooring` CLI
 // against a hostile server (escapes in its titles, descriptions, results, errors and stderr) and a hostile
 // import file. Every raw escape must come out as its visible spelling, and --json must stay valid JSON.
 import { writeFileSync } from 'node:fs';

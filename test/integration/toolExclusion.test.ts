@@ -1,5 +1,5 @@
 // A tool the catalog cannot offer is listed as excluded with its reason, never dropped without a word
-// (ARCHITECTURE.md, "Session actor states": a broken schema is repaired or excluded with a reason). The
+// (docs/sessions.md, "Session actor states": a broken schema is repaired or excluded with a reason). The
 // fixture server lists a 500-deep schema and a tool with an empty name: `mooring mcp tools` shows the
 // first as excluded with why, `mcp call` asks the person with that reason (not "the tool filters"), the app's
 // tool list carries the reason, and the nameless tool is refused with a log line.

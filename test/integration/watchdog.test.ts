@@ -1,4 +1,4 @@
-// No server process outlives the Mooring process that started it (ARCHITECTURE.md, "Server processes never
+// No server process outlives the Mooring process that started it (docs/sessions.md, "Server processes never
 // outlive Mooring"), by any exit path: a clean close, and kill -9 of `mooring serve --stdio` and of
 // `mooring web`. The servers: server-everything, and a fixture that ignores stdin EOF and SIGTERM and forks
 // a grandchild that calls setsid (out of reach of a process-group kill), and one that exits on stdin EOF and

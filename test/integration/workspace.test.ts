@@ -14,14 +14,12 @@ import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import {
   approveWorkspaceServer,
   approvedServers,
-  effectiveServers,
-  envServer,
-  logMasker,
-  resolveWorkspaceInputs,
   scanWorkspace,
-  WorkspaceApprovals,
-  type AskInput,
-} from '../../src-main/core/workspace';
+} from '../../src-main/core/workspace/discovery';
+import { envServer, logMasker } from '../../src-main/core/workspace/envServer';
+import { WorkspaceApprovals } from '../../src-main/core/workspace/workspaceApprovals';
+import { resolveWorkspaceInputs, type AskInput } from '../../src-main/core/workspace/workspaceInputs';
+import { effectiveServers } from '../../src-main/core/workspace/workspaceServers';
 import { withSafeRetry } from '../../src-main/core/mcp/safeRetry';
 import { EVERYTHING, fixtureStdio, nextLog, startEverythingHttp, tempDir, waitFor } from '../helpers/servers';
 

@@ -1,6 +1,7 @@
 // A comment that sends the reader to a section finds it: every `ARCHITECTURE.md, "Heading"` or
-// `docs/<file>.md, "Heading"` that a source file cites names a heading that exists in that file, and every
-// docs/ file a source cites exists. A heading renamed or a section moved fails here, with each citing file.
+// `docs/<file>.md, "Heading"` that a source file or a doc (README.md, ARCHITECTURE.md, docs/**/*.md) cites
+// names a heading that exists in that file, and every docs/ file cited exists. A heading renamed or a section
+// moved fails here, with each citing file.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,12 +12,20 @@ const SOURCE_DIRS = ['src-main', 'src-renderer', 'src-preload', 'shared', 'test'
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|sh)$/;
 const SKIP = new Set(['node_modules', 'out', 'dist', 'results', 'test-results']);
 
-function sources(dir: string): string[] {
+function sources(dir: string, kind = SOURCE): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return SKIP.has(e.name) ? [] : sources(path);
-    return SOURCE.test(e.name) ? [path] : [];
+    if (e.isDirectory()) return SKIP.has(e.name) ? [] : sources(path, kind);
+    return kind.test(e.name) ? [path] : [];
   });
+}
+
+/** The docs that cite each other: the README, the map and every file under docs/. */
+function markdownDocs(): string[] {
+  return ['README.md', 'ARCHITECTURE.md']
+    .map((f) => join(ROOT, f))
+    .filter((f) => existsSync(f))
+    .concat(existsSync(join(ROOT, 'docs')) ? sources(join(ROOT, 'docs'), /\.md$/) : []);
 }
 
 interface Citation {
@@ -28,8 +37,11 @@ interface Citation {
  * The citations in a source's text. A comment broken over lines is read as one line (its `//` or ` * `
  * prefixes dropped), so `(ARCHITECTURE.md,` at a line's end and `"Heading")` on the next is one citation.
  */
-function citations(text: string): Citation[] {
-  const joined = text.replace(/\n[ \t]*(\/\/|\*(?!\/)|#)[ \t]?/g, ' ');
+function citations(text: string, markdown = false): Citation[] {
+  // In Markdown a citation breaks over plain lines; in a source, over comment lines.
+  const joined = markdown
+    ? text.replace(/\n[ \t]*/g, ' ')
+    : text.replace(/\n[ \t]*(\/\/|\*(?!\/)|#)[ \t]?/g, ' ');
   const found: Citation[] = [];
   const re = /\b(ARCHITECTURE\.md|docs\/[\w./-]+\.md)(?:,?[ \t]*(?:"([^"\n]+)"|“([^”\n]+)”))?/g;
   for (const m of joined.matchAll(re)) {
@@ -67,10 +79,17 @@ describe('sections that source comments cite', () => {
     .filter((file) => file !== import.meta.filename)
     .flatMap((file) =>
       citations(readFileSync(file, 'utf8')).map((c) => ({ ...c, file: relative(ROOT, file) })),
+    )
+    .concat(
+      markdownDocs().flatMap((file) =>
+        citations(readFileSync(file, 'utf8'), true).map((c) => ({ ...c, file: relative(ROOT, file) })),
+      ),
     );
 
   it('finds the citations (a pattern that matches nothing would prove nothing)', () => {
     expect(cited.filter((c) => c.doc === 'ARCHITECTURE.md' && c.heading).length).toBeGreaterThan(50);
+    expect(cited.filter((c) => c.doc.startsWith('docs/') && c.heading).length).toBeGreaterThan(50);
+    expect(cited.filter((c) => c.file.endsWith('.md') && c.heading).length).toBeGreaterThan(5);
   });
 
   it('every cited docs/ file exists', () => {
@@ -108,6 +127,15 @@ describe('the readers', () => {
       { doc: 'docs/decisions/003-lazy-rooms.md' },
       { doc: 'ARCHITECTURE.md', heading: 'Layers' },
       { doc: 'docs/x.md', heading: 'The `serve` room' },
+    ]);
+  });
+
+  it('read a citation broken over plain lines in Markdown', () => {
+    const md =
+      'as the store does (docs/data-on-disk.md,\n"Data on disk") and ARCHITECTURE.md, "The path\nof an event".';
+    expect(citations(md, true)).toEqual([
+      { doc: 'docs/data-on-disk.md', heading: 'Data on disk' },
+      { doc: 'ARCHITECTURE.md', heading: 'The path of an event' },
     ]);
   });
 

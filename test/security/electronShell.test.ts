@@ -1,4 +1,4 @@
-// The Electron shell's hardening, checked where it is written (ARCHITECTURE.md, "The desktop shell"): the window's
+// The Electron shell's hardening, checked where it is written (docs/desktop-shell.md, "The desktop shell"): the window's
 // webPreferences, navigation / new-window / webview denial, the permission handlers, the sender check, the
 // CSP of both hosts and the packaging fuses. The Electron binary cannot run on every machine, so
 // each check also runs on a weakened copy to prove it fails when a setting is loosened.

@@ -1,7 +1,7 @@
 // The chat's own small preferences: the default model as `provider:model`, and the model each
 // conversation was last used with (the per-conversation picker). settings.json has a default *provider*
 // but no model field yet (shared/settings.ts is strict), so the model lives here, in
-// <home>/chat-preferences.json, a JsonFileStore (ARCHITECTURE.md, "Data on disk"): changed under its lock,
+// <home>/chat-preferences.json, a JsonFileStore (docs/data-on-disk.md, "Data on disk"): changed under its lock,
 // written atomically, never overwritten while invalid. Nothing secret is kept here.
 import { join } from 'node:path';
 import { z } from 'zod';

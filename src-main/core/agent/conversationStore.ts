@@ -1,4 +1,4 @@
-// Conversations on disk (ARCHITECTURE.md, "Data on disk"): one append-only JSONL file per
+// Conversations on disk (docs/data-on-disk.md, "Data on disk"): one append-only JSONL file per
 // conversation under <home>/conversations. Each record is written and fsync'd as its step completes,
 // so a crash loses at most the step in flight. A torn line (crash mid-write) is skipped with a
 // warning on load; the next append starts on a fresh line so the fragment never swallows new data.

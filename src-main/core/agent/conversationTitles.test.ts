@@ -1,4 +1,4 @@
-// What is kept of a model's answer to a title request: the answer is untrusted text (ARCHITECTURE.md,
+// What is kept of a model's answer to a title request: the answer is untrusted text (docs/untrusted-text.md,
 // "Untrusted text"), so only a short plain line is stored and shown.
 import { describe, expect, it } from 'vitest';
 import { MAX_MODEL_TITLE, sanitizeTitle } from './conversationTitles';

@@ -1,4 +1,4 @@
-// A conversation out of Mooring and back (ARCHITECTURE.md, "Data on disk"): Markdown to read or share
+// A conversation out of Mooring and back (docs/data-on-disk.md, "Data on disk"): Markdown to read or share
 // (each turn grouped as the chat shows it, shared/chatTurns.ts), and JSON that imports again as a new
 // conversation with every message, tool step and image. An imported file is untrusted input: it is
 // checked message by message, and a file that does not fit says what is wrong, before anything is written.

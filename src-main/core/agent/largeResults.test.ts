@@ -1,4 +1,4 @@
-// Results too large for the model (ARCHITECTURE.md, "Results too large for the model"): what the model is
+// Results too large for the model (docs/chat.md, "Results too large for the model"): what the model is
 // sent of a result, and what read_result answers from the stored one.
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolChatMessage } from '@shared/chat';

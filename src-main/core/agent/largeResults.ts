@@ -1,4 +1,4 @@
-// Tool results too large for the model (ARCHITECTURE.md, "Results too large for the model"). The conversation
+// Tool results too large for the model (docs/chat.md, "Results too large for the model"). The conversation
 // keeps every result whole (the UI shows it whole); what the model is sent of one is at most `resultChars`:
 // the first part, the size and a reference, and the built-in `read_result` tool pages through the rest (an
 // offset and a length, or a search). All results of one request together stay under `requestChars`: the

@@ -1,5 +1,5 @@
 // Images over a provider's limits are scaled down for the model; within them they go as they are
-// (ARCHITECTURE.md, "Results too large for the model").
+// (docs/chat.md, "Results too large for the model").
 import { Buffer } from 'node:buffer';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';

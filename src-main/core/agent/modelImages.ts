@@ -1,4 +1,4 @@
-// Images over a provider's limits are scaled down for the model (ARCHITECTURE.md, "Results too large for the
+// Images over a provider's limits are scaled down for the model (docs/chat.md, "Results too large for the
 // model"); the conversation keeps the original, which the UI shows. PNG and JPEG are decoded and encoded in
 // plain JavaScript (pngjs, jpeg-js: no native code, nothing downloaded at install; docs/decisions/
 // 004-scheduled-prompts.md says why these) and scaled with an area average, which keeps small text readable.

@@ -1,5 +1,5 @@
 // Tool arguments while the model still writes them, for MCP App views (extension io.modelcontextprotocol/ui,
-// spec 2026-01-26, "ui/notifications/tool-input-partial"; ARCHITECTURE.md, "MCP Apps"). The provider hands
+// spec 2026-01-26, "ui/notifications/tool-input-partial"; docs/mcp-apps.md, "MCP Apps"). The provider hands
 // the JSON received so far; this recovers what it can (the spec's "best-effort recovery of incomplete JSON,
 // with unclosed structures automatically closed") and announces it for calls of a tool that has a view.
 // Each call gets its conversation-unique id on its first fragment, so its card and its view keep that id

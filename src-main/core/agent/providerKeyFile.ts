@@ -3,7 +3,7 @@
 //   - an environment reference, `${env:NAME}`: the file holds only the variable's name;
 //   - the key itself, in plain text, in <home>/provider-keys.json, readable only by its owner (0600 in a
 //     0700 home), and named as such wherever it is offered.
-// A JsonFileStore (ARCHITECTURE.md, "Data on disk"): changed under its lock, written atomically.
+// A JsonFileStore (docs/data-on-disk.md, "Data on disk"): changed under its lock, written atomically.
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PROVIDER_IDS, type ProviderId } from '@shared/providers';

@@ -4,7 +4,7 @@
 // `tool_use` blocks with `stopReason: "toolUse"` for the server to run (Mooring never runs them); the server's
 // next request carries their `tool_result`s, which become tool messages. `toolChoice: none` sends no tools.
 import type { ContentPart, ToolCallRequest } from '@shared/chat';
-import type { SamplingComplete, SamplingParams } from '../clientFeatures';
+import type { SamplingComplete, SamplingParams } from '../clientFeatures/sampling';
 import type { ChatProvider, ModelMessage, ModelTool } from './providers/types';
 
 type SamplingContent = {

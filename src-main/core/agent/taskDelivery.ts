@@ -1,23 +1,14 @@
-// What "delivered" means for a task that outlived its turn (ARCHITECTURE.md, "Tasks"): when Mooring closed
+// What "delivered" means for a task that outlived its turn (docs/tasks-and-resources.md, "Tasks"): when Mooring closed
 // while a conversation's tool call ran as a task on the server, its turn ended with that call unfinished;
 // the next start follows the task again (tasks/taskService.ts) and, when it ends, its outcome is appended to
 // the conversation as one message from Mooring (`origin: 'task'`), written to disk before it is announced,
 // which the model reads like any message; then a turn runs so the model answers it. One message per task:
 // its id is derived from the call and the task, so a second delivery after a crash finds it and stops.
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { ErrorData } from '@shared/errors';
+import type { DeliveredTask as SharedDeliveredTask } from '@shared/tasks';
 import { normalizeResult, toModelContent } from '../catalog/normalizeResult';
 
-export interface DeliveredTask {
-  conversationId: string;
-  /** The model's id of the call that started the task. */
-  callId: string;
-  server: string;
-  tool: string;
-  friendlyName: string;
-  taskId: string;
-  outcome: { status: 'done' | 'failed' | 'cancelled'; result?: CallToolResult; error?: ErrorData };
-}
+export type DeliveredTask = SharedDeliveredTask<CallToolResult>;
 
 /** The message's id: the same for the same task, so it is delivered once. */
 export const deliveryMessageId = (t: DeliveredTask): string => `task:${t.callId}:${t.taskId}`;

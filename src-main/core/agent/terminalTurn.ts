@@ -1,4 +1,4 @@
-// `mooring chat`'s turn (ARCHITECTURE.md, "A turn in the chat"): one turn in the foreground, with the
+// `mooring chat`'s turn (docs/chat.md, "A turn in the chat"): one turn in the foreground, with the
 // terminal's answers to approvals and every result whole. The tool set and the model are checked first (a
 // typo fails before any server starts), and that model answers sampling from then on.
 import type { ChatEvent } from '@shared/chat';

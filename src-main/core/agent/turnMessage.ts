@@ -1,4 +1,4 @@
-// What the person sends to start a turn (ARCHITECTURE.md, "A turn in the chat"): the input of `send`, and
+// What the person sends to start a turn (docs/chat.md, "A turn in the chat"): the input of `send`, and
 // the message it becomes — the text with its files, each attached resource as read now, then the images.
 import type { AppOrigin } from '@shared/appViews';
 import { messageWithFiles, type AttachedTextFile } from '@shared/attachedFiles';

@@ -1,4 +1,4 @@
-// What the chat's turns run with (ARCHITECTURE.md, "A turn in the chat"): a tool runtime per conversation
+// What the chat's turns run with (docs/chat.md, "A turn in the chat"): a tool runtime per conversation
 // over the core's one gated call path, and the limits of one request to a model.
 import type { ToolService } from '../calls/toolService';
 import type { SettingsService } from '../config/settingsService';
@@ -50,7 +50,7 @@ export class TurnRuntimes {
 
   /**
    * What one request to this model may hold: a tool result is cut at a share of its context window (the
-   * rest read with read_result), images are scaled to the provider's limits (ARCHITECTURE.md, "Results too
+   * rest read with read_result), images are scaled to the provider's limits (docs/chat.md, "Results too
    * large for the model"). The runtimes of these turns keep every result whole for the conversation.
    */
   limitsFor(providerId: string, model: string): RequestLimits {

@@ -1,4 +1,4 @@
-// The unattended policy (ARCHITECTURE.md, "Schedules"): a scheduled run has nobody to ask, so a call runs
+// The unattended policy (docs/schedules.md, "Schedules"): a scheduled run has nobody to ask, so a call runs
 // only when its tool is marked read-only (MCP spec, "Tool annotations": readOnlyHint) or the user allowed it
 // for this schedule; anything else is refused at once — not waited on — with what the user can do. The
 // safety gate still decides every call that passes (a disabled tool stays refused, an `always-ask` server

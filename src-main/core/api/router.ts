@@ -12,11 +12,11 @@ import { interactionsRouter } from './interactionsRouter';
 import { authRouter } from './authRouter';
 import { workspaceRouter } from './workspaceRouter';
 import { toolSetsRouter } from './toolSetsRouter';
-import { mcpServerRouter } from './mcpServerRouter';
+import { sharingRouter } from './sharingRouter';
 import { permissionsRouter } from './permissionsRouter';
 import { schedulesRouter } from './schedulesRouter';
 import { serversRouter } from './serversRouter';
-import { settingsRouter } from './settingsRouter';
+import { modelsRouter } from './modelsRouter';
 import { resourcesRouter } from './resourcesRouter';
 import { toolsRouter } from './toolsRouter';
 import { publicProcedure, router } from './trpc';
@@ -26,7 +26,8 @@ export const appRouter = router({
   auth: authRouter,
   workspace: workspaceRouter,
   toolSets: toolSetsRouter,
-  mcpServer: mcpServerRouter,
+  /** Sharing: Mooring as an MCP server started from the app (`mooring serve` at a terminal). */
+  sharing: sharingRouter,
   tools: toolsRouter,
   approvals: approvalsRouter,
   permissions: permissionsRouter,
@@ -43,8 +44,8 @@ export const appRouter = router({
   apps: appsRouter,
   /** What each local server may touch and what it was refused; the managed policy. */
   confinement: confinementRouter,
-  /** Settings > Models (the root `settings` query is the whole settings.json). */
-  models: settingsRouter,
+  /** Settings > Models: the default model, providers, keys (the root `settings` query is all of settings.json). */
+  models: modelsRouter,
 
   /** Diagnostics: per-server metrics now, state transitions and metric samples since the host started. */
   diagnostics: publicProcedure.query(({ ctx }) =>

@@ -1,4 +1,4 @@
-// Scheduled prompts (ARCHITECTURE.md, "Schedules"): the Schedules screen's door to `core.schedules`. Every
+// Scheduled prompts (docs/schedules.md, "Schedules"): the Schedules screen's door to `core.schedules`. Every
 // procedure is one call of the service; its events reach the screen through the one live stream.
 import { ScheduleInputSchema, ScheduleWhenSchema } from '@shared/schedules';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Named tool sets ("agents"): a selection of tools across servers, kept in settings.json
+// Named tool sets: a selection of tools across servers, kept in settings.json
 // (config/settingsService.ts).
 import { SettingsSchema } from '@shared/settings';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// MCP Apps, the host side (extension io.modelcontextprotocol/ui, spec 2026-01-26; ARCHITECTURE.md, "MCP
+// MCP Apps, the host side (extension io.modelcontextprotocol/ui, spec 2026-01-26; docs/mcp-apps.md, "MCP
 // Apps"): which tools have a view, the view's resource read through the server's own session (cached per
 // conversation, dropped when the server says it was updated), its CSP and permissions, and everything a
 // view may ask of the host. Views call tools through the one gated path (calls/toolService.ts), labelled as
@@ -142,7 +142,7 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
   /**
    * A tool as a conversation in `workspace` sees it: the folder's catalog holds its approved servers
    * (overriding global ones of the same name); a folder server not approved has no session, so none of
-   * its tools, and no view (ARCHITECTURE.md, "MCP Apps").
+   * its tools, and no view (docs/mcp-apps.md, "MCP Apps").
    */
   private entryOf(server: string, tool: string, workspace: string | undefined) {
     return this.deps.tools

@@ -162,7 +162,7 @@ export async function runToolCall(
         arguments: prepared.args,
         client: ctx.client,
       }) ?? (await authorizeWithPerson(deps, { target, decision, args: prepared.args, ctx, events }));
-    // The audit line is written before the request is sent (ARCHITECTURE.md, "Data on disk").
+    // The audit line is written before the request is sent (docs/data-on-disk.md, "Data on disk").
     if (gate.audited) await gate.audited;
   } catch (err) {
     events.emit('refused', { error: toErrorData(err) });

@@ -4,12 +4,11 @@
 // requires property keys to match ^[a-zA-Z0-9_.-]{1,64}$. A tool we cannot adapt is excluded with
 // a reason the UI shows; this function never throws, so one odd tool cannot break the catalog.
 
-import { PROVIDER_IDS, type ProviderId } from '@shared/providers';
+import type { ProviderId } from '@shared/providers';
 import { isSchemaObject, schemaTypes, type JsonSchema } from './schemaWalk';
 
 /** The providers whose schema rules the catalog follows (shared/providers.ts). */
 export type Provider = ProviderId;
-export const PROVIDERS: readonly Provider[] = PROVIDER_IDS;
 
 /**
  * A property name for a reason the UI and the terminal show: a dot path flattened from a very deep schema

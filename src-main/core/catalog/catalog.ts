@@ -31,7 +31,7 @@ export interface CatalogServerInput {
 export interface CatalogOptions {
   /** The provider whose schema rules the model-facing schemas follow. Default 'anthropic'. */
   provider?: Provider;
-  /** An agent's tool set: tools outside it are disabled. */
+  /** A tool set: tools outside it are disabled. */
   toolSet?: ToolSet;
   flatten?: FlattenOptions;
 }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  annotationFlags,
-  defaultExcludeTools,
-  missingFromToolSet,
-  serverFilterReason,
-  toolSetReason,
-} from './filters';
+import { annotationFlags, defaultExcludeTools, serverFilterReason, toolSetReason } from './filters';
 
 describe('filters', () => {
   it('include lists select, exclude lists always win', () => {
@@ -22,7 +16,6 @@ describe('filters', () => {
     expect(toolSetReason('mcp__fs__read_text_file', set)).toBeUndefined();
     expect(toolSetReason('mcp__fs__write_file', set)).toBe('not in tool set "Code Reviewer"');
     expect(toolSetReason('mcp__fs__write_file', undefined)).toBeUndefined();
-    expect(missingFromToolSet(set, ['mcp__fs__read_text_file'])).toEqual(['mcp__gh__get_pr']);
   });
 
   it('applies the spec defaults to annotations', () => {

@@ -1,6 +1,6 @@
 // Tool filters and tool sets (ARCHITECTURE.md, `catalog/`). Per server: `includeTools` (when
 // set, only those run) and `excludeTools` (always wins), bare tool names as in shared/config.ts.
-// Per agent: a named tool set selecting model names across servers.
+// Tool sets: a named selection of model names across servers.
 
 import type { Tool } from '@modelcontextprotocol/client';
 import { hintsReadOnly } from '@shared/approval';
@@ -10,7 +10,7 @@ export interface ServerToolFilter {
   excludeTools?: string[] | undefined;
 }
 
-/** A named selection of tools across servers, e.g. an agent "Code Reviewer". */
+/** A named selection of tools across servers, e.g. "Code Reviewer". */
 export interface ToolSet {
   name: string;
   /** Model names (`mcp__server__tool`). */
@@ -53,12 +53,6 @@ export function serverExclusion(
 export function toolSetReason(modelName: string, set: ToolSet | undefined): string | undefined {
   if (!set || set.tools.includes(modelName)) return undefined;
   return `not in tool set "${set.name}"`;
-}
-
-/** Names a tool set lists that no known tool has (a renamed or removed tool), for the UI. */
-export function missingFromToolSet(set: ToolSet, known: Iterable<string>): string[] {
-  const k = new Set(known);
-  return set.tools.filter((t) => !k.has(t));
 }
 
 export interface AnnotationFlags {

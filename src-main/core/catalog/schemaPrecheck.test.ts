@@ -3,7 +3,7 @@
 // provider and any flatten options. It may say "don't know" (false) too often, never wrongly "fine".
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PROVIDERS } from './adaptSchema';
+import { PROVIDER_IDS as PROVIDERS } from '@shared/providers';
 import { toolSchema } from '../../../test/helpers/schemaArbitraries';
 import { computeSchema } from './schemaPipeline';
 import { schemaSurelyAdapts } from './schemaPrecheck';

@@ -2,7 +2,8 @@
 // valid JSON Schema (nor on arbitrary JSON), and flatten-then-unflatten of arguments is identity.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adaptSchemaForProvider, PROVIDERS } from './adaptSchema';
+import { PROVIDER_IDS as PROVIDERS } from '@shared/providers';
+import { adaptSchemaForProvider } from './adaptSchema';
 import { coerceArgs, stripInternal } from './argRepair';
 import { flattenArgs, flattenSchema, schemaShape, unflattenArgs } from './schemaFlatten';
 import { computeSchema } from './schemaPipeline';

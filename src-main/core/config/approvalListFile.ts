@@ -1,6 +1,6 @@
 // The shape both approval files share, `{ "version": 1, "approvals": [ … ] }` (approvals.json and
 // workspace-approvals.json): a list of entries, each unique by a key, kept through JsonFileStore
-// (ARCHITECTURE.md, "Data on disk"). The stores hold the map in memory (lookups are on the call path),
+// (docs/data-on-disk.md, "Data on disk"). The stores hold the map in memory (lookups are on the call path),
 // check with one stat before each lookup whether another process changed the file (`readIfChanged`),
 // and change the file with `update`, which works on the file as it is under its lock.
 import { z } from 'zod';

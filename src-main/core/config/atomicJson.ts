@@ -1,4 +1,4 @@
-// Every write is atomic (ARCHITECTURE.md, "Data on disk"): write-file-atomic writes a temp file in the
+// Every write is atomic (docs/data-on-disk.md, "Data on disk"): write-file-atomic writes a temp file in the
 // same directory, fsyncs it and renames it over the target, so a crash leaves the old or the new file.
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';

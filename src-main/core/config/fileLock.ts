@@ -1,4 +1,4 @@
-// One writer at a time per file in the home, across every Mooring process (ARCHITECTURE.md, "Data on
+// One writer at a time per file in the home, across every Mooring process (docs/data-on-disk.md, "Data on
 // disk"): the app, the CLI and `mooring serve` share one home, so a read-modify-write must hold a lock
 // that the other processes see. Two layers:
 // - in this process, one promise queue per file, so two store instances on one file wait for each other

@@ -1,4 +1,4 @@
-// One entry of another client's file as a Mooring server entry (ARCHITECTURE.md, "Installing a server":
+// One entry of another client's file as a Mooring server entry (docs/install.md, "Installing a server":
 // importing reads every client's format): names made valid, the transport found from the entry's type or
 // its fields, the keys Mooring imports carried over (with where each came from, for error positions), and
 // a note for every key it does not.

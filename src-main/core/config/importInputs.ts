@@ -1,4 +1,4 @@
-// VS Code's inputs in an imported file (`${input:ID}`, ARCHITECTURE.md "Installing a server"): each one the
+// VS Code's inputs in an imported file (`${input:ID}`, docs/install.md "Installing a server"): each one the
 // file declares or a server uses, with the servers that use it, asked for before those servers can start.
 import type { ServerConfig } from '@shared/config';
 import { isObject } from './importEntry';

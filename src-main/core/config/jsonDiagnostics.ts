@@ -1,5 +1,5 @@
 // Parse a JSON (or JSONC) document and validate it with zod, reporting every problem with
-// file:line:column, the path inside the document, and what is wrong (ARCHITECTURE.md, "Data on disk").
+// file:line:column, the path inside the document, and what is wrong (docs/data-on-disk.md, "Data on disk").
 // jsonc-parser keeps node offsets, which zod lacks.
 import {
   findNodeAtLocation,

@@ -1,4 +1,4 @@
-// The one way the core keeps a JSON file in the home (ARCHITECTURE.md, "Data on disk"): servers,
+// The one way the core keeps a JSON file in the home (docs/data-on-disk.md, "Data on disk"): servers,
 // settings, approvals, workspace approvals, known tools, chat preferences. Every file gets the same rules:
 // - read: parsed strictly and validated with the file's zod schema; a problem is reported with
 //   file:line:column (jsonDiagnostics), and an invalid file is never overwritten;

@@ -1,4 +1,4 @@
-// The one appender of the home's append-only logs (ARCHITECTURE.md, "Data on disk"): the audit log,
+// The one appender of the home's append-only logs (docs/data-on-disk.md, "Data on disk"): the audit log,
 // conversations and memory. One JSON record per line, and:
 // - group commit: records that arrive while a write is in flight go out together in the next single
 //   write, and each caller waits for its own record to be on disk (the audit log is on the tool-call path);

@@ -1,4 +1,4 @@
-// mcp_servers.json: its format (ARCHITECTURE.md, "Data on disk"): parse with file:line:column and
+// mcp_servers.json: its format (docs/data-on-disk.md, "Data on disk"): parse with file:line:column and
 // duplicate names, validate, and write compactly. Reading and writing go through JsonFileStore, so an
 // invalid file is never overwritten and every change holds the file's lock.
 import {

@@ -1,4 +1,4 @@
-// settings.json (ARCHITECTURE.md, "Data on disk"): defaults, validation with positions, atomic saves, never overwriting an invalid file.
+// settings.json (docs/data-on-disk.md, "Data on disk"): defaults, validation with positions, atomic saves, never overwriting an invalid file.
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

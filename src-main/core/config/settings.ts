@@ -1,4 +1,4 @@
-// settings.json: app settings (ARCHITECTURE.md, "Data on disk"), with the same rules as every JSON file
+// settings.json: app settings (docs/data-on-disk.md, "Data on disk"), with the same rules as every JSON file
 // in the home (jsonFileStore): validated with file:line:column on load, never overwritten while invalid,
 // changed under the file's lock so the app, the CLI and `mooring serve` never lose each other's changes.
 import { SettingsSchema, type Settings, type SettingsInput } from '@shared/settings';

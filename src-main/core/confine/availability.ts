@@ -49,6 +49,20 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; stderr
   });
 }
 
+/** What both probes ask bwrap to make: a read-only root with its own pid and network namespaces. */
+const PROBE_SANDBOX = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--unshare-pid',
+  '--unshare-net',
+  '--die-with-parent',
+];
+
 export async function checkAvailability(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
@@ -85,20 +99,7 @@ export async function checkAvailability(
       hint: LINUX_INSTALL_HINT,
       observesFiles: false,
     };
-  const probe = await run(bwrap, [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--unshare-pid',
-    '--unshare-net',
-    '--die-with-parent',
-    '--',
-    '/bin/true',
-  ]);
+  const probe = await run(bwrap, [...PROBE_SANDBOX, '--', '/bin/true']);
   if (probe.code !== 0)
     return {
       ok: false,
@@ -113,16 +114,7 @@ export async function checkAvailability(
   let observesFiles = false;
   if (strace) {
     const traced = await run(bwrap, [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--unshare-pid',
-      '--unshare-net',
-      '--die-with-parent',
+      ...PROBE_SANDBOX,
       '--',
       strace,
       '-f',

@@ -1,5 +1,5 @@
 // Every refused access of every confined server, kept in the home (`confine/violations.json`, through the
-// one JSON store; ARCHITECTURE.md, "Data on disk"), so the app's server card, `mooring mcp sandbox --show`
+// one JSON store; docs/data-on-disk.md, "Data on disk"), so the app's server card, `mooring mcp sandbox --show`
 // and `mooring mcp logs` see what any Mooring process on this home recorded. The same access again counts
 // up its entry; each server keeps its latest MAX_PER_SERVER entries. Writes are gathered for a moment: a
 // server that retries a refused write in a loop costs one file write per burst, not one per attempt.

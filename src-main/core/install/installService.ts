@@ -5,9 +5,8 @@
 // written. `install` takes a plan by its id, unchanged since the user saw it, with the user's answers, and
 // saves the server through the one add every other path uses (`core.servers.add`: keychain, file, the
 // default safe set). A bundle is unpacked under the home only then.
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { SERVER_NAME_PATTERN, type ServerConfig, type ServerConfigInput } from '@shared/config';
 import { confinementSummary, mergeSandbox, profileKindOf, sandboxProfile } from '@shared/confinement';
 import type { ServerSourceKind } from '@shared/managedPolicy';
@@ -16,15 +15,14 @@ import { importGrants } from '../config/importConsent';
 import { sanitizeServerName } from '../config/importEntry';
 import { MooringError } from '../errors';
 import { describeCommandLine } from '../safety/commandAllowlist';
-import { createGuardedFetch } from '../safety/guardedFetch';
 import { packagesOf } from '../safety/packageSpec';
 import { maskConfig } from '../secrets/serverSecrets';
 import { bundleDraft } from './bundleDraft';
 import { draftCommandLine, materialize, type InstallDraft } from './installDraft';
 import { linkDraft } from './linkDraft';
-import { bundleDir, MAX_BUNDLE_BYTES, readBundle, unpackBundle, type McpbManifest } from './mcpbBundle';
+import { bundleDir, readBundle, type McpbManifest } from './mcpbBundle';
+import { downloadBundle, removeInstalledFiles, unpackConsented, type ConsentedBundle } from './bundleFiles';
 import { osvVerdict } from './packageVerdict';
-import { readCappedBytes } from '../safety/cappedBody';
 import { RegistryClient } from './registryClient';
 import { chooseOption, runOptions } from './registryDraft';
 import { clip, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, REGISTRY_NAME, safeLink, VERSION } from './serverJson';
@@ -55,16 +53,10 @@ export interface InstallServiceDeps {
 interface Stored {
   plan: InstallPlan;
   draft?: InstallDraft;
-  bundle?: { file: string; sha256: string; manifest: McpbManifest; downloaded: boolean };
+  bundle?: ConsentedBundle & { manifest: McpbManifest; downloaded: boolean };
 }
 
 const LINK = /^(mooring|cursor|vscode|vscode-insiders):/i;
-
-/** Removes what an install unpacked for the server `name` under `home` (a bundle's folder); nothing when there is none. */
-export async function removeInstalledFiles(home: string, name: string): Promise<void> {
-  if (!SERVER_NAME_PATTERN.test(name)) return;
-  await rm(bundleDir(home, name), { recursive: true, force: true });
-}
 
 export class InstallService {
   private readonly plans = new Map<string, Stored>();
@@ -126,7 +118,7 @@ export class InstallService {
     }
     let unpacked: string | undefined;
     try {
-      if (stored.bundle) unpacked = await this.unpack(stored.bundle, name);
+      if (stored.bundle) unpacked = await unpackConsented(this.deps.home, stored.bundle, name);
       const { config, inputValues } = materialize(stored.draft!, opts.inputs ?? {}, name);
       const confined = installConfinement(
         stored.draft!,
@@ -201,7 +193,14 @@ export class InstallService {
       options: runOptions(server),
     };
     if (chosen.kind === 'bundle') {
-      const file = await this.download(chosen.url, chosen.sha256, base.id, client.baseUrl);
+      const file = await downloadBundle({
+        home: this.deps.home,
+        url: chosen.url,
+        sha256: chosen.sha256,
+        id: base.id,
+        registry: client.baseUrl,
+        ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}),
+      });
       const info = await readBundle(file);
       return this.bundleStored(base, {
         file,
@@ -311,74 +310,6 @@ export class InstallService {
       }),
       warnings: [...(base.warnings ?? []), ...draft.warnings],
     };
-  }
-
-  // ---- bundles on disk ---------------------------------------------------------------------------
-
-  /** Downloads a registry's bundle (the registry's own host may serve it) and checks its fileSha256. */
-  private async download(url: string, sha256: string, id: string, registry: string): Promise<string> {
-    const guarded = this.deps.fetch ? undefined : createGuardedFetch({ typedUrl: registry });
-    const doFetch = this.deps.fetch ?? guarded!;
-    try {
-      const res = await doFetch(url, { signal: AbortSignal.timeout(120_000) }).catch((err: unknown) => {
-        if (err instanceof MooringError) throw err;
-        throw new MooringError(
-          'connect_failed',
-          `Cannot download the bundle from ${url} (${(err as Error).message}).`,
-          'Check your connection and try again.',
-        );
-      });
-      if (!res.ok)
-        throw new MooringError(
-          'connect_failed',
-          `Downloading the bundle from ${url} answered HTTP ${res.status}.`,
-        );
-      const bytes = await readCappedBytes(res, MAX_BUNDLE_BYTES);
-      if (!bytes)
-        throw new MooringError(
-          'refused',
-          `The bundle at ${url} is larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MB; nothing was installed.`,
-        );
-      const actual = createHash('sha256').update(bytes).digest('hex');
-      if (actual !== sha256)
-        throw new MooringError(
-          'refused',
-          `The bundle downloaded from ${url} is not the one the registry describes: its SHA-256 is ${actual}, the registry says ${sha256}. Nothing was installed.`,
-          'Do not install it; tell the registry or the server’s author.',
-        );
-      const dir = join(this.deps.home, 'bundles', '.downloads');
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const file = join(dir, `${id}.mcpb`);
-      await writeFile(file, bytes, { mode: 0o600 });
-      return file;
-    } finally {
-      await guarded?.close().catch(() => undefined);
-    }
-  }
-
-  /** Unpacks the consented bundle into the server's folder, after checking it is the same file. */
-  private async unpack(bundle: NonNullable<Stored['bundle']>, name: string): Promise<string> {
-    const dir = bundleDir(this.deps.home, name);
-    if (
-      await stat(dir).then(
-        () => true,
-        () => false,
-      )
-    )
-      throw new MooringError(
-        'refused',
-        `${dir} exists already; nothing was installed.`,
-        'Install under another name, or remove that folder.',
-      );
-    const again = await readBundle(bundle.file);
-    if (again.sha256 !== bundle.sha256)
-      throw new MooringError(
-        'refused',
-        `${bundle.file} changed since you reviewed it; nothing was installed.`,
-        'Start the install again.',
-      );
-    await unpackBundle(bundle.file, dir);
-    return dir;
   }
 
   private keep(stored: Stored): void {

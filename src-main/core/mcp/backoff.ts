@@ -1,4 +1,4 @@
-// Reconnect policy (ARCHITECTURE.md, "Session actor states"): up to 5 attempts. The first one at once: a
+// Reconnect policy (docs/sessions.md, "Session actor states"): up to 5 attempts. The first one at once: a
 // server that crashed once usually starts again, and every call waits on the session meanwhile. Then
 // exponential backoff from 0.5 s to an 8 s cap, so a server that keeps failing is not respawned in a loop.
 // A session that stayed ready for 60 s earns a fresh budget.

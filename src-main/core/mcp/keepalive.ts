@@ -1,4 +1,4 @@
-// What keeps a ready session's view of its server fresh (ARCHITECTURE.md, "Session actor states"): the
+// What keeps a ready session's view of its server fresh (docs/sessions.md, "Session actor states"): the
 // tool list, listed again on `list_changed` (bursts coalesced), when a listing's TTL runs out (MCP
 // 2026-07-28, "Caching") and on every keepalive probe of a remote server; and a 2026-07-28 session's change
 // stream (changeStream.ts). Everything it starts belongs to one connection (a DisposableStore) and ends

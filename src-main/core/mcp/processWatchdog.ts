@@ -1,4 +1,4 @@
-// No server process outlives the Mooring process that started it (ARCHITECTURE.md, "Server processes never
+// No server process outlives the Mooring process that started it (docs/sessions.md, "Server processes never
 // outlive Mooring"). Stdio servers run in their own process groups, some ignore stdin EOF, and a grandchild
 // may call setsid: none of them notices when Mooring is killed (kill -9, a crash). So one small watchdog
 // process per Mooring process (watchdogScript.ts), started with the first stdio server, holds a pipe to

@@ -4,7 +4,7 @@
 // of Mooring is registered here from the session's ClientHandlers. One per session, one connection at a
 // time; modelled on VS Code's MCP server request handler.
 // The client is extended on the seams the SDK documents (`_onnotification`, `_onresponse`) for the task
-// messages the v2 SDK does not route (ARCHITECTURE.md, "Tasks"): progress for a task's token after its
+// messages the v2 SDK does not route (docs/tasks-and-resources.md, "Tasks"): progress for a task's token after its
 // CreateTaskResult, task status notifications, and a 2026-07-28 `resultType: "task"` answer (createdTaskOf).
 import {
   Client,

@@ -1,4 +1,4 @@
-// One persistent session per server (ARCHITECTURE.md, "Session actor states"):
+// One persistent session per server (docs/sessions.md, "Session actor states"):
 // idle → connecting → ready ⇄ reconnecting → failed | closed.
 // The actor alone mutates its state. Its parts each do one job: the connection connects and reconnects
 // with bounded backoff (sessionConnection.ts), the request handler holds the SDK client and sends every

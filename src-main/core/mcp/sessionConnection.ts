@@ -1,4 +1,4 @@
-// The connection of one session (ARCHITECTURE.md, "Session actor states"): one connect attempt — the
+// The connection of one session (docs/sessions.md, "Session actor states"): one connect attempt — the
 // safety checks and secrets (`prepare`), the transport of the server's kind (a remote one dialled through the
 // SSRF guard, transportFactory.ts), the handshake through the request handler with the era probe — and,
 // after a break, the reconnect loop with bounded backoff. The session actor owns the state; this decides

@@ -1,6 +1,6 @@
 // Owns the session actors: one per enabled server, keyed by the hash of its config's identity, so an
 // edited server gets a fresh actor and an untouched one keeps its warm session. The tool filters and the
-// approval policy are not part of that identity (ARCHITECTURE.md, "Session actor states"): editing them
+// approval policy are not part of that identity (docs/sessions.md, "Session actor states"): editing them
 // reconfigures the actor in place, and the server process goes on. Each session publishes its events straight
 // onto the bus the pool is given (the core's: ARCHITECTURE.md, "The path of an event"), not through the pool.
 import { createHash } from 'node:crypto';

@@ -1,7 +1,7 @@
 // A session of its own on an earlier Streamable HTTP session of a server (MCP 2025-11-25 "Transports",
 // Session Management: a request that carries the session's `Mcp-Session-Id` reaches that session). Mooring
 // never ends such a session itself (no DELETE on close), so a task a 2025 server bound to it can still be
-// followed after Mooring restarted (ARCHITECTURE.md, "Tasks"). Same handlers, headers, SSRF guard, sign-in
+// followed after Mooring restarted (docs/tasks-and-resources.md, "Tasks"). Same handlers, headers, SSRF guard, sign-in
 // and request path (timeout, abort, redaction, metrics, traffic trace) as the live session; the caller
 // closes it when done.
 import { isRemoteServer, type ServerConfig } from '@shared/config';

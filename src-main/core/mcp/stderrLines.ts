@@ -1,4 +1,4 @@
-// A server's stderr as lines, in bounded memory however much it writes (ARCHITECTURE.md, "Session actor
+// A server's stderr as lines, in bounded memory however much it writes (docs/sessions.md, "Session actor
 // states": stderr ring buffer). Each line keeps at most `maxLineBytes` (the rest of a longer line is counted
 // and dropped as it arrives, never concatenated), and what is kept is copied out of the pipe's chunk, so a
 // kept line never pins a 64 KB chunk in memory the way a sliced string would.

@@ -1,4 +1,4 @@
-// Close in stages (ARCHITECTURE.md, "Session actor states"): EOF, wait, SIGTERM to the group, wait, SIGKILL.
+// Close in stages (docs/sessions.md, "Session actor states"): EOF, wait, SIGTERM to the group, wait, SIGKILL.
 // A real child that ignores EOF; the stage timers are faked, so each test says exactly when SIGTERM goes out
 // (no timing thresholds), and the child really ends on it.
 import { join } from 'node:path';

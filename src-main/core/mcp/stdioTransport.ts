@@ -1,4 +1,4 @@
-// A stdio client transport that goes further than the SDK's (ARCHITECTURE.md, "Session actor states"):
+// A stdio client transport that goes further than the SDK's (docs/sessions.md, "Session actor states"):
 // - the child runs in its own process group, and close kills the whole group in stages
 //   (end stdin, wait, SIGTERM, wait, SIGKILL; each wait 2 s, or what the host sets), so an `npx` child's
 //   grandchildren die too;

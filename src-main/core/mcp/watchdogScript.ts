@@ -1,4 +1,4 @@
-// The source of the process watchdog (ARCHITECTURE.md, "Server processes never outlive Mooring"): a plain
+// The source of the process watchdog (docs/sessions.md, "Server processes never outlive Mooring"): a plain
 // Node script with no dependencies, run as `node -e WATCHDOG_SCRIPT <owner pid>` by processWatchdog.ts. It is
 // a string, not a file, so every host (the CLI through tsx, a bundle) can start it without locating a file on
 // disk; the real-process tests in test/integration/watchdog.test.ts run it as shipped.

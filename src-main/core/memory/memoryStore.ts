@@ -1,5 +1,5 @@
 // Mooring's memory: short entries the user or a model saved, shared by the app, the
-// CLI and Mooring's own MCP server. One append-only JSONL file (ARCHITECTURE.md "Data on disk"): an
+// CLI and Mooring's own MCP server. One append-only JSONL file (docs/data-on-disk.md "Data on disk"): an
 // `add` line per entry and a `delete` line per removal, each fsync'd, so a crash loses at most the line
 // in flight and a torn last line is skipped on load. Several processes (the app and `mooring serve`)
 // may append to it; every read folds the whole file again, so each sees the others' writes.
@@ -151,10 +151,6 @@ export class MemoryStore {
   private append(record: MemoryRecord): Promise<void> {
     return jsonlAppender(this.file).append(record);
   }
-}
-
-export function isMemoryId(id: string): boolean {
-  return ID_PATTERN.test(id);
 }
 
 function notFound(id: string): MooringError {

@@ -69,7 +69,7 @@ export interface GateResult {
   /**
    * The audit line of an automatic decision, when it is still being written (absent when it was written
    * before the gate returned): the caller awaits it before it sends the request, so no call runs that is
-   * not in the log (ARCHITECTURE.md, "Data on disk").
+   * not in the log (docs/data-on-disk.md, "Data on disk").
    */
   audited?: Promise<unknown>;
   /** The arguments to call with: the user's edits when they edited them. */

@@ -1,7 +1,7 @@
 // Remembered "always allow" approvals, persisted in `<home>/approvals.json` and pinned to the tool's
 // fingerprint. When the server changes the tool, the fingerprint no longer matches and `lookup` reports the
 // approval as lapsed with a diff against the snapshot the user approved. The file is a JsonFileStore
-// (ARCHITECTURE.md, "Data on disk"): every change re-reads it under its lock, so an approval written by
+// (docs/data-on-disk.md, "Data on disk"): every change re-reads it under its lock, so an approval written by
 // another Mooring process (the CLI next to the app) is kept; and every lookup first checks the file with
 // one stat, so an approval revoked in the app stops working at once in a running `mooring serve` or
 // `mooring web` (every call decides afresh with what the file holds then).

@@ -1,4 +1,4 @@
-// The key of the audit log's argument hashes (ARCHITECTURE.md, "Data on disk"): a plain SHA-256 of
+// The key of the audit log's argument hashes (docs/data-on-disk.md, "Data on disk"): a plain SHA-256 of
 // `{"id":6}` can be reversed by hashing guesses, so the log keys its hashes with HMAC-SHA-256 under a
 // random key of the home. Equal arguments still compare equal within one home, and the log alone tells
 // nothing. The key lives beside the log (`logs/audit.key`, 0600) and is made once: the app, the CLI and

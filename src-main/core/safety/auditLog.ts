@@ -95,7 +95,7 @@ export class AuditLog {
   /**
    * Appends one line through the home's one appender (one handle; whole lines even with `mooring serve`
    * appending too), and resolves once the line is written, before its fsync: a written line survives the
-   * process being killed, the fsync follows in the background, and `close` waits for it (ARCHITECTURE.md,
+   * process being killed, the fsync follows in the background, and `close` waits for it (docs/data-on-disk.md,
    * "Data on disk"); waiting for each line's fsync cost more than the call itself.
    */
   record(input: AuditInput): Promise<AuditEntry> {

@@ -1,4 +1,4 @@
-// Pinned tool contracts (ARCHITECTURE.md, "Data on disk"): the first time Mooring sees a tool of a server, it
+// Pinned tool contracts (docs/data-on-disk.md, "Data on disk"): the first time Mooring sees a tool of a server, it
 // pins the parts that decide how the tool is treated — title, description, input schema, annotations — in
 // `<home>/tool_pins.json`. When the server later lists the tool differently (a list_changed, a reconnect, a
 // new version behind the same command), the tool is "changed": the gate asks before its next call whatever

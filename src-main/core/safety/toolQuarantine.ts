@@ -1,4 +1,4 @@
-// Keeps new tools disabled until the user enables them (ARCHITECTURE.md, "Data on disk"), across restarts:
+// Keeps new tools disabled until the user enables them (docs/data-on-disk.md, "Data on disk"), across restarts:
 // the tools a server has shown before are remembered in `<home>/known_tools.json`, so a tool that appeared
 // while Mooring was closed is as new as one that arrived through list_changed. The first listing of a
 // server is its baseline (the user configured it knowingly); after that, a new tool that is not

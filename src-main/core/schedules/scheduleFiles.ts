@@ -1,4 +1,4 @@
-// The schedules' files in the home (ARCHITECTURE.md, "Data on disk"), each a JsonFileStore (validated,
+// The schedules' files in the home (docs/data-on-disk.md, "Data on disk"), each a JsonFileStore (validated,
 // atomic, locked across processes): `schedules.json` (what the user set), `schedule-runs.json` (the slots
 // handled and each schedule's last runs; a run is claimed here under the lock, so two processes never run
 // one schedule at once) and `run/scheduler.json` (the lease of the process that runs them).

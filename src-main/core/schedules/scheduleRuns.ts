@@ -1,4 +1,4 @@
-// One run of a schedule, start to end (ARCHITECTURE.md, "Schedules"): claimed in `schedule-runs.json` under
+// One run of a schedule, start to end (docs/schedules.md, "Schedules"): claimed in `schedule-runs.json` under
 // its lock — a schedule with a run still going (in any live process) gets no second one — then the prompt runs
 // as a conversation under the unattended policy, with the schedule's time limit and a cancel, and the run's
 // outcome is written back. A run whose process died is ended as failed by the next claim.

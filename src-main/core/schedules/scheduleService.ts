@@ -1,4 +1,4 @@
-// `core.schedules` (ARCHITECTURE.md, "Schedules"): every host's one door to scheduled prompts — the Schedules
+// `core.schedules` (docs/schedules.md, "Schedules"): every host's one door to scheduled prompts — the Schedules
 // screen's router and `mooring schedule …` call these methods and nothing behind them. Schedules are kept in
 // `schedules.json`, their runs in `schedule-runs.json`; the process that holds the lease (`own`) runs them on
 // time, any process can run one now.

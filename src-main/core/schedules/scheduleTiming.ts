@@ -1,4 +1,4 @@
-// When a schedule runs (ARCHITECTURE.md, "Schedules"): cron expressions and one-off times are read by croner
+// When a schedule runs (docs/schedules.md, "Schedules"): cron expressions and one-off times are read by croner
 // (time zones and daylight-saving gaps included; docs/decisions/004-scheduled-prompts.md says why that
 // library), intervals are counted here from the schedule's creation, so an interval's times do not drift with
 // how long each run took.

@@ -1,4 +1,4 @@
-// A scheduled run is a chat turn nobody watches (ARCHITECTURE.md, "Schedules"): a new conversation named for
+// A scheduled run is a chat turn nobody watches (docs/schedules.md, "Schedules"): a new conversation named for
 // the schedule and the time, under the unattended policy, its model, tool set, allowed tools and project
 // folder the schedule's, and its refusals and audit lines saying which schedule ran it. The chat runs it
 // (agent/chatService.ts `runUnattended`, handed in by the root); this room only says how a schedule maps.

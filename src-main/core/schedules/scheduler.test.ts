@@ -1,4 +1,4 @@
-// The scheduler's timing on fake timers and a fake clock (ARCHITECTURE.md, "Schedules"), with the real files in
+// The scheduler's timing on fake timers and a fake clock (docs/schedules.md, "Schedules"), with the real files in
 // a temp home: cron expressions in time zones, intervals, one-off times, missed runs (run once or skip), no
 // overlap, the time limit and cancel. The prompt's run is the test's own function, so each test decides when
 // a run ends; the real chat path is covered by test/integration/scheduleRun.test.ts.

@@ -1,4 +1,4 @@
-// The scheduler of the process that owns the lease (ARCHITECTURE.md, "Schedules"): one timer for the soonest
+// The scheduler of the process that owns the lease (docs/schedules.md, "Schedules"): one timer for the soonest
 // time of any schedule, never longer than a minute (another process may have added a schedule; a laptop may
 // have slept). At each look, every schedule whose time came is claimed and run; a time more than
 // MISSED_AFTER_MS late was missed (no Mooring process ran, the machine slept), and the schedule says whether

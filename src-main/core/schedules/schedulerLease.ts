@@ -1,4 +1,4 @@
-// One process runs the schedules of a home (ARCHITECTURE.md, "Schedules"): the app, `mooring web` and
+// One process runs the schedules of a home (docs/schedules.md, "Schedules"): the app, `mooring web` and
 // `mooring serve` each ask for the lease in `run/scheduler.json`; the first gets it and renews it every
 // RENEW_MS, the others look again as often and take it over when the owner's process is gone or its lease
 // was not renewed for LEASE_MS (a process that hangs, or a home shared with another machine). Every one of

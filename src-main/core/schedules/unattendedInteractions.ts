@@ -1,4 +1,4 @@
-// Sampling and elicitation during a scheduled run (ARCHITECTURE.md, "Schedules"): nobody is watching, so a
+// Sampling and elicitation during a scheduled run (docs/schedules.md, "Schedules"): nobody is watching, so a
 // server that asks the user something while only scheduled runs have calls in flight on it is declined at
 // once (the spec's decline: MCP spec, "Sampling" and "Elicitation"), never left waiting for a person who is
 // not there. A server request does not say which call it belongs to, so a request from a server that also

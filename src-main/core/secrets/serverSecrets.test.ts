@@ -13,7 +13,6 @@ import {
   maskArgs,
   maskConfig,
   maskUrl,
-  moveServerSecrets,
   resolveServerConfig,
   secretAccounts,
   secretValuesOf,
@@ -253,22 +252,7 @@ describe('masking', () => {
   });
 });
 
-describe("moving and deleting a server's secrets", () => {
-  it('moveServerSecrets copies to the new name and deletes the old accounts', async () => {
-    const store = new MemorySecretStore();
-    await store.set('server/a/env/TOKEN', 't');
-    await store.set('server/a/header/Authorization', 'h');
-    await moveServerSecrets(
-      store,
-      { name: 'a', secretEnv: ['TOKEN'], secretHeaders: ['Authorization'] },
-      'b',
-    );
-    expect(Object.fromEntries(store.entries)).toEqual({
-      'server/b/env/TOKEN': 't',
-      'server/b/header/Authorization': 'h',
-    });
-  });
-
+describe("deleting a server's secrets", () => {
   it('deleteServerSecrets reports what it could not delete', async () => {
     const failing = new MemorySecretStore({ unavailable: 'locked' });
     expect(await deleteServerSecrets(failing, { name: 'a', secretEnv: ['K'], secretHeaders: [] })).toEqual([

@@ -359,20 +359,3 @@ export async function deleteServerSecrets(store: SecretStore, config: AccountFie
   for (const account of secretAccounts(config)) await store.delete(account).catch(() => failed.push(account));
   return failed;
 }
-
-/** Copies a server's keychain entries to the accounts of `newName`, then deletes the old ones. */
-export async function moveServerSecrets(
-  store: SecretStore,
-  config: AccountFields,
-  newName: string,
-): Promise<void> {
-  if (newName === config.name) return;
-  const renamed = { ...config, name: newName };
-  const from = secretAccounts(config);
-  const to = secretAccounts(renamed);
-  for (let i = 0; i < from.length; i++) {
-    const value = await store.get(from[i]!);
-    if (value !== null) await store.set(to[i]!, value);
-  }
-  await deleteServerSecrets(store, config);
-}

@@ -1,4 +1,4 @@
-// The local relay's wire (ARCHITECTURE.md, "Data on disk": run/): a process serving MCP to an external
+// The local relay's wire (docs/data-on-disk.md, "Data on disk": run/): a process serving MCP to an external
 // client (`mooring serve --stdio`, or `--http` with no terminal) has nobody to ask, so it forwards what
 // needs a person to the running app, whose dialogs show it: each tool approval, and each sampling or
 // elicitation request a connected server sends (MCP spec 2025-11-25, "Sampling" and "Elicitation": the

@@ -1,5 +1,5 @@
 // How another client (Claude Desktop, Cursor, VS Code) starts this install of Mooring as an MCP server on
-// stdio (ARCHITECTURE.md, "How the CLI ships"). A bare `mooring` exists only after `npm link` or a global
+// stdio (docs/cli.md, "How the CLI ships"). A bare `mooring` exists only after `npm link` or a global
 // install, and a client launched from the desktop does not read the shell's PATH, so the entry we hand out
 // names absolute paths: this Node and this package's bin/mooring.mjs, or the packaged app's own binary with
 // `--mcp-server` (the host says so, `selfLaunch`).

@@ -6,11 +6,11 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ServedCore } from './servedCore';
 import type { ClientIdentity } from './clientScope';
-import { relayServerFeatures } from './featuresRelay';
+import { serveServerFeatures } from './servedFeatures';
 import { registerMemoryCapability } from './memoryCapability';
 import { registerSessionsCapability } from './sessionsCapability';
 import { ServedEvents } from './servedEvents';
-import { DEFAULT_APPROVAL_TIMEOUT_MS, relayCoreTools } from './toolsRelay';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, serveCoreTools } from './servedTools';
 
 export const SERVER_INFO = { name: 'mooring', title: 'Mooring', version: '0.1.0' };
 
@@ -57,15 +57,15 @@ export function createMooringServer(
     approvalTimeoutMs,
     ...(deps.defaultModel ? { defaultModel: deps.defaultModel } : {}),
   });
-  const stopRelay = relayCoreTools({
+  const stopRelay = serveCoreTools({
     tools: deps.core.tools,
     events: deps.events ?? new ServedEvents(deps.core.tools),
     mcp,
     identity,
     approvalTimeoutMs,
   });
-  const stopFeatures = deps.core.relay
-    ? relayServerFeatures(mcp, { relay: deps.core.relay, identity })
+  const stopFeatures = deps.core.servedFeatures
+    ? serveServerFeatures(mcp, { features: deps.core.servedFeatures, identity })
     : () => undefined;
   return {
     mcp,

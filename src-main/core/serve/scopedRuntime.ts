@@ -13,7 +13,7 @@ import type {
 import type { CatalogEntry } from '../catalog/catalog';
 import type { ServedCore } from './servedCore';
 import { scopeAllows, type ClientIdentity } from './clientScope';
-import { isInteractiveOnly } from './toolsRelay';
+import { isInteractiveOnly } from './servedTools';
 
 export class ScopedRuntime implements AgentToolRuntime {
   private readonly inner: CoreToolRuntime;

@@ -28,16 +28,16 @@ export interface ServedCore {
   memory: MemoryStore;
   providers: ProviderAccess;
   settings: Pick<SettingsService, 'current'>;
-  /** The connected servers' prompts, resources, completions and logs, relayed to clients (featuresRelay.ts). */
-  relay?: RelaySource;
+  /** The connected servers' prompts, resources, completions and logs, served to clients (servedFeatures.ts). */
+  servedFeatures?: ServedFeatures;
 }
 
 /**
- * A connected server's prompts, resources and completions, as Mooring's own server relays them
- * (featuresRelay.ts). Declared here, by the room that uses it; clientFeatures/relaySource.ts implements it
+ * A connected server's prompts, resources and completions, as Mooring's own server serves them
+ * (servedFeatures.ts). Declared here, by the room that uses it; clientFeatures/servedFeaturesSource.ts implements it
  * over the live sessions.
  */
-export interface RelayedServer {
+export interface ServedServer {
   readonly name: string;
   /** What the server advertises (its capabilities); nothing is asked of a server that does not offer it. */
   offers(): { prompts: boolean; resources: boolean; completions: boolean };
@@ -48,9 +48,9 @@ export interface RelayedServer {
   complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']>;
 }
 
-export interface RelaySource {
+export interface ServedFeatures {
   /** The servers whose session is ready now. */
-  servers(): RelayedServer[];
+  servers(): ServedServer[];
   /** A connected server's own log line (`notifications/message`); returns the unsubscribe. */
   onLog(fn: (server: string, line: { level: LoggingLevel; text: string }) => void): () => void;
   /** A connected server's prompts or resources changed; returns the unsubscribe. */

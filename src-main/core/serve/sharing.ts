@@ -19,7 +19,7 @@ export type SharingStatus =
     }
   | { running: false };
 
-export class McpSharing {
+export class Sharing {
   private running?: { server: McpHttpServer; label: string; readOnly: boolean };
 
   constructor(

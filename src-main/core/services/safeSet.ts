@@ -1,4 +1,4 @@
-// The default safe set of every new server (ARCHITECTURE.md, "Session actor states"): read-only tools on,
+// The default safe set of every new server (docs/sessions.md, "Session actor states"): read-only tools on,
 // destructive ones off. A server added through Mooring is marked (safety/toolQuarantine.ts); when it first
 // becomes ready — in whichever process connects it first — its destructive tools go to its excludeTools,
 // once, and the mark goes. Callers that add servers wait for the outcome to say what it did.

@@ -14,7 +14,8 @@ import type { SecretRedactor } from '../safety/redact';
 import { checkUrl, ssrfPolicyOf } from '../safety/ssrfGuard';
 import type { SecretStore } from '../secrets/secretStore';
 import { resolveServerConfig, secretValuesOf } from '../secrets/serverSecrets';
-import { canonicalWorkspace, resolveWorkspaceInputs, substituteStartVariables } from '../workspace';
+import { canonicalWorkspace } from '../workspace/discovery';
+import { resolveWorkspaceInputs, substituteStartVariables } from '../workspace/workspaceInputs';
 import { isLocalTransport } from '@shared/transports';
 
 export interface ServerPreparationDeps {

@@ -1,4 +1,4 @@
-// The tasks Mooring follows, kept in the home (`tasks.json`, a JsonFileStore: ARCHITECTURE.md, "Data on
+// The tasks Mooring follows, kept in the home (`tasks.json`, a JsonFileStore: docs/data-on-disk.md, "Data on
 // disk"), so a task outlives the process that started it (the `io.modelcontextprotocol/tasks` extension,
 // "Task Polling": clients SHOULD persist task ids so that polling can resume after a crash or restart).
 // A record names the call it belongs to (its conversation and call id), the server's task id, how to reach

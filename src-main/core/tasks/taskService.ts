@@ -1,4 +1,4 @@
-// The tasks service (ARCHITECTURE.md, "Tasks"): every tool call of the one call path goes through
+// The tasks service (docs/tasks-and-resources.md, "Tasks"): every tool call of the one call path goes through
 // `callTool`, which runs it as a task when the server and the tool call for it (taskProtocol.ts), or as a
 // plain call that a 2026-07-28 server may still answer with a task. Either way the task is recorded in the
 // home (taskRecords.ts), followed to its end (taskFollow.ts) with its status on the call's lifecycle, and
@@ -7,21 +7,14 @@
 // (`resume`) and hands the outcome to the conversation (`deliver`, which the root's start hands in: the chat).
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/client';
-import type { ErrorData } from '@shared/errors';
 import type { LogLine } from '@shared/session';
 import type { CallTask } from '@shared/tasks';
-import { callKey, type Progress, type ToolCallEvent, type ToolCallPhase } from '@shared/toolCall';
-import { MooringError, toErrorData } from '../errors';
+import { callKey, type Progress } from '@shared/toolCall';
+import { MooringError } from '../errors';
 import type { SessionActor } from '../mcp/sessionActor';
 import { callError, createdTaskOf } from '../mcp/sessionErrors';
-import type { CallOptions, ResumedSession, ServerRequests, ToolHandle } from '../mcp/types';
-import {
-  followTask,
-  isSuspended,
-  TASK_REQUEST_TIMEOUT_MS,
-  TASK_SUSPENDED,
-  type InputFulfiller,
-} from './taskFollow';
+import type { CallOptions, ToolHandle } from '../mcp/types';
+import { followTask, isSuspended, TASK_SUSPENDED, type InputFulfiller } from './taskFollow';
 import {
   createToolTask,
   runsAsTask,
@@ -31,6 +24,9 @@ import {
   type TaskSnapshot,
 } from './taskProtocol';
 import { processAlive, RELEASED, TaskRecords, type TaskRecord } from './taskRecords';
+import { resumeTask, type ResumeContext, type ResumedTasks, type TaskFollower } from './taskResume';
+
+export type { ResumedTasks, TaskDelivery } from './taskResume';
 
 /** The time to live Mooring asks for (2025-11-25 "Creating Tasks"; the server may choose another). */
 export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
@@ -55,18 +51,6 @@ export interface TaskCallInput {
   onTask: (task: CallTask) => void;
 }
 
-/** How a task that outlived its turn ended, for its conversation (the chat's `deliverTaskResult`). */
-export interface TaskDelivery {
-  conversationId: string;
-  /** The model's id of the call that started the task. */
-  callId: string;
-  server: string;
-  tool: string;
-  friendlyName: string;
-  taskId: string;
-  outcome: { status: 'done' | 'failed' | 'cancelled'; result?: CallToolResult; error?: ErrorData };
-}
-
 export interface TaskServiceDeps {
   home: string;
   actor: (server: string) => SessionActor | undefined;
@@ -78,21 +62,10 @@ export interface TaskServiceDeps {
   ttlMs?: number;
 }
 
-/** Where a resumed task goes (`resume`). */
-export interface ResumedTasks {
-  /** Hands a resumed task's outcome to its conversation (the chat). */
-  deliver: (d: TaskDelivery) => Promise<void>;
-  /** A resumed task's lifecycle, on the one tool-call stream (calls/toolService.ts `publish`). */
-  publish: (e: Omit<ToolCallEvent, 'seq'>) => void;
-}
-
 export class TaskService {
   readonly records: TaskRecords;
   /** The tasks this process follows now, by call key. */
-  private readonly followers = new Map<
-    string,
-    { ac: AbortController; conversationId?: string; done: Promise<unknown> }
-  >();
+  private readonly followers = new Map<string, TaskFollower>();
   private readonly pid: number;
 
   constructor(private readonly deps: TaskServiceDeps) {
@@ -169,7 +142,14 @@ export class TaskService {
    */
   async resume(to: ResumedTasks): Promise<void> {
     const claimed = await this.records.claimOrphans(this.pid, this.deps.isAlive ?? processAlive);
-    for (const r of claimed) void this.resumeOne(r, to);
+    const ctx: ResumeContext = {
+      actor: this.deps.actor,
+      records: this.records,
+      followers: this.followers,
+      fulfil: (server) => this.fulfilFor(server),
+      note: (server, level, text) => this.note(server, level, text),
+    };
+    for (const r of claimed) void resumeTask(r, to, ctx);
   }
 
   close(): Promise<void> {
@@ -293,112 +273,6 @@ export class TaskService {
       done: run,
     });
     return run;
-  }
-
-  /** Follows a task whose process ended (Mooring restarted) and delivers its outcome. */
-  private async resumeOne(r: TaskRecord, to: ResumedTasks): Promise<void> {
-    if (!r.conversationId) {
-      this.note(r.server, 'info', `forgot task ${r.taskId} of ${r.tool}: the call that started it has ended`);
-      await this.records.remove(r.key).catch(() => undefined);
-      return;
-    }
-    const actor = this.deps.actor(r.server);
-    const ac = new AbortController();
-    const base = {
-      id: r.callId,
-      server: r.server,
-      tool: r.tool,
-      modelName: r.modelName,
-      friendlyName: r.friendlyName,
-      conversationId: r.conversationId,
-      ...(r.client ? { client: r.client } : {}),
-    };
-    const emit = (phase: ToolCallPhase, task: TaskSnapshot, extra: Partial<ToolCallEvent> = {}) =>
-      to.publish({
-        ...base,
-        phase,
-        at: Date.now(),
-        task: {
-          taskId: task.taskId,
-          status: task.status,
-          ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
-          cancellable: r.cancellable,
-          resumed: true,
-        },
-        ...extra,
-      });
-    const first: TaskSnapshot = {
-      taskId: r.taskId,
-      status: r.status,
-      ...(r.statusMessage !== undefined ? { statusMessage: r.statusMessage } : {}),
-      ...(r.pollIntervalMs ? { pollIntervalMs: r.pollIntervalMs } : {}),
-    };
-    let side: ResumedSession | undefined;
-    const done = (async (): Promise<TaskDelivery['outcome']> => {
-      if (!actor) throw new MooringError('not_found', `"${r.server}" is no longer configured`);
-      emit('running', first);
-      this.note(r.server, 'info', `resumes following task ${r.taskId} of ${r.tool}`);
-      const session = async (): Promise<ServerRequests> => {
-        if (!r.httpSession) return actor.requests;
-        // A 2025 server may bind its tasks to the session that created them: ask that session.
-        await actor.requests.ready({ timeoutMs: TASK_REQUEST_TIMEOUT_MS, signal: ac.signal });
-        if (actor.httpSession()?.sessionId === r.httpSession.sessionId) return actor.requests;
-        side ??= await actor.resumeHttpSession(r.httpSession.sessionId, r.httpSession.protocolVersion);
-        return side;
-      };
-      const end = await followTask({
-        session,
-        era: r.era,
-        task: first,
-        cancellable: r.cancellable,
-        signal: ac.signal,
-        onUpdate: (t) => {
-          emit('running', t);
-          void this.records.patch(r.key, { status: t.status }).catch(() => undefined);
-        },
-        ...this.fulfilFor(r.server),
-      });
-      if (end.kind === 'cancelled') {
-        emit('failed', end.task, {
-          error: { code: 'cancelled', message: `The server cancelled the task ${r.taskId}` },
-        });
-        return { status: 'cancelled' };
-      }
-      emit(end.result.isError ? 'failed' : 'done', end.task);
-      return { status: end.result.isError ? 'failed' : 'done', result: end.result };
-    })();
-    const finished = (async () => {
-      let outcome: TaskDelivery['outcome'];
-      try {
-        outcome = await done;
-      } catch (err) {
-        // Closing again: released for the next start.
-        if (isSuspended(ac.signal))
-          return void (await this.records.patch(r.key, { ownerPid: RELEASED }).catch(() => undefined));
-        const error = toErrorData(err);
-        to.publish({ ...base, phase: 'failed', at: Date.now(), error });
-        outcome = { status: error.code === 'cancelled' ? 'cancelled' : 'failed', error };
-      } finally {
-        this.followers.delete(r.key);
-        await side?.close().catch(() => undefined);
-      }
-      try {
-        await to.deliver({
-          conversationId: r.conversationId!,
-          callId: r.callId,
-          server: r.server,
-          tool: r.tool,
-          friendlyName: r.friendlyName,
-          taskId: r.taskId,
-          outcome,
-        });
-        await this.records.remove(r.key);
-      } catch (err) {
-        this.note(r.server, 'warning', `could not deliver task ${r.taskId}: ${toErrorData(err).message}`);
-      }
-    })();
-    this.followers.set(r.key, { ac, conversationId: r.conversationId, done: finished });
-    await finished;
   }
 
   private fulfilFor(server: string): { fulfil?: InputFulfiller } {

@@ -19,7 +19,7 @@ export const CONTENT_SECURITY_POLICY = [
 
 /**
  * The headers with MCP App views allowed: the one origin (or scheme) their sandbox pages come from may be
- * framed (ARCHITECTURE.md, "MCP Apps"); nothing else may.
+ * framed (docs/mcp-apps.md, "MCP Apps"); nothing else may.
  */
 export function securityHeadersFraming(sandboxSource: string): Record<string, string> {
   return {

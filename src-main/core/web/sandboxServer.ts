@@ -1,4 +1,4 @@
-// Browser mode's sandbox origin for MCP App views (ARCHITECTURE.md, "MCP Apps"): a second server on
+// Browser mode's sandbox origin for MCP App views (docs/mcp-apps.md, "MCP Apps"): a second server on
 // 127.0.0.1, addressed as http://localhost:<port>, so the views' pages share neither origin nor site (and so
 // no cookies) with the app on http://127.0.0.1:<port>. It serves one page per opened view
 // (apps/sandboxPage.ts) and nothing else; no token, since a page holds nothing secret and only the app's

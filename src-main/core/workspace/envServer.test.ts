@@ -1,7 +1,7 @@
 // Quick config from the environment: both forms, every bad value named, and masking.
 import { describe, expect, it } from 'vitest';
 import { MooringError } from '../errors';
-import { describeEnvServer, envServer, logMasker, maskForLog } from './envServer';
+import { envServer, logMasker } from './envServer';
 
 function thrown(fn: () => unknown): MooringError {
   try {
@@ -62,7 +62,7 @@ describe('envServer', () => {
   });
 });
 
-describe('maskForLog', () => {
+describe('logMasker', () => {
   it('reduces the URL to scheme and host, and hides its credentials, token path segments and query values', () => {
     const url =
       'https://user:pa55word@mcp.example.com:8443/s/a1b2c3d4e5f6g7h8i9j0k1l2m3/mcp?api_key=zz-top-secret';
@@ -86,20 +86,17 @@ describe('maskForLog', () => {
     })!;
     const raw =
       'spawn npx -y @acme/mcp-server --api-key=abc123secret --token tok-9876543 ghp_abcdefghijklmnop1234 --verbose';
-    const masked = maskForLog(raw, server);
+    const masked = logMasker(server)(raw);
     expect(masked).toBe('spawn npx -y @acme/mcp-server --api-key=•••••• --token •••••• •••••• --verbose');
     const basic = Buffer.from('tok-9876543').toString('base64');
-    const header = maskForLog(`Authorization: Basic ${basic}`, server);
+    const header = logMasker(server)(`Authorization: Basic ${basic}`);
     expect(header).toMatch(/^Authorization: Basic \[redacted\]/);
     expect(header).not.toContain(basic.replace(/=+$/, ''));
-    expect(describeEnvServer(server)).toBe(
-      'npx -y @acme/mcp-server --api-key=•••••• --token •••••• •••••• --verbose (from MOORING_MCP_SERVER_STDIO)',
-    );
   });
 
   it('leaves a line alone when there is nothing to hide, and when no env server is configured', () => {
     const server = envServer({ MOORING_MCP_SERVER_STDIO: 'node|server.js' })!;
-    expect(maskForLog('server.js started on stdio', server)).toBe('server.js started on stdio');
-    expect(maskForLog('anything https://x.example/path', null)).toBe('anything https://x.example/path');
+    expect(logMasker(server)('server.js started on stdio')).toBe('server.js started on stdio');
+    expect(logMasker(null)('anything https://x.example/path')).toBe('anything https://x.example/path');
   });
 });

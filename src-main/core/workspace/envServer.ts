@@ -8,7 +8,6 @@ import { inferTransport } from '../config/importEntry';
 import { MooringError } from '../errors';
 import { redactText } from '../safety/redact';
 import { maskArgs, maskUrl, MASK } from '../secrets/serverSecrets';
-import { isRemoteTransport } from '@shared/transports';
 
 export const ENV_SERVER_NAME = 'env';
 export const ENV_STDIO = 'MOORING_MCP_SERVER_STDIO';
@@ -110,16 +109,4 @@ export function logMasker(server: ServerConfig | null): (line: string) => string
       secrets.filter((s) => s.replacement === MASK).map((s) => s.needle),
     );
   };
-}
-
-/** One log line with the `env` server's URL and secret arguments masked (see `logMasker`). */
-export function maskForLog(line: string, server: ServerConfig | null): string {
-  return logMasker(server)(line);
-}
-
-/** How the `env` server is shown (`mooring mcp list`, the UI): the command line or the URL's host. */
-export function describeEnvServer(server: ServerConfig): string {
-  if (isRemoteTransport(server.transport))
-    return `${server.transport.toUpperCase()} ${maskUrl(server.url!, { hostOnly: true })} (from ${ENV_URL})`;
-  return `${[server.command!, ...maskArgs(server.args).map((a) => (looksLikeToken(a) ? MASK : a))].join(' ')} (from ${ENV_STDIO})`;
 }

@@ -2,7 +2,7 @@
 // it, and the approval is pinned to the entry's content. The pin is a hash of the canonical JSON of the
 // workspace path, the file it came from and the server as parsed, so any edit that changes what would
 // run (command, arguments, env, URL, headers, trust…) asks again. Kept in `<home>/workspace-approvals.json`
-// through JsonFileStore (ARCHITECTURE.md, "Data on disk"): validated, changed under the file's lock,
+// through JsonFileStore (docs/data-on-disk.md, "Data on disk"): validated, changed under the file's lock,
 // written atomically, and checked with one stat before each lookup, so an approval revoked in the app
 // counts at once in a running `mooring serve` or `mooring web`.
 import { createHash } from 'node:crypto';

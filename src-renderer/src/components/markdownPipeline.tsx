@@ -1,4 +1,4 @@
-// The one Markdown pipeline of the app (ARCHITECTURE.md, "Untrusted text"), built once: react-markdown's
+// The one Markdown pipeline of the app (docs/untrusted-text.md, "Untrusted text"), built once: react-markdown's
 // steps (remark-parse, remark-rehype, raw nodes as text, its URL transform, hast to React) with our
 // plugins, on two frozen unified processors instead of one new processor per render (which re-registered
 // the highlighter's grammars every time). Everything here came from a model or a server, so it is

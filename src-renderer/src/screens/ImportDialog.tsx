@@ -3,7 +3,7 @@
 // command line it would run, what else it would be allowed (working directory, environment and header
 // names, policy) and which settings of the file are never imported, and consent per server before anything
 // is written. The chosen servers are added all or nothing, each with the default safe set. Every text here
-// comes from the file: control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
+// comes from the file: control and bidi characters are shown as escapes (docs/untrusted-text.md, "Untrusted text").
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';

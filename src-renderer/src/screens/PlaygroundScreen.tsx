@@ -1,6 +1,6 @@
 // The Playground: pick a tool, edit its JSON arguments, run it through the same path as the chat's calls
 // (approval included), and watch the call card walk through its lifecycle on the one tool-call stream
-// (ARCHITECTURE.md, "One lifecycle, one stream"); every call this window heard of is listed.
+// (docs/tool-calls.md, "One lifecycle, one stream"); every call this window heard of is listed.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Play, TestTubeDiagonal } from 'lucide-react';
 import { useMemo, useState } from 'react';

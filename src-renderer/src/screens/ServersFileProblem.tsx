@@ -1,6 +1,6 @@
 // mcp_servers.json cannot be read (a typo, a wrong type): in the app, say where (the file, each line and
 // column) and what to do here — fix it in an editor; the screen loads it again once it is saved whole
-// (the core watches the file, ARCHITECTURE.md "Data on disk"). The terminal's hint is for the CLI.
+// (the core watches the file, docs/data-on-disk.md "Data on disk"). The terminal's hint is for the CLI.
 import { parseConfigIssues } from '@shared/configIssues';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { errorOf } from '../api/errors';

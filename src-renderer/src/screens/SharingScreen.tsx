@@ -13,13 +13,13 @@ import { titleOf } from '../shell/screens';
 export function SharingScreen() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const status = useQuery(trpc.mcpServer.status.queryOptions());
-  const entry = useQuery(trpc.mcpServer.clientEntry.queryOptions());
+  const status = useQuery(trpc.sharing.status.queryOptions());
+  const entry = useQuery(trpc.sharing.clientEntry.queryOptions());
   const [readOnly, setReadOnly] = useState(true);
   const [shown, setShown] = useState<{ url: string; token: string } | null>(null);
-  const refresh = () => void qc.invalidateQueries({ queryKey: trpc.mcpServer.status.queryKey() });
+  const refresh = () => void qc.invalidateQueries({ queryKey: trpc.sharing.status.queryKey() });
   const start = useMutation(
-    trpc.mcpServer.start.mutationOptions({
+    trpc.sharing.start.mutationOptions({
       onSuccess: (r) => {
         setShown({ url: r.url, token: r.token });
         refresh();
@@ -27,7 +27,7 @@ export function SharingScreen() {
     }),
   );
   const stop = useMutation(
-    trpc.mcpServer.stop.mutationOptions({
+    trpc.sharing.stop.mutationOptions({
       onSuccess: () => {
         setShown(null);
         refresh();

@@ -1,4 +1,4 @@
-// Tool sets ("agents"): a named selection of tools across servers, e.g. a "Code Reviewer" that may read
+// Tool sets: a named selection of tools across servers, e.g. a "Code Reviewer" that may read
 // files but not write them. A chat that uses one offers the model only those tools. Created, edited and
 // removed here; kept in settings.json. The picker shows tools by friendly name, grouped by server,
 // sorted, with search.

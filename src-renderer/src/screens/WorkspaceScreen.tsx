@@ -2,7 +2,7 @@
 // command line it would run, what else it may do, and what the file asks that an import never carries
 // (trust, trust-all, private-network reach…: held back unless the person ticks the box that allows it).
 // Nothing runs until approved here; an edited file asks again. Every string here came from the project's
-// files: control and bidi characters are shown as escapes (ARCHITECTURE.md, "Untrusted text").
+// files: control and bidi characters are shown as escapes (docs/untrusted-text.md, "Untrusted text").
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';

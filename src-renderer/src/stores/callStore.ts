@@ -1,5 +1,5 @@
 // The tool calls this window has heard of, each as its current state: the one tool-call stream
-// (ARCHITECTURE.md, "One lifecycle, one stream") folded per call, newest first, bounded. The chat's
+// (docs/tool-calls.md, "One lifecycle, one stream") folded per call, newest first, bounded. The chat's
 // cards and the playground's read it; nothing else keeps a call's phase.
 import { create } from 'zustand';
 import { callKey, foldCallEvent } from '@shared/toolCall';

@@ -1,4 +1,4 @@
-// An MCP App view of a tool result (extension io.modelcontextprotocol/ui, spec 2026-01-26; ARCHITECTURE.md,
+// An MCP App view of a tool result (extension io.modelcontextprotocol/ui, spec 2026-01-26; docs/mcp-apps.md,
 // "MCP Apps"): the sandbox page (another origin) framed here, the view inside it, and the extension's
 // host side (`AppBridge` from @modelcontextprotocol/ext-apps) talking to it through a guarded transport.
 // Whatever the view asks goes to the core's one apps service; the view can be inline, fullscreen or

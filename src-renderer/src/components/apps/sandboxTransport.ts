@@ -1,6 +1,6 @@
 // The bridge's transport to one MCP App view (extension io.modelcontextprotocol/ui): postMessage to and
 // from the sandbox page's window only, on the sandbox origin only (the double iframe: that page holds the
-// view, see ARCHITECTURE.md "MCP Apps"). Every incoming message passes the guard first; a refused request
+// view, see docs/mcp-apps.md "MCP Apps"). Every incoming message passes the guard first; a refused request
 // is answered here with its JSON-RPC error, and the bridge never sees it.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { ViewMessageGuard } from './viewMessageGuard';

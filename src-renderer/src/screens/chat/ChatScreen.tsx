@@ -1,4 +1,4 @@
-// The Chat (ARCHITECTURE.md, "A turn in the chat"): conversations on the left, in a list that folds away
+// The Chat (docs/chat.md, "A turn in the chat"): conversations on the left, in a list that folds away
 // (listPanel.ts); the open conversation's messages as they stream in (its snapshot plus the messages
 // announced since), each turn one answer with its tool calls inline as cards; the model (provider:model)
 // and, behind one button, the project folder (the MCP root) per conversation; the composer with prompts

@@ -1,4 +1,4 @@
-// One tool step of a turn, inline (ARCHITECTURE.md, "A turn in the chat"): the call card walking its
+// One tool step of a turn, inline (docs/chat.md, "A turn in the chat"): the call card walking its
 // lifecycle, with Cancel while it runs. Two sources, one after the other: the saved step once the
 // conversation has it (durable, and what the model read), else the call's state on the one tool-call
 // stream (the calls store), else the call as the model asked for it.

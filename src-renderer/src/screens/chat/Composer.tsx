@@ -1,4 +1,4 @@
-// The composer (ARCHITECTURE.md, "A turn in the chat"): Enter sends, Shift+Enter is a new line; typing `/`
+// The composer (docs/chat.md, "A turn in the chat"): Enter sends, Shift+Enter is a new line; typing `/`
 // lists every server's prompts as slash commands (MCP 2025-11-25 "Prompts"), choosing one opens a small
 // form for its arguments (PromptForm.tsx); typing `@`, or the "Attach resource" button, lists the servers'
 // resources and templates to attach (composerResources.ts). A message that fails to send stays in the box

@@ -1,4 +1,4 @@
-// What a person can do with a message (ARCHITECTURE.md, "A turn in the chat"): copy it; edit one of
+// What a person can do with a message (docs/chat.md, "A turn in the chat"): copy it; edit one of
 // their own and send it again, which branches the conversation there (the later messages are replaced);
 // answer the last question again. Edit and regenerate are offered only while nothing is answering.
 import { Check, Copy, Pencil, RefreshCw } from 'lucide-react';

@@ -1,4 +1,4 @@
-// The composer's resource picker (ARCHITECTURE.md, "A turn in the chat"): every connected server's
+// The composer's resource picker (docs/chat.md, "A turn in the chat"): every connected server's
 // resources and templates (MCP 2025-11-25 "Resources"), grouped by server, filtered by the `@word` typed in
 // the message box or by its own search field (the "Attach resource" button). The ARIA combobox pattern:
 // focus stays in the field that is typed in, which names the active option with aria-activedescendant;

@@ -1,4 +1,4 @@
-// The chat's live state as it arrives (ARCHITECTURE.md, "A turn in the chat"): the text of the answer
+// The chat's live state as it arrives (docs/chat.md, "A turn in the chat"): the text of the answer
 // being streamed, the messages appended since a conversation's snapshot was read (each with its index),
 // which conversations are answering, their last error, and which one is open. The snapshot itself is
 // the TanStack Query cache (`chat.load`); a call's phase is the calls store's (stores/callStore.ts).

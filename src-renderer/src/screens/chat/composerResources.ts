@@ -1,4 +1,4 @@
-// The composer's resources (ARCHITECTURE.md, "A turn in the chat"): the `@` picker that follows the caret
+// The composer's resources (docs/chat.md, "A turn in the chat"): the `@` picker that follows the caret
 // in the message box, the "Attach resource" button's picker with its own search field, a picked
 // template's form, and the chips of what will be attached. The composer renders them; this keeps their
 // state and the keys of the message box.

@@ -1,4 +1,4 @@
-// The composer's `@` (ARCHITECTURE.md, "A turn in the chat"): where an `@word` is being typed, the text
+// The composer's `@` (docs/chat.md, "A turn in the chat"): where an `@word` is being typed, the text
 // once a pick replaces it, and which of the servers' resources and templates (MCP 2025-11-25
 // "Resources") match it. Plain functions, so the rules are tested without a browser.
 import type { ResourceTemplateView, ResourceView } from '@shared/resources';

@@ -1,7 +1,7 @@
 // The install consent (README, "Installing servers"): where the server comes from, the exact command line or
 // URL it will run, its repository and version, the OSV check's verdict, what else it is given, and the values
 // it asks for; nothing is written until Install, and closing the dialog declines. Every string here came from
-// a registry, a bundle or a link: control and bidi characters are shown as escapes (ARCHITECTURE.md,
+// a registry, a bundle or a link: control and bidi characters are shown as escapes (docs/untrusted-text.md,
 // "Untrusted text"), and everything is rendered as text.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ExternalLink } from 'lucide-react';

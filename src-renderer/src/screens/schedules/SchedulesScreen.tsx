@@ -1,4 +1,4 @@
-// Scheduled prompts (ARCHITECTURE.md, "Schedules"): every schedule with when it runs next, its last outcome
+// Scheduled prompts (docs/schedules.md, "Schedules"): every schedule with when it runs next, its last outcome
 // and its history of runs; run one now, pause it, edit or remove it. Runs happen in whichever Mooring process
 // holds the schedules (the app, `mooring web` or `mooring serve`); the header says which, so a schedule
 // that does not run is never a mystery. A run is a conversation: the history opens it in the chat.

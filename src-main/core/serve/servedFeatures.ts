@@ -1,4 +1,4 @@
-// What Mooring's own server relays of its connected servers beyond tools (ARCHITECTURE.md, `serve/`):
+// What Mooring's own server serves of its connected servers beyond tools (ARCHITECTURE.md, `serve/`):
 // - prompts, named like tools: `mcp__<server>__<prompt>`; `prompts/get` goes to that server;
 // - resources, under `mooring://servers/<server>/<the server's own URI>` (one resource template lists them
 //   all and reads any of them through its server);
@@ -17,22 +17,22 @@ import {
   type Prompt,
 } from '@modelcontextprotocol/server';
 import type { ClientIdentity, ClientScope } from './clientScope';
-import type { RelayedServer, RelaySource } from './servedCore';
+import type { ServedServer, ServedFeatures } from './servedCore';
 
-export const RELAYED_URI_PREFIX = 'mooring://servers/';
-const RELAYED_TEMPLATE = `${RELAYED_URI_PREFIX}{server}/{+uri}`;
+export const SERVED_URI_PREFIX = 'mooring://servers/';
+const SERVED_TEMPLATE = `${SERVED_URI_PREFIX}{server}/{+uri}`;
 const PROMPT_PREFIX = 'mcp__';
 const MODERN = '2026-07-28';
 const NAME = /^[A-Za-z0-9_-]+$/;
 
-export const relayedPromptName = (server: string, prompt: string) => `${PROMPT_PREFIX}${server}__${prompt}`;
-export const relayedUri = (server: string, uri: string) => `${RELAYED_URI_PREFIX}${server}/${uri}`;
+export const servedPromptName = (server: string, prompt: string) => `${PROMPT_PREFIX}${server}__${prompt}`;
+export const servedUri = (server: string, uri: string) => `${SERVED_URI_PREFIX}${server}/${uri}`;
 
 /** `mcp__<server>__<name>` → its parts, when the server is one of `servers`. */
 function splitPrompt(
   name: string,
-  servers: RelayedServer[],
-): { server: RelayedServer; prompt: string } | undefined {
+  servers: ServedServer[],
+): { server: ServedServer; prompt: string } | undefined {
   if (!name.startsWith(PROMPT_PREFIX)) return undefined;
   const rest = name.slice(PROMPT_PREFIX.length);
   // Server names may hold "__"? They are [A-Za-z0-9_-]; take the longest server name that matches.
@@ -42,9 +42,9 @@ function splitPrompt(
   return server ? { server, prompt: rest.slice(server.name.length + 2) } : undefined;
 }
 
-function splitUri(uri: string, servers: RelayedServer[]): { server: RelayedServer; uri: string } | undefined {
-  if (!uri.startsWith(RELAYED_URI_PREFIX)) return undefined;
-  const rest = uri.slice(RELAYED_URI_PREFIX.length);
+function splitUri(uri: string, servers: ServedServer[]): { server: ServedServer; uri: string } | undefined {
+  if (!uri.startsWith(SERVED_URI_PREFIX)) return undefined;
+  const rest = uri.slice(SERVED_URI_PREFIX.length);
   const slash = rest.indexOf('/');
   const name = slash > 0 ? rest.slice(0, slash) : '';
   const server = servers.find((s) => s.name === name);
@@ -65,16 +65,16 @@ export function scopeSeesServer(scope: ClientScope, server: string): boolean {
 const notFound = (what: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `${what} not found`);
 
 /**
- * Registers the relay on one connection's server, before it connects (capabilities are declared then).
+ * Registers the served features on one connection's server, before it connects (capabilities are declared then).
  * Returns the unsubscribe from the core's log and change events.
  */
-export function relayServerFeatures(
+export function serveServerFeatures(
   mcp: McpServer,
-  opts: { relay: RelaySource; identity: () => ClientIdentity },
+  opts: { features: ServedFeatures; identity: () => ClientIdentity },
 ): () => void {
-  const { relay } = opts;
+  const { features } = opts;
   const visible = (kind: 'prompts' | 'resources' | 'completions') =>
-    relay.servers().filter((s) => s.offers()[kind] && scopeSeesServer(opts.identity().scope, s.name));
+    features.servers().filter((s) => s.offers()[kind] && scopeSeesServer(opts.identity().scope, s.name));
 
   mcp.server.registerCapabilities({ prompts: { listChanged: true }, completions: {}, logging: {} });
 
@@ -83,7 +83,7 @@ export function relayServerFeatures(
       visible('prompts').map(async (s) =>
         (await s.listPrompts().catch(() => [] as Prompt[])).map((p) => ({
           ...p,
-          name: relayedPromptName(s.name, p.name),
+          name: servedPromptName(s.name, p.name),
           ...(p.title ? { title: `${p.title} (${s.name})` } : {}),
         })),
       ),
@@ -111,7 +111,7 @@ export function relayServerFeatures(
       });
       return { completion };
     }
-    if (ref.uri === RELAYED_TEMPLATE && req.params.argument.name === 'server') {
+    if (ref.uri === SERVED_TEMPLATE && req.params.argument.name === 'server') {
       const typed = req.params.argument.value;
       const values = visible('resources')
         .map((s) => s.name)
@@ -123,13 +123,13 @@ export function relayServerFeatures(
 
   mcp.registerResource(
     'servers',
-    new ResourceTemplate(RELAYED_TEMPLATE, {
+    new ResourceTemplate(SERVED_TEMPLATE, {
       list: async () => {
         const lists = await Promise.all(
           visible('resources').map(async (s) =>
             (await s.listResources().catch(() => [])).map((r) => ({
               ...r,
-              uri: relayedUri(s.name, r.uri),
+              uri: servedUri(s.name, r.uri),
               name: `${s.name}: ${r.name}`,
             })),
           ),
@@ -147,12 +147,12 @@ export function relayServerFeatures(
       const res = await target.server.readResource(target.uri);
       return {
         ...res,
-        contents: res.contents.map((c) => ({ ...c, uri: relayedUri(target.server.name, c.uri) })),
+        contents: res.contents.map((c) => ({ ...c, uri: servedUri(target.server.name, c.uri) })),
       };
     },
   );
 
-  const stopLogs = relay.onLog((server, line) => {
+  const stopLogs = features.onLog((server, line) => {
     // 2026-07-28 connections have no unsolicited messages; the SDK filters by the level the client set.
     if (!mcp.isConnected() || mcp.server.getNegotiatedProtocolVersion() === MODERN) return;
     if (!scopeSeesServer(opts.identity().scope, server)) return;
@@ -160,7 +160,7 @@ export function relayServerFeatures(
       .sendLoggingMessage({ level: line.level, logger: server, data: line.text })
       .catch(() => undefined);
   });
-  const stopChanges = relay.onChanged((what) => {
+  const stopChanges = features.onChanged((what) => {
     if (!mcp.isConnected()) return;
     if (what === 'prompts') mcp.sendPromptListChanged();
     else mcp.sendResourceListChanged();

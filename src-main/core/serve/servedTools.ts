@@ -53,7 +53,7 @@ export function isInteractiveOnly(entry: CatalogEntry): boolean {
   return Array.isArray(ui?.visibility) && !ui.visibility.includes('model');
 }
 
-export interface ToolsRelayOptions {
+export interface ServedToolsOptions {
   tools: ToolService;
   /** The one listener on the core this process shares among its sessions. */
   events: ServedEvents;
@@ -64,7 +64,7 @@ export interface ToolsRelayOptions {
 }
 
 /** Registers the core's tools on `mcp` and keeps them in step; returns the unsubscribe. */
-export function relayCoreTools(opts: ToolsRelayOptions): () => void {
+export function serveCoreTools(opts: ServedToolsOptions): () => void {
   const { tools, mcp } = opts;
   const registered = new Map<string, { tool: RegisteredTool; key: string }>();
 

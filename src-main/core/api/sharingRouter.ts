@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { publicProcedure, router } from './trpc';
 
-export const mcpServerRouter = router({
+export const sharingRouter = router({
   status: publicProcedure.query(({ ctx }) => ctx.core.sharing.status()),
 
   /** The stdio entry for Claude Desktop, Cursor and the like, with this install's absolute paths. */

@@ -14,7 +14,7 @@ let core: MooringCore | undefined;
 // Closing the core also stops the server the UI started.
 afterEach(async () => core?.close());
 
-describe('mcpServer router', () => {
+describe('sharing router', () => {
   it('starts on 127.0.0.1 with a one-time token, serves the tools, and stops', async () => {
     const home = tempDir('mooring-mcpserver-ui-');
     writeFileSync(
@@ -28,8 +28,8 @@ describe('mcpServer router', () => {
     });
     await core.start();
     const caller = createCallerFactory(appRouter)(createApiContext(core));
-    expect(await caller.mcpServer.status()).toEqual({ running: false });
-    const { url, token } = await caller.mcpServer.start({ label: 'test-client', readOnly: true });
+    expect(await caller.sharing.status()).toEqual({ running: false });
+    const { url, token } = await caller.sharing.start({ label: 'test-client', readOnly: true });
     expect(new URL(url).hostname).toBe('127.0.0.1');
 
     const noToken = await fetch(url, {
@@ -52,11 +52,11 @@ describe('mcpServer router', () => {
       arguments: { message: 'via the UI server' },
     });
     expect(JSON.stringify(echo.content)).toContain('via the UI server');
-    expect((await caller.mcpServer.status()).running).toBe(true);
+    expect((await caller.sharing.status()).running).toBe(true);
     await client.close();
 
-    await caller.mcpServer.stop();
-    expect(await caller.mcpServer.status()).toEqual({ running: false });
+    await caller.sharing.stop();
+    expect(await caller.sharing.status()).toEqual({ running: false });
     await expect(fetch(url, { method: 'POST', body: '{}' })).rejects.toThrow();
   });
 });

@@ -1,6 +1,6 @@
-// The connected servers' prompts, resources, completions and log lines, as Mooring's own server relays
-// them to its clients (serve/featuresRelay.ts). The serve room declares the interface it needs
-// (serve/servedCore.ts, `RelaySource`); this room cannot import it, so the composition root checks that this
+// The connected servers' prompts, resources, completions and log lines, as Mooring's own server serves
+// them to its clients (serve/servedFeatures.ts). The serve room declares the interface it needs
+// (serve/servedCore.ts, `ServedFeatures`); this room cannot import it, so the composition root checks that this
 // shape satisfies it. Every request goes to the server's live session through the same helpers the app uses
 // (prompts.ts, resources.ts), so a server that does not offer a feature is never asked for it.
 import type { CompleteRequest, LoggingLevel } from '@modelcontextprotocol/client';
@@ -9,14 +9,14 @@ import { getPrompt, listPrompts } from './prompts';
 import { listResources, readResource, type ResourceSubscriptions } from './resources';
 import { offers, type ServerSession } from './serverSession';
 
-export interface RelaySourceDeps {
+export interface ServedFeaturesDeps {
   sessions: () => ServerSession[];
   /** Every log line of every session (the core's `log` event); returns the unsubscribe. */
   onLogLine: (fn: (line: LogLine) => void) => () => void;
   resources: ResourceSubscriptions;
 }
 
-function relayed(session: ServerSession) {
+function served(session: ServerSession) {
   const caps = () => session.requests.capabilities() ?? {};
   return {
     name: session.name,
@@ -36,13 +36,13 @@ function relayed(session: ServerSession) {
   };
 }
 
-export function createRelaySource(deps: RelaySourceDeps) {
+export function createServedFeatures(deps: ServedFeaturesDeps) {
   return {
     servers: () =>
       deps
         .sessions()
         .filter((s) => s.requests.capabilities())
-        .map(relayed),
+        .map(served),
     onLog: (fn: (server: string, line: { level: LoggingLevel; text: string }) => void) =>
       deps.onLogLine((line) => {
         if (line.source === 'server') fn(line.server, { level: line.level as LoggingLevel, text: line.text });

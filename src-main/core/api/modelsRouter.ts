@@ -8,7 +8,7 @@ import { publicProcedure, router } from './trpc';
 
 const BaseUrl = z.string().nullable().optional();
 
-export const settingsRouter = router({
+export const modelsRouter = router({
   get: publicProcedure.query(({ ctx }) => ctx.core.models.view()),
 
   /**
