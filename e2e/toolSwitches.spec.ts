@@ -1,4 +1,4 @@
-// A tool's switch and an open conversation (ARCHITECTURE.md, "A turn in the chat"): a tool turned on or
+// A tool's switch and an open conversation (docs/chat.md, "A turn in the chat"): a tool turned on or
 // off in Tools reaches the model from the next turn of a conversation already open, the chat says so in
 // one line, and while nothing moved the model-facing tool block stays the same, byte for byte (prompt
 // caches keep their prefix).

@@ -1,4 +1,4 @@
-// A remote server that stops (ARCHITECTURE.md, "Session actor states"): killing a real Streamable HTTP
+// A remote server that stops (docs/sessions.md, "Session actor states"): killing a real Streamable HTTP
 // server (server-everything) turns its session from ready to reconnecting as soon as the break is seen —
 // its event stream breaks, or the first request finds nobody there — not at the next keepalive minutes
 // later; after the reconnect budget it is failed, and the call's error and the status say why in words
