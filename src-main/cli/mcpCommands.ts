@@ -57,7 +57,6 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
 
   registerImportCommand(mcp, withCore);
   registerSandboxCommand(mcp, withCore);
-  registerSandboxCommand(mcp, withCore);
 
   mcp
     .command('test')
