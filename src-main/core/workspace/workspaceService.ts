@@ -54,7 +54,7 @@ export class WorkspaceService {
   async approve(
     dir: string,
     name: string,
-    opts: { ask?: AskInput; allowHeldBack?: boolean; pin?: string } = {},
+    opts: { ask?: AskInput; allowHeldBack?: boolean; allowVariables?: string[]; pin?: string } = {},
   ): Promise<OfferedServer> {
     const scan = await this.scan(dir);
     const offered = scan.servers.find((s) => s.name === name);
@@ -77,6 +77,7 @@ export class WorkspaceService {
       secrets: this.deps.secrets,
       ...(opts.ask ? { ask: opts.ask } : {}),
       ...(opts.allowHeldBack ? { allowHeldBack: true } : {}),
+      ...(opts.allowVariables?.length ? { allowVariables: opts.allowVariables } : {}),
       decidedBy: 'user',
     });
     return offered;
