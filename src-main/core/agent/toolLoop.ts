@@ -25,6 +25,7 @@ import {
   textProtocolSystemPrompt,
 } from './textToolProtocol';
 import { PartialInputs } from './partialInputs';
+import { RESULTS_ARE_DATA } from './resultFraming';
 import type { AgentToolRuntime, ToolOutcome } from './toolRuntime';
 
 export const DEFAULT_MAX_TOOL_ITERATIONS = 25;
@@ -111,6 +112,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     // keeps its prefix across turns; the text protocol's list grows as tools are loaded.
     const system = [
       opts.system,
+      tools.length ? RESULTS_ARE_DATA : undefined,
       runtime.systemPrompt?.(cid),
       textMode ? textProtocolSystemPrompt(tools) : undefined,
     ]
