@@ -61,6 +61,7 @@ import { ConfiguredServers } from './services/configuredServers';
 import { PermissionsService } from './services/permissions';
 import { DetectedClients } from './services/detectedClients';
 import { ConversationGrants } from './safety/conversationGrants';
+import { FlowPermissions } from './safety/flowPermissions';
 import { TaskService } from './tasks/taskService';
 import { ServerPreparation } from './services/serverPreparation';
 import { ConfinementService } from './confine/confinementService';
@@ -111,6 +112,8 @@ interface Opened {
   secrets: SecretStore;
   approvalStore: ApprovalStore;
   quarantine: ToolQuarantine;
+  /** The pairs of servers data may flow between (docs/trust.md). */
+  flows: FlowPermissions;
   /** settings.json as loaded. */
   settings: Settings;
 }
@@ -290,6 +293,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
         audit: this.audit,
         yolo: () => this.settings.current().yolo && this.confinement.allowsYolo(),
         grants: this.grants,
+        flows: opened.flows,
       },
       approvals: this.approvals,
       toolSet: (name) => this.settings.toolSet(name),
@@ -340,6 +344,7 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     });
     this.permissions = new PermissionsService({
       approvals: opened.approvalStore,
+      flows: opened.flows,
       grants: this.grants,
       workspaces: this.workspaces,
       servers: this.servers,
@@ -424,13 +429,14 @@ export class MooringCore extends EventEmitter<CoreEvents> {
   static async open(opts: MooringCoreOptions = {}): Promise<MooringCore> {
     const env = opts.env ?? process.env;
     const paths = homePaths(opts.home ?? resolveHome(env));
-    const [settings, approvalStore, quarantine] = await Promise.all([
+    const [settings, approvalStore, quarantine, flows] = await Promise.all([
       loadSettings(paths.settings),
       ApprovalStore.open(paths.home),
       ToolQuarantine.open(paths.home),
+      FlowPermissions.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, settings });
+    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, flows, settings });
   }
 
   /**

@@ -62,6 +62,15 @@ export const RelayedInputSchema = z.object({
   reason: z.string(),
   diff: z.custom<ToolChange[]>((v) => Array.isArray(v)).optional(),
   client: z.string().optional(),
+  /** The flow between servers the call makes (docs/trust.md), named in the app's dialog too. */
+  flow: z
+    .object({
+      text: z.string().max(4000),
+      from: z.array(z.string().max(200)).max(50),
+      to: z.string().max(200),
+      strong: z.boolean(),
+    })
+    .optional(),
 });
 
 const SamplingContent = z.looseObject({ type: z.string() });
