@@ -329,12 +329,13 @@ export async function authorizeCall(
  */
 function withFlow(verdict: PolicyVerdict, flow: DataFlow, chosenToSkip: boolean): PolicyVerdict {
   if (verdict.decision === 'refuse') return verdict;
-  const text = describeFlow(flow);
-  if (verdict.decision === 'ask') return { decision: 'ask', reason: `${text} ${capital(verdict.reason)}` };
+  // A reason is a clause: the dialog and the terminal end it with their own period.
+  const text = describeFlow(flow).replace(/\.$/, '');
+  if (verdict.decision === 'ask') return { decision: 'ask', reason: `${text}. ${capital(verdict.reason)}` };
   if (flow.strong)
     return {
       decision: 'ask',
-      reason: `${text} It comes from untrusted or open-world content and goes to an open-world tool.`,
+      reason: `${text}. It comes from untrusted or open-world content and goes to an open-world tool`,
     };
   return chosenToSkip ? verdict : { decision: 'ask', reason: text };
 }

@@ -165,7 +165,7 @@ export function WorkspaceScreen() {
                             })
                           }
                         >
-                          {s.status === 'approved' ? 'Allow what you ticked' : 'Approve: run this command'}
+                          {s.status === 'approved' ? 'Allow what is held back' : 'Approve: run this command'}
                         </Button>
                       </div>
                     )}
