@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { asciiChunks, NODE_OUTPUT } from './scripts/nodeOutput';
 
 const alias = { '@shared': resolve(__dirname, 'shared') };
 
@@ -14,11 +15,13 @@ export default defineConfig({
   // optional) and gpt-tokenizer (loaded on first use only, src-main/core/tokenCount.ts).
   main: {
     resolve: { alias },
+    plugins: [asciiChunks()],
     build: {
       outDir: 'out/main',
       externalizeDeps: false,
       rollupOptions: {
         external: ['electron', 'keytar', 'gpt-tokenizer'],
+        output: { minify: NODE_OUTPUT },
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           cli: resolve(__dirname, 'src-main/cli/index.ts'),
@@ -43,6 +46,13 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
+      // A production build (docs/decisions/008-renderer-build.md): minified, and split by the screens'
+      // first-use loads (src-renderer/src/screens/lazyScreens.ts), so a window reads the shell and the
+      // screen it opens on; the rest is read in an idle moment after.
+      minify: true,
+      // The chat's Markdown chunk (KaTeX, highlight.js and their grammars, micromark) is ~770 kB, loaded
+      // with the first screen that renders Markdown, never at start.
+      chunkSizeWarningLimit: 1000,
       // Fonts stay files: the pages' font-src 'self' (src-renderer/index.html, core/web/contentSecurity.ts)
       // refuses the data: URL Vite would inline a small one as (KaTeX's), and its glyphs would fall back.
       assetsInlineLimit: (file) => (/\.(woff2?|ttf|otf|eot)$/.test(file) ? false : undefined),

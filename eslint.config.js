@@ -47,7 +47,7 @@ const noDynamicImport = {
 };
 const restricted = (opts) => ['error', opts];
 /** Must match LAZY_ROOMS in .dependency-cruiser.cjs. */
-const LAZY_ROOMS = ['agent', 'safety', 'serve'];
+const LAZY_ROOMS = ['agent', 'install', 'safety', 'serve'];
 const lazyImportLimits = [
   {
     selector: "ImportExpression[source.type!='Literal']",
@@ -109,6 +109,25 @@ export default tseslint.config(
     // a literal specifier naming a package or a module of the room itself, nothing computed, nothing outside.
     files: LAZY_ROOMS.map((room) => `src-main/core/${room}/lazy.ts`),
     rules: { 'no-restricted-syntax': ['error', ...lazyImportLimits] },
+  },
+  {
+    // The renderer's screens, each loaded when first shown (docs/decisions/008-renderer-build.md): one file,
+    // a screen module of its own folder named literally.
+    files: ['src-renderer/src/screens/lazyScreens.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportExpression[source.type!='Literal']",
+          message:
+            'lazyScreens.ts loads a screen named literally, so readers and the layering checks see it.',
+        },
+        {
+          selector: 'ImportExpression[source.value!=/^\\.\\/[\\w/]+$/]',
+          message: "lazyScreens.ts loads screen modules of its own folder ('./…') only.",
+        },
+      ],
+    },
   },
   {
     files: ['src-main/electron/**'],

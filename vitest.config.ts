@@ -14,8 +14,8 @@ export default defineConfig({
     globalSetup: ['test/globalSetup.ts'],
     // A deadline catches a hang; it does not judge speed (tests wait for events, timings go to bench/).
     // On a loaded machine a test that runs the CLI a few times takes several times as long as on a quiet one.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
     // Real child processes on 2 noisy cores: bound the parallelism.
     maxWorkers: 2,
   },

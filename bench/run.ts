@@ -18,6 +18,10 @@ import { serveIdleSuite } from './suites/serveIdle';
 import { startupSuite } from './suites/startup';
 import { toolCallSuite } from './suites/toolCall';
 import { toolCallModernSuite } from './suites/toolCallModern';
+import { uiConversationSuite } from './suites/uiConversation';
+import { uiStartSuite } from './suites/uiStart';
+import { uiStreamSuite } from './suites/uiStream';
+import { uiToolsSuite } from './suites/uiTools';
 
 const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   toolCall: toolCallSuite,
@@ -31,6 +35,10 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   resultTransfer: resultTransferSuite,
   chatTurn: chatTurnSuite,
   memory: memorySuite,
+  uiStream: uiStreamSuite,
+  uiConversation: uiConversationSuite,
+  uiTools: uiToolsSuite,
+  uiStart: uiStartSuite,
   confined: confinedSuite,
 };
 

@@ -20,7 +20,7 @@ test.describe.configure({ mode: 'serial' });
 test.skip(process.platform !== 'linux', 'confinement end to end runs on Linux (bubblewrap)');
 
 const SHOTS = join(import.meta.dirname, '../test-results/screenshots/confine');
-const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 const PROBE = join(ROOT, 'test/fixtures/servers/sandboxProbe.ts');
 
 let web: RunningWeb | undefined;
@@ -72,7 +72,7 @@ test.beforeAll(async ({ browser }) => {
     {
       name: 'probe',
       command: 'node',
-      args: [TSX_CLI, PROBE],
+      args: [RUN_TS, PROBE],
       env: { HOME: userHome },
       policy: 'trust-all',
       sandboxEnabled: true,

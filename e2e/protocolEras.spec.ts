@@ -11,7 +11,7 @@ import { ROOT, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
 
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const TSX = join(ROOT, 'test/fixtures/runTs.mjs');
 const FIXTURE = join(ROOT, 'test/fixtures/servers/eraServer.ts');
 
 let web: RunningWeb;

@@ -27,10 +27,7 @@ test.beforeAll(async ({ browser }) => {
     {
       name: 'catalog',
       command: 'node',
-      args: [
-        join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
-        join(ROOT, 'test/fixtures/servers/catalogServer.ts'),
-      ],
+      args: [join(ROOT, 'test/fixtures/runTs.mjs'), join(ROOT, 'test/fixtures/servers/catalogServer.ts')],
     },
   ]);
   model = await startOpenAIServer([{ text: 'It is about the architecture.' }, { text: 'Highlands, noted.' }]);

@@ -172,7 +172,7 @@ test.describe('server-filesystem with write_file on', () => {
     await addServerFromJson(page, {
       name: 'hostile',
       command: 'node',
-      args: [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), rugPull],
+      args: [join(ROOT, 'test/fixtures/runTs.mjs'), rugPull],
     });
     // The default safe set turned rug_pull off (no read-only hint); the user turns it on to try it.
     await row('hostile').getByRole('button', { name: 'Tools' }).click();

@@ -1,6 +1,7 @@
 // Steps both end-to-end suites take through the UI (browser mode in Chromium, the desktop app in Electron):
 // the same screens, so the same clicks.
 import { expect, type Page } from '@playwright/test';
+import { SCREENS as SCREEN_TABLE } from '../src-renderer/src/shell/screens';
 
 /** Adds a server through the form's raw JSON view (the list already has one) and waits until it is ready. */
 export async function addServerFromJson(page: Page, entry: { name: string } & Record<string, unknown>) {
@@ -13,23 +14,8 @@ export async function addServerFromJson(page: Page, entry: { name: string } & Re
   await expect(page.getByTestId(`server-${entry.name}`).getByTestId('server-state')).toHaveText('ready');
 }
 
-/** Every entry of the sidebar (src-renderer/src/shell/nav.ts), in its order. */
-export const SCREENS = [
-  'Chat',
-  'Servers',
-  'Browse servers',
-  'Tools',
-  'Resources',
-  'Tool sets',
-  'Permissions',
-  'Logs',
-  'Project folders',
-  'Schedules',
-  'Playground',
-  'Diagnostics',
-  'Models',
-  'Sharing',
-] as const;
+/** Every screen's title, as the sidebar lists it (src-renderer/src/shell/screens.ts declares them), in its order. */
+export const SCREENS = SCREEN_TABLE.map((s) => s.title);
 
 /** Opens a screen from the sidebar by its label. */
 export async function openScreen(page: Page, label: string) {

@@ -5,15 +5,41 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
-step "lint and layering"
-npx eslint . --max-warnings=0
-npx prettier --check . --log-level=warn
-npx depcruise src-main shared src-renderer src-preload
+# Lint and the type checks are single-threaded: two at a time, one per core, each one's output printed
+# whole when it ends (in the order started), and the step fails when any of them failed.
+side_by_side() {
+  local dir n=0 failed=0 i
+  dir=$(mktemp -d)
+  for cmd in "$@"; do
+    while (($(jobs -rp | wc -l) >= 2)); do wait -n || true; done
+    (
+      set +e
+      bash -c "$cmd" >"$dir/$n.log" 2>&1
+      echo $? >"$dir/$n.rc"
+    ) &
+    n=$((n + 1))
+  done
+  wait
+  i=0
+  for cmd in "$@"; do
+    if [[ $(cat "$dir/$i.rc") == 0 ]]; then printf -- '-- %s: ok\n' "$cmd"; else
+      printf -- '-- %s: FAILED\n' "$cmd"
+      failed=1
+    fi
+    cat "$dir/$i.log"
+    i=$((i + 1))
+  done
+  rm -rf "$dir"
+  return $failed
+}
 
-step "typecheck (everything, then each layer in its own environment)"
-for config in tsconfig.json tsconfig.shared.json tsconfig.node.json tsconfig.renderer.json; do
-  npx tsc -p "$config"
-done
+step "lint, layering and typecheck (everything, then each layer in its own environment)"
+side_by_side \
+  "npx eslint . --max-warnings=0" \
+  "npx tsc -p tsconfig.json" \
+  "npx prettier --check . --log-level=warn && npx depcruise src-main shared src-renderer src-preload" \
+  "npx tsc -p tsconfig.node.json" \
+  "npx tsc -p tsconfig.shared.json && npx tsc -p tsconfig.renderer.json"
 
 step build
 npx electron-vite build --logLevel warn

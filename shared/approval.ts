@@ -1,6 +1,7 @@
 // The approval contract: what the safety room asks, what the UI and the CLI prompt answer.
 // Pure types and zod: the renderer renders requests and validates its answers with these very schemas.
 import { z } from 'zod';
+import type { ErrorData } from './errors';
 
 /** The MCP tool annotations (spec 2025-06-18 "Tool annotations"); every field is an untrusted hint. */
 export interface ToolAnnotationHints {
@@ -9,6 +10,15 @@ export interface ToolAnnotationHints {
   destructiveHint?: boolean;
   idempotentHint?: boolean;
   openWorldHint?: boolean;
+}
+
+/**
+ * Whether the hints mark a tool read-only. Contradictory hints (`readOnlyHint` and `destructiveHint` both
+ * true) count as destructive: every hint comes from a possibly untrusted server (MCP spec, "Tool
+ * annotations"), so the cautious reading wins.
+ */
+export function hintsReadOnly(a: ToolAnnotationHints | undefined): boolean {
+  return a?.readOnlyHint === true && a.destructiveHint !== true;
 }
 
 /** The policy engine's verdict for one call. */
@@ -51,8 +61,13 @@ export interface ApprovalRequestInput {
   fingerprint: string;
   /** Why the policy asks (e.g. "the tool may be destructive"). */
   reason: string;
-  /** Present when a remembered approval lapsed: what changed since the user allowed the tool. */
+  /** Present when a remembered approval lapsed or the tool left its pin: what changed. */
   diff?: ToolChange[];
+  /**
+   * What `diff` compares with: `approved`, the tool as the user chose "always allow" for it (the default);
+   * `pinned`, the tool as Mooring first saw it or a person last accepted it (safety/toolPins.ts).
+   */
+  diffSince?: 'approved' | 'pinned';
   /** Who wants the call (a conversation id, an MCP client's name), for the dialog and the audit log. */
   client?: string;
   /**
@@ -95,6 +110,15 @@ export const ApprovalDecisionSchema = z
   })
   .strict();
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
+
+/** How an approval request ended: answered, or unanswered (timeout: `refused`; abort: `cancelled`). */
+export interface ApprovalResolved {
+  request: ApprovalRequest;
+  /** Set when the user answered. */
+  decision?: ApprovalDecision;
+  /** Set when the request ended unanswered. */
+  error?: ErrorData;
+}
 
 /** What the audit log records as the decision for one call. */
 export type AuditDecision = 'auto' | 'approve' | 'always' | 'deny' | 'refuse' | 'timeout' | 'cancelled';

@@ -6,7 +6,18 @@ export const IPC_CHANNEL = 'mooring:trpc';
 export type IpcRequest =
   | { kind: 'request'; id: number; type: 'query' | 'mutation' | 'subscription'; path: string; input: unknown }
   /** The renderer stopped listening to a subscription, or gave up on a call. */
-  | { kind: 'stop'; id: number };
+  | { kind: 'stop'; id: number }
+  /** The renderer handled `count` more of a subscription's messages (flow control, below). */
+  | { kind: 'ack'; id: number; count: number };
+
+/**
+ * A subscription's flow control: the main process sends at most IPC_WINDOW messages the renderer has not
+ * acknowledged, and the renderer acknowledges every IPC_ACK_EVERY it handled. A window that is busy for
+ * long (or hung) stops receiving; its event stream's own bound then applies (api/eventStream.ts: it is
+ * told to resync), instead of messages piling up for it without end.
+ */
+export const IPC_WINDOW = 512;
+export const IPC_ACK_EVERY = 64;
 
 export type IpcResponse =
   | { kind: 'result'; id: number; data: unknown }
@@ -26,6 +37,7 @@ export function isIpcRequest(v: unknown): v is IpcRequest {
   const m = v as Record<string, unknown>;
   if (typeof m.id !== 'number' || !Number.isSafeInteger(m.id)) return false;
   if (m.kind === 'stop') return true;
+  if (m.kind === 'ack') return typeof m.count === 'number' && Number.isSafeInteger(m.count) && m.count > 0;
   return (
     m.kind === 'request' &&
     typeof m.path === 'string' &&

@@ -1,7 +1,7 @@
 // The ways Mooring reaches a server (MCP 2025-11-25 "Transports"), as one typed value: every kind has one
 // row in TRANSPORTS, and code that depends on the kind asks the row or a predicate here, never compares
 // strings. A new kind is a compile error in every `Record<TransportKind, …>` and exhaustive switch until it
-// is handled (ARCHITECTURE.md, "The core, by room": mcp; how to add a transport).
+// is handled (ARCHITECTURE.md, "Adding a transport, a screen or a live event").
 // Pure: the renderer's forms and the core read the same table.
 
 export const TRANSPORT_KINDS = ['stdio', 'http', 'sse'] as const;

@@ -2,13 +2,13 @@
 // and HTTP alike. Bytes travel as base64 once; the catalog's live handles stay in the core, which
 // converts to these shapes in src-main/core/api/wire.ts. The renderer imports only these types and the
 // router's type.
-import type { ApprovalRequest } from './approval';
+import type { ApprovalRequest, ApprovalResolved } from './approval';
 import type { ChatEvent } from './chat';
 import type { ConfinementView } from './confinement';
 import type { ServerConfig } from './config';
 import type { ErrorData } from './errors';
 import type { InstallLinkOffer } from './install';
-import type { Interaction } from './interactions';
+import type { Interaction, InteractionResolved } from './interactions';
 import type { ProviderId } from './providers';
 import type { LogLine, SessionState, SessionStatus, ToolsChange } from './session';
 import type { ScheduleEvent } from './schedules';
@@ -49,6 +49,8 @@ export interface WireTool {
   idempotent: boolean;
   openWorld: boolean;
   enabled: boolean;
+  /** Listed differently from its pinned contract: its next call asks, with the diff, until accepted. */
+  changed?: boolean;
   excludedReason?: string;
   /** Why a tool is off, as a kind the UI words plainly (never the config's jargon). */
   off?: ToolOffReason;
@@ -193,40 +195,90 @@ export interface ServerHistory {
 }
 
 /**
- * The one live stream to the UI: session states, tool changes, the tool-call lifecycle, logs, approval
- * and interaction requests, and the chat, merged into a single subscription (see
- * src-main/core/api/eventStream.ts for why one).
+ * Every live event, declared once (ARCHITECTURE.md, "The path of an event"): its name, the payload the core
+ * publishes on its bus (`CoreEvents`, src-main/core/eventBus.ts) and, as the function's result, what crosses
+ * the bridge as that `UiEvent`'s fields. The bus's type, the `UiEvent` union and the renderer's handler table
+ * (src-renderer/src/api/liveEvents.ts) are derived from this table; a new event is one line here.
+ * `coreConverts` marks a payload only the core can convert (bytes to base64: src-main/core/api/eventStream.ts).
  */
-export type UiEvent =
-  /** First on every stream: it flushes the response headers, and tells the UI to refetch what it missed. */
-  | { type: 'connected' }
-  | { type: 'status'; status: SessionStatus }
-  | { type: 'tools'; change: ToolsChange }
+export const LIVE_EVENTS = {
+  /** A session's state changed; also sent again for every server when a server's icon arrived. */
+  status: (status: SessionStatus) => ({ status }),
+  tools: (change: ToolsChange) => ({ change }),
   /**
    * One step of one call's lifecycle (shared/toolCall.ts), for every call: the chat's, the playground's,
    * the CLI's and `mooring serve`'s. On (re)connect the stream first replays the latest event of each
    * call in flight or recently ended; `seq` orders them. A conversation's call leaves its result out:
    * the saved step (a `message-complete`) carries it.
    */
-  | { type: 'toolCall'; event: WireToolCallEvent }
-  | { type: 'log'; line: LogLine }
+  toolCall: coreConverts<ToolCallEvent, { event: WireToolCallEvent }>(),
+  log: (line: LogLine) => ({ line }),
   /** mcp_servers.json changed on disk; `ok` is whether it reads now (the Servers screen loads it again). */
-  | { type: 'serversFile'; ok: boolean }
-  | { type: 'approval'; request: ApprovalRequest }
-  | { type: 'approvalResolved'; id: string; outcome?: string; error?: string }
+  serversFile: (c: { ok: boolean }) => ({ ok: c.ok }),
+  approval: (request: ApprovalRequest) => ({ request }),
+  approvalResolved: (r: ApprovalResolved): { id: string; outcome?: string; error?: string } => ({
+    id: r.request.id,
+    ...(r.decision ? { outcome: r.decision.outcome } : {}),
+    ...(r.error ? { error: r.error.message } : {}),
+  }),
   /** A server asks the user: sampling approval, a form, a link. */
-  | { type: 'interaction'; request: Interaction }
-  | { type: 'interactionResolved'; id: string; error?: string }
+  interaction: (request: Interaction) => ({ request }),
+  interactionResolved: (r: InteractionResolved): { id: string; error?: string } => ({
+    id: r.request.id,
+    ...(r.error ? { error: r.error.message } : {}),
+  }),
   /** The chat's stream (text deltas, notes, completed messages), tagged by conversation. */
-  | { type: 'chat'; event: ChatEvent }
-  | { type: 'turn'; turn: TurnState }
+  chat: (event: ChatEvent) => ({ event }),
+  turn: (turn: TurnState) => ({ turn }),
   /** An install link reached the app (a mooring:// link opened it); `install.pending` lists them all. */
-  | { type: 'installLink'; offer: InstallLinkOffer }
+  installLink: (offer: InstallLinkOffer) => ({ offer }),
   /** A resource Mooring subscribed to changed on its server (notifications/resources/updated). */
-  | { type: 'resourceUpdated'; server: string; uri: string }
+  resourceUpdated: (u: { server: string; uri: string }) => ({ server: u.server, uri: u.uri }),
   /** A server's list of resources or prompts changed: the UI lists it again. */
-  | { type: 'listChanged'; server: string; what: 'resources' | 'prompts' }
+  listChanged: (c: { server: string; what: 'resources' | 'prompts' }) => ({ server: c.server, what: c.what }),
   /** A schedule changed, a run started or ended, or another process took the schedules over. */
-  | { type: 'schedule'; event: ScheduleEvent }
+  schedule: (event: ScheduleEvent) => ({ event }),
   /** An MCP App view's resource changed on its server (`resources/updated`): open views load it again. */
-  | { type: 'appViewUpdated'; server: string; uri: string };
+  appViewUpdated: (u: { server: string; uri: string }) => ({ server: u.server, uri: u.uri }),
+};
+
+/** A live event whose wire form only the core can make; the core's converter is checked against `W`. */
+export interface CoreConverted<P, W> {
+  readonly coreConverts: true;
+  /** Type carriers only. */
+  readonly payload?: (p: P) => P;
+  readonly wire?: (w: W) => W;
+}
+function coreConverts<P, W>(): CoreConverted<P, W> {
+  return { coreConverts: true };
+}
+
+type LiveTable = typeof LIVE_EVENTS;
+export type LiveEventName = keyof LiveTable;
+/** What the core publishes for each live event (its bus's map: `EventBus<CoreEvents>`). */
+export type CoreEvents = {
+  [K in LiveEventName]: LiveTable[K] extends (p: infer P) => unknown
+    ? P
+    : LiveTable[K] extends { payload?: (p: infer P) => unknown }
+      ? P
+      : never;
+};
+/** The fields each live event carries across the bridge besides its `type`. */
+export type LiveWire = {
+  [K in LiveEventName]: LiveTable[K] extends (p: never) => infer W
+    ? W
+    : LiveTable[K] extends { wire?: (w: infer W) => unknown }
+      ? W
+      : never;
+};
+
+/**
+ * The one live stream to the UI (src-main/core/api/eventStream.ts says why one): every live event, and two
+ * of the stream's own. `connected` comes first on every stream (it flushes the response headers and tells
+ * the UI to fetch again what it missed); `resync` says the UI fell behind and events were dropped: it reads
+ * its state again, as after `connected`, and the snapshot that follows (`seq`) brings it up to date.
+ */
+export type UiEvent =
+  | { type: 'connected' }
+  | { type: 'resync'; dropped: number }
+  | { [K in LiveEventName]: { type: K } & LiveWire[K] }[LiveEventName];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { build, type Plugin } from 'vite';
 // @ts-expect-error -- a plain .mjs helper shared with scripts/start.mjs
 import { buildIfStale, outputsAreStale } from '../../scripts/buildFreshness.mjs';
+import { asciiChunks, NODE_OUTPUT } from '../../scripts/nodeOutput';
 import { ROOT } from './paths';
 
 /** Entry name → source, under bench/. */
@@ -58,7 +59,15 @@ async function compileAll(): Promise<void> {
   (buildIfStale as (root: string) => boolean)(ROOT);
   // Rebuilt only when a source changed since the last run (what they bundle: bench's own, the core, shared/).
   const outputs = Object.keys(ENTRIES).map((name) => `bench/results/compiled/${name}.mjs`);
-  const sources = ['bench/lib', 'bench/raw', 'bench/memoryChild.ts', 'src-main', 'shared', 'package.json'];
+  const sources = [
+    'bench/lib',
+    'bench/raw',
+    'bench/memoryChild.ts',
+    'src-main',
+    'shared',
+    'package.json',
+    'scripts/nodeOutput.ts',
+  ];
   if (!isStale(ROOT, { outputs, sources })) return;
   await build({
     configFile: false,
@@ -66,7 +75,8 @@ async function compileAll(): Promise<void> {
     logLevel: 'warn',
     resolve: { alias: { '@shared': join(ROOT, 'shared') } },
     ssr: { noExternal: true, target: 'node' },
-    plugins: [commonJsShims()],
+    // The product's output form (ASCII only, scripts/nodeOutput.ts), for both sides alike.
+    plugins: [commonJsShims(), asciiChunks()],
     build: {
       ssr: true,
       outDir: OUT,
@@ -77,7 +87,12 @@ async function compileAll(): Promise<void> {
         input: Object.fromEntries(Object.entries(ENTRIES).map(([k, v]) => [k, join(ROOT, v)])),
         // As in electron.vite.config.ts: native, optional, or loaded on first use.
         external: ['electron', 'keytar', 'gpt-tokenizer'],
-        output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
+        output: {
+          format: 'es',
+          entryFileNames: '[name].mjs',
+          chunkFileNames: 'chunks/[name]-[hash].mjs',
+          minify: NODE_OUTPUT,
+        },
       },
     },
   });

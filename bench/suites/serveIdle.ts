@@ -1,5 +1,5 @@
-// `mooring serve --stdio` at rest: the compiled CLI serving the tools of three server-everything sessions
-// to one MCP client, against a raw SDK server process relaying the same three servers (bench/raw/rawRelay.ts,
+// `mooring serve --stdio` at rest: the compiled CLI serving the tools of 3, 10 and 30 server-everything
+// sessions (3 only in --quick) to one MCP client, against a raw SDK server process relaying the same servers (bench/raw/rawRelay.ts,
 // compiled the same way). Each is started by an SDK client as an MCP client would start it, initialized, its
 // tool list read (the relayed tools present), then left idle for a moment; its resident memory is read from
 // /proc (the servers it spawned are not counted: the same for both).
@@ -14,7 +14,7 @@ import { rssBytes, writeServersFile } from '../lib/processes';
 import type { SuiteContext, SuiteResult } from '../lib/report';
 import { ratio, sleep, summarize } from '../lib/stats';
 
-const SERVERS = 3;
+const SERVERS = { full: [3, 10, 30], quick: [3] };
 /** Idle time before the reading: long enough for start-up garbage to be collected (less in --quick, a smoke run). */
 const SETTLE_MS = { full: 1000, quick: 300 };
 const MB = 1024 * 1024;
@@ -48,15 +48,26 @@ async function idleRss(opts: {
 }
 
 export async function serveIdleSuite(ctx: SuiteContext): Promise<SuiteResult> {
-  const trials = ctx.quick ? 1 : 3;
-  const settleMs = ctx.quick ? SETTLE_MS.quick : SETTLE_MS.full;
   if (process.platform !== 'linux') {
     ctx.log('serve idle memory: skipped, /proc is Linux only');
     return { rows: [], raw: { skipped: 'not Linux' } };
   }
+  const rows: SuiteResult['rows'] = [];
+  const raw: Record<string, unknown> = {};
+  for (const servers of ctx.quick ? SERVERS.quick : SERVERS.full) {
+    const r = await serveIdleWith(ctx, servers);
+    rows.push(r.row);
+    raw[`${servers} servers`] = r.raw;
+  }
+  return { rows, raw };
+}
+
+async function serveIdleWith(ctx: SuiteContext, servers: number) {
+  const trials = ctx.quick ? 1 : 3;
+  const settleMs = ctx.quick ? SETTLE_MS.quick : SETTLE_MS.full;
   const bin = await mooringBin();
   const relay = await compiledScript('rawRelay');
-  const specs: ServerSpec[] = Array.from({ length: SERVERS }, (_, i) => everything(`everything${i}`));
+  const specs: ServerSpec[] = Array.from({ length: servers }, (_, i) => everything(`everything${i}`));
   const home = await mkdtemp(join(tmpdir(), 'mooring-bench-serve-'));
   writeServersFile(home, specs);
   const env = { ...process.env, MOORING_HOME: home };
@@ -84,7 +95,7 @@ export async function serveIdleSuite(ctx: SuiteContext): Promise<SuiteResult> {
               expectTool: (n) => specs.every((s) => n.includes(`${s.name}__echo`)),
             }),
           );
-      ctx.log(`serve idle trial ${i + 1}/${trials} done`);
+      ctx.log(`serve idle, ${servers} servers: trial ${i + 1}/${trials} done`);
     }
   } finally {
     await rm(home, { recursive: true, force: true });
@@ -94,21 +105,19 @@ export async function serveIdleSuite(ctx: SuiteContext): Promise<SuiteResult> {
   const mb = (v: number) => Math.round((v / MB) * 10) / 10;
   const r = ratio(m.p50, s.p50);
   return {
-    rows: [
-      {
-        suite: 'serve --stdio',
-        metric: `idle RSS, ${SERVERS} servers relayed (p50)`,
-        value: mb(m.p50),
-        unit: 'MB',
-        baselineName: 'raw SDK relay',
-        baseline: mb(s.p50),
-        ratio: r,
-        target: '≤ 1.30×',
-        met: r <= 1.3,
-      },
-    ],
+    row: {
+      suite: 'serve --stdio',
+      metric: `idle RSS, ${servers} servers relayed (p50)`,
+      value: mb(m.p50),
+      unit: 'MB',
+      baselineName: 'raw SDK relay',
+      baseline: mb(s.p50),
+      ratio: r,
+      target: '≤ 1.30×',
+      met: r <= 1.3,
+    },
     raw: {
-      servers: `${SERVERS} × server-everything stdio`,
+      servers: `${servers} × server-everything stdio`,
       trials,
       settleMs,
       mooringMB: mooring.map(mb),

@@ -2,7 +2,7 @@
 // asked on the terminal through the one queued prompt. A request that ends while it waits (timed out,
 // cancelled, answered elsewhere) closes its question and is reported; an answer that arrives after the
 // end is reported and dropped; nothing here throws into an event listener.
-import type { ApprovalRequest } from '@shared/approval';
+import type { ApprovalRequest, ToolChange } from '@shared/approval';
 import type { ErrorData } from '@shared/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { MooringError } from '../core/errors';
@@ -58,6 +58,16 @@ export async function askAbout<R extends { id: string }>(o: AskAboutOptions<R>):
   }
 }
 
+/** One change of a tool for the terminal: its summary, then the old and new value, escaped and cut. */
+function diffLines(d: ToolChange): string {
+  const cut = (t: string) => (t.length > 600 ? `${t.slice(0, 600)}…` : t);
+  return (
+    tty`    ${d.summary}\n` +
+    (d.before !== undefined ? tty`      - ${cut(d.before)}\n` : '') +
+    (d.after !== undefined ? tty`      + ${cut(d.after)}\n` : '')
+  );
+}
+
 /** The approval question: who wants which tool, why it asks, the arguments, what changed since "always". */
 function approvalDialog(req: ApprovalRequest): (ask: Asker) => Promise<DialogResult<unknown>> {
   return async (ask) => {
@@ -68,7 +78,9 @@ function approvalDialog(req: ApprovalRequest): (ask: Asker) => Promise<DialogRes
       tty`\n${req.friendlyName} (${req.server}/${req.tool}) wants to run${who}: ${req.reason}.\n` +
         tty`arguments: ${multiline(jsonForTerminal(req.arguments, 2))}\n`,
     );
-    for (const d of req.diff ?? []) ask.say(tty`  changed since you allowed it: ${d.summary}\n`);
+    const since = req.diffSince === 'pinned' ? 'Mooring first saw it' : 'you allowed it';
+    if (req.diff?.length) ask.say(`  this tool changed since ${since}:\n`);
+    for (const d of req.diff ?? []) ask.say(diffLines(d));
     // A flow between servers (docs/trust.md): named, with the way to allow the pair for good.
     if (req.flow)
       ask.say(

@@ -82,7 +82,7 @@ export function registerToolsCommand(mcp: Command, withCore: CoreRunner): void {
           if (o.json) return void printJson(rows);
           for (const t of rows.filter((r) => r.enabled))
             print(
-              tty`${t.name}${t.readOnly ? '  [read-only]' : ''}${t.destructive ? '  [destructive]' : ''}\n    ${t.description.split('\n')[0]}\n`,
+              tty`${t.name}${t.readOnly ? '  [read-only]' : ''}${t.destructive ? '  [destructive]' : ''}${t.changed ? '  [changed: its next call asks]' : ''}\n    ${t.description.split('\n')[0]}\n`,
             );
           const excluded = rows.filter((r) => !r.enabled);
           if (excluded.length) print(`\nexcluded (${excluded.length}):\n`);

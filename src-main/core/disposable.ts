@@ -2,20 +2,22 @@
 // timers, processes, watchers, sockets. Whatever an object starts it registers; disposing the object ends
 // all of it, last registered first. The model is VS Code's `Disposable` / `DisposableStore`
 // (src/vs/base/common/lifecycle.ts), with async disposal because closing a session waits for its process.
+import type { EventEmitter } from 'node:events';
 
 /** Something that can be ended. Disposing twice is allowed and does nothing the second time. */
 export interface Disposable {
   dispose(): void | Promise<void>;
 }
 
-/** A disposable from a function, called at most once. */
-export function toDisposable(fn: () => void | Promise<void>): Disposable {
+/** A disposable from a function, called at most once; a promise it returns is awaited by whoever disposes. */
+export function toDisposable(fn: () => unknown): Disposable {
   let done = false;
   return {
     dispose: () => {
       if (done) return;
       done = true;
-      return fn();
+      const r = fn();
+      return r instanceof Promise ? r.then(() => undefined) : undefined;
     },
   };
 }
@@ -27,7 +29,13 @@ interface Listenable<L> {
 }
 
 /** Adds `listener` to `emitter` and returns the disposable that removes it. */
-export function listen<L>(emitter: Listenable<L>, event: string, listener: L): Disposable {
+export function listen<T extends Record<keyof T, unknown[]>, K extends keyof T & string>(
+  emitter: EventEmitter<T>,
+  event: K,
+  listener: (...args: T[K]) => void,
+): Disposable;
+export function listen<L>(emitter: Listenable<L>, event: string, listener: L): Disposable;
+export function listen(emitter: Listenable<unknown>, event: string, listener: unknown): Disposable {
   emitter.on(event, listener);
   return toDisposable(() => void emitter.off(event, listener));
 }

@@ -1,521 +1,282 @@
 // The composition root (ARCHITECTURE.md, "The core as one object"; docs/decisions/002-rooms-and-composition-root.md): builds the
-// rooms, wires them together, hands out one service per job, and owns every disposable. Every host holds
-// one: the Electron shell, browser mode, the CLI, `mooring serve`. Callers use the services below and
-// never the rooms behind them; each service keeps its own logic.
-import { EventEmitter } from 'node:events';
-import { homedir } from 'node:os';
-import type { ApprovalRequest } from '@shared/approval';
-import { isRemoteServer, type ServerConfig } from '@shared/config';
-import type { Interaction } from '@shared/interactions';
-import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
+// rooms in dependency order, wires them, hands out one service per job, and owns what it builds: each part is
+// registered as it is built and closing the core disposes them in reverse (disposable.ts). Every host holds
+// one: the Electron shell, browser mode, the CLI, `mooring serve`. Callers use the services below and never
+// the rooms behind them; each service keeps its own logic, this file none.
+import type { ServerConfig } from '@shared/config';
 import type { LogLevel, Settings } from '@shared/settings';
-import { ChatModels } from './agent/chatModels';
-import { ChatPreferencesFile } from './agent/chatPreferences';
-import { ChatService } from './agent/chatService';
+import type { CoreEvents } from '@shared/wire';
+import type { ChatModels } from './agent/chatModels';
+import type { ChatService } from './agent/chatService';
 import { ConversationStore } from './agent/conversationStore';
 import { ConversationTitles } from './agent/conversationTitles';
-import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
-import { parseModelSpec } from './agent/providers/resolveProvider';
 import { AppViews } from './apps/appViews';
-import { AuthService } from './auth/authService';
-import { OAuthManager } from './auth/oauthManager';
-import { ToolService } from './calls/toolService';
+import type { AuthService } from './auth/authService';
+import type { ToolService } from './calls/toolService';
+import type { ConfinementService } from './confine/confinementService';
 import {
-  createClientFeatures,
-  createRelaySource,
   PromptsService,
   ResourcesService,
   type ClientFeatures,
   type SamplingComplete,
+  type SamplingModel,
 } from './clientFeatures';
 import type { InteractionBroker } from './clientFeatures/interactionBroker';
 import type { UrlElicitations } from './clientFeatures/urlElicitations';
-import { MooringError } from './errors';
-import { ServerManager } from './config/serverManager';
 import { loadSettings } from './config/settings';
 import { SettingsService } from './config/settingsService';
-import { ServersStore } from './config/serversStore';
+import { buildConversations } from './coreConversations';
+import { buildServers, type Servers } from './coreServers';
+import { buildSessions, Later, type SessionsOptions } from './coreSessions';
+import { DisposableObject, listen, toDisposable, type Disposable } from './disposable';
+import { MooringError } from './errors';
+import { EventBus } from './eventBus';
 import { homePaths, resolveHome, type HomePaths } from './home';
 import { InstallLinkInbox } from './install/installLinkInbox';
-import { InstallService } from './install/installService';
-import { registryUrlFrom } from './install/registryClient';
+import type { InstallService } from './install/installService';
 import { MemoryStore } from './memory/memoryStore';
-import { SessionPool, type PoolActorOptions } from './mcp/sessionPool';
+import type { SessionPool } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
 import { AuditLog } from './safety/auditLog';
-import { createGuardedFetch, type GuardedFetch } from './safety/guardedFetch';
-import { IconResolver, type Icon } from './safety/icons';
+import type { Icon } from './safety/icons';
 import { SecretRedactor } from './safety/redact';
+import { ToolPins } from './safety/toolPins';
+import { FlowPermissions } from './safety/flowPermissions';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import type { SelfLaunch } from './serve/launchCommand';
-import { ScheduleService } from './schedules/scheduleService';
-import { declineUnattendedInteractions, UNATTENDED_CLIENT_PREFIX } from './schedules/unattendedInteractions';
 import type { RelaySource } from './serve/servedCore';
 import { McpSharing } from './serve/sharing';
-import { ConfiguredServers } from './services/configuredServers';
-import { PermissionsService } from './services/permissions';
-import { DetectedClients } from './services/detectedClients';
-import { ConversationGrants } from './safety/conversationGrants';
-import { FlowPermissions } from './safety/flowPermissions';
-import { TaskService } from './tasks/taskService';
-import { ServerPreparation } from './services/serverPreparation';
-import { ConfinementService } from './confine/confinementService';
+import { ScheduleService } from './schedules/scheduleService';
+import type { ConfiguredServers } from './services/configuredServers';
+import type { DetectedClients } from './services/detectedClients';
+import type { PermissionsService } from './services/permissions';
+import type { ServerIcons } from './services/serverIcons';
+import type { TaskService } from './tasks/taskService';
 import { canonicalWorkspace } from './workspace/discovery';
-import { WorkspaceService } from './workspace/workspaceService';
+import type { WorkspaceService } from './workspace/workspaceService';
 
-export interface CoreEvents {
-  status: [SessionStatus];
-  tools: [ToolsChange];
-  log: [LogLine];
-  /** mcp_servers.json changed on disk (an editor, another process): valid now or not. */
-  serversFile: [{ ok: boolean }];
-  approval: [ApprovalRequest];
-  /** A server asks the user something: sampling approval, a form, a URL to open. */
-  interaction: [Interaction];
-  /** A resource Mooring subscribed to changed (notifications/resources/updated). */
-  resourceUpdated: [{ server: string; uri: string }];
-  /** A server's list of resources or prompts changed. */
-  listChanged: [{ server: string; what: 'resources' | 'prompts' }];
-}
+export type { CoreEvents };
 
-export interface MooringCoreOptions {
+export interface MooringCoreOptions extends SessionsOptions {
   home?: string;
-  env?: NodeJS.ProcessEnv;
   secretStore?: SecretStore;
-  /** Session tuning for tests and benchmarks (backoff, keepalive). */
-  session?: Partial<PoolActorOptions>;
   /** Extra servers for this process only (e.g. MOORING_MCP_SERVER_* quick config); never written. */
   extraServers?: ServerConfig[];
-  /** The model behind server-initiated sampling; without it Mooring does not offer sampling. */
-  complete?: SamplingComplete;
-  /** Opens an https URL in the user's browser (URL-mode elicitation); without it that mode is not offered. */
-  openExternal?: (url: string) => Promise<void>;
-  /** The host renders MCP App views (the desktop app, browser mode): servers are told they may send them. */
-  offerAppViews?: boolean;
   /** How a client starts this install on stdio (the packaged app: its binary and `--mcp-server`); default: Node and bin/mooring.mjs. */
   selfLaunch?: SelfLaunch;
-  /**
-   * A project folder for this process (CLI `--workspace`): its approved workspace servers join or
-   * override the global ones, and it is offered to servers as the MCP root.
-   */
-  workspace?: string;
 }
 
-/** What the root builds before it exists (the files it reads and the stores it opens). */
+/** What the root opens before it builds (the files it reads and the stores it opens). */
 interface Opened {
   paths: HomePaths;
   secrets: SecretStore;
   approvalStore: ApprovalStore;
   quarantine: ToolQuarantine;
+  /** Each tool's contract as first seen or last accepted (safety/toolPins.ts). */
+  pins: ToolPins;
   /** The pairs of servers data may flow between (docs/trust.md). */
   flows: FlowPermissions;
   /** settings.json as loaded. */
   settings: Settings;
 }
 
-export class MooringCore extends EventEmitter<CoreEvents> {
-  /** The configured servers: list, add, edit, remove, enable, tool toggles, import, test, logs. */
-  readonly servers: ConfiguredServers;
-  /** The catalog over every live session and the one gated tool call. */
-  readonly tools: ToolService;
-  /** settings.json and the named tool sets in it. */
-  readonly settings: SettingsService;
-  /** Project folders: what they offer, approval, their sessions. */
-  readonly workspaces: WorkspaceService;
-  /** Sign-in to remote servers. */
-  readonly auth: AuthService;
-  /** The MCP configs of other apps on this machine, offered for import. */
-  readonly clients: DetectedClients;
-  /** Every standing permission ("always allow", trusted servers, approved folders, sign-ins), and revoking it. */
-  readonly permissions: PermissionsService;
-  /** Tool calls waiting for a person's approval: listed, answered by id. */
-  readonly approvals = new ApprovalBroker();
-  /** What servers ask the user (sampling approval, forms, links): listed, answered by id. */
-  readonly interactions: InteractionBroker;
-  /** Browser flows after their link opened: completion notices, and calls waiting for them (-32042). */
-  readonly urlElicitations: UrlElicitations;
-  /** Model providers: endpoints, keys in the keychain, Check. */
-  readonly providers: ProviderAccess;
-  readonly conversations: ConversationStore;
-  /** Names a new conversation with its own model after its first answer, in the background. */
-  readonly titles: ConversationTitles;
-  readonly memory: MemoryStore;
-  /** Mooring as an MCP server, started from the app. */
-  readonly sharing: McpSharing;
-  /** The servers' prompts, as the composer's slash commands, with their arguments' completions. */
-  readonly prompts: PromptsService;
-  /** The servers' resources: list, templates, read, subscribe, completions, attach to a message. */
-  readonly resources: ResourcesService;
-  /**
-   * Tool calls that run as tasks (MCP 2025-11-25 "Tasks"; the 2026-07-28 tasks extension): followed to
-   * their end, cancellable, kept in the home and resumed after a restart (ARCHITECTURE.md, "Tasks").
-   */
-  readonly tasks: TaskService;
-  /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
-  readonly apps: AppViews;
-  /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
-  readonly installLinks = new InstallLinkInbox();
-  /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
-  readonly install: InstallService;
-  /** What each local server may touch, what it was refused, and the managed policy (docs/confinement.md). */
-  readonly confinement: ConfinementService;
+export class MooringCore extends DisposableObject {
+  /** Every live event, declared once (shared/wire.ts, LIVE_EVENTS); published once, where it starts. */
+  readonly events = new EventBus<CoreEvents>();
   /**
    * Every secret value this process knows (keychain values, secret `${env:…}` values, OAuth tokens): masked
    * out of server logs, session errors, test results and the audit log (ARCHITECTURE.md, "The core as one
    * object").
    */
   readonly redactor = new SecretRedactor();
+  /** settings.json and the named tool sets in it. */
+  readonly settings: SettingsService;
+  /** What servers ask the user (sampling approval, forms, links): listed, answered by id. */
+  readonly interactions: InteractionBroker;
+  /** Browser flows after their link opened: completion notices, and calls waiting for them (-32042). */
+  readonly urlElicitations: UrlElicitations;
+  /** Project folders: what they offer, approval, their sessions. */
+  readonly workspaces: WorkspaceService;
+  /** Tool calls that run as tasks, followed to their end and resumed after a restart (ARCHITECTURE.md, "Tasks"). */
+  readonly tasks: TaskService;
+  /** Tool calls waiting for a person's approval: listed, answered by id. */
+  readonly approvals = new ApprovalBroker();
+  /** The catalog over every live session and the one gated tool call. */
+  readonly tools: ToolService;
+  /** The configured servers: list, add, edit, remove, enable, tool toggles, import, test, logs. */
+  readonly servers: ConfiguredServers;
+  /** Sign-in to remote servers. */
+  readonly auth: AuthService;
+  /** The MCP configs of other apps on this machine, offered for import. */
+  readonly clients: DetectedClients;
+  /** Every standing permission ("always allow", trusted servers, approved folders, sign-ins), and revoking it. */
+  readonly permissions: PermissionsService;
+  /** Install links the desktop shell received, waiting for the user's consent (nothing installs itself). */
+  readonly installLinks = new InstallLinkInbox();
+  /** The MCP registry, bundles and install links: plans for consent, then the install through `servers.add`. */
+  readonly install: InstallService;
+  /** What each local server may touch, what it was refused, and the managed policy (docs/confinement.md). */
+  readonly confinement: ConfinementService;
+  /** Model providers: endpoints, keys in the keychain, Check. */
+  readonly providers: ProviderAccess;
+  readonly conversations: ConversationStore;
+  /** Names a new conversation with its own model after its first answer, in the background. */
+  readonly titles: ConversationTitles;
+  readonly memory: MemoryStore;
+  /** The servers' prompts, as the composer's slash commands, with their arguments' completions. */
+  readonly prompts: PromptsService;
+  /** The servers' resources: list, templates, read, subscribe, completions, attach to a message. */
+  readonly resources: ResourcesService;
   /** The connected servers' prompts, resources, completions and logs, for `mooring serve` (serve/featuresRelay.ts). */
   readonly relay: RelaySource;
-  /** Server, tool and prompt icons made safe to show (safety/icons.ts). */
-  private readonly icons = new IconResolver();
-  /** The fetch for a stdio server's https icons: the SSRF guard, public addresses only. */
-  private iconFetch?: GuardedFetch;
+  /** Mooring as an MCP server, started from the app. */
+  readonly sharing: McpSharing;
+  /** MCP Apps: tool results with interactive views, and what those views ask of the host. */
+  readonly apps: AppViews;
+  /** The chat's models: the default, each conversation's, Settings > Models; they also answer sampling. */
+  readonly models: ChatModels;
+  /** The chat: its turns and its conversations. */
+  readonly chat: ChatService;
+  /** Scheduled prompts: the schedules, their runs and, in the process holding the lease (`own`), the scheduler. */
+  readonly schedules: ScheduleService;
 
-  private readonly pool: SessionPool;
-  /** "Allow for this conversation" answers: in memory, per conversation. */
-  private readonly grants = new ConversationGrants();
   private readonly features: ClientFeatures;
-  private readonly preparation: ServerPreparation;
-  private readonly audit: AuditLog;
-  private readonly oauth: OAuthManager;
-  private chatService?: ChatService;
-  private chatModels?: ChatModels;
-  private scheduleService?: ScheduleService;
-  private stopDeclining?: () => void;
-  private samplingComplete?: SamplingComplete;
+  private readonly samplingModel: SamplingModel;
+  private readonly pool: SessionPool;
+  private readonly icons: ServerIcons;
 
   private constructor(
     private readonly opts: MooringCoreOptions,
     private readonly opened: Opened,
   ) {
     super();
-    const { paths, secrets } = opened;
-    const env = () => opts.env ?? process.env;
-    this.confinement = new ConfinementService({
-      home: paths.home,
-      env,
-      servers: {
-        get: (name) => this.servers.get(name),
-        update: (name, input) => this.servers.update(name, input),
-      },
-    });
-    opened.approvalStore.rememberingAllowed = () => this.confinement.allowsAlwaysAllow();
-    this.settings = new SettingsService({
-      file: paths.settings,
-      initial: opened.settings,
-      // A settings change makes the catalogs stale and may change the servers' log level.
-      onChange: async (s) => {
-        this.tools.invalidate();
-        await Promise.all(
-          this.pool.list().map((a) => this.features.setLogLevel(a.config.logLevel ?? s.logLevel, [a])),
-        );
-      },
-    });
-    this.samplingComplete = opts.complete;
-    this.audit = new AuditLog(paths.home, this.redactor.redact);
-    this.preparation = new ServerPreparation({
-      secrets,
-      env,
-      osvEndpoint: () => this.settings.current().osvEndpoint,
-      ...(opts.workspace ? { workspace: opts.workspace } : {}),
-      log: (l) => this.emit('log', { ...l, text: this.redactor.redact(l.text) }),
-      redactor: this.redactor,
-      admit: (config) => this.confinement.check(config, 'start'),
-    });
-    this.features = createClientFeatures({
-      // Sampling is answered by the model the host picked (setSamplingModel), else the default one.
-      complete: (req, ctx) => (this.samplingComplete ?? this.defaultSampling())(req, ctx),
-      ...(opts.offerAppViews ? { offerViews: true } : {}),
-      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
-      logLevel: (server) => this.pool.get(server)?.config.logLevel ?? this.settings.current().logLevel,
-      // A server's own budget (its samplingTokensPerHour), read at each request, so an edit applies at once.
-      samplingBudget: { limitFor: (server) => this.pool.get(server)?.config.samplingTokensPerHour },
-      log: (l) => {
-        const actor = this.pool.get(l.server);
-        if (actor) actor.hostLog(l.level, l.text);
-        else this.emit('log', { ...l, text: this.redactor.redact(l.text) });
-      },
-    });
-    this.interactions = this.features.broker;
-    this.urlElicitations = this.features.urlElicitations;
-    this.oauth = new OAuthManager({
-      secrets,
-      redirectPort: () => this.settings.current().oauthRedirectPort,
-      onSecrets: (values) => this.redactor.add(values),
-    });
-    this.pool = new SessionPool(this.sessionOptions());
-    this.workspaces = new WorkspaceService({
-      home: paths.home,
-      secrets,
-      globalConfigs: () => this.servers.configs(),
-      poolOptions: (workspace) => this.sessionOptions(workspace),
-      onChange: () => this.tools.invalidate(),
-      admit: (config) => this.confinement.check(config, 'workspace'),
-    });
-    this.tasks = new TaskService({
-      home: paths.home,
-      actor: (server) => this.pool.get(server),
-      fulfil: (server, request, signal) => this.features.fulfilInputRequest(server, request, signal),
-      deliver: ({ record: r, outcome }) =>
-        this.chat.deliverTaskResult({
-          conversationId: r.conversationId!,
-          callId: r.callId,
-          server: r.server,
-          tool: r.tool,
-          friendlyName: r.friendlyName,
-          taskId: r.taskId,
-          outcome,
-        }),
-      publish: (e) => this.tools.publish(e),
-      log: (l) => {
-        const actor = this.pool.get(l.server);
-        if (actor) actor.hostLog(l.level, l.text);
-        else this.emit('log', l);
-      },
-    });
-    // Built before the root listens to the pool, so its catalogs are stale before anyone hears a change.
-    this.tools = new ToolService({
-      tasks: this.tasks,
-      // A host that cannot open links declares no URL elicitation, and a -32042 fails with why.
-      ...(opts.openExternal ? { urlElicitation: this.features.urlElicitations } : {}),
-      pool: this.pool,
-      sessionsFor: (workspace, global) => this.workspaces.sessions.actors(workspace, global),
-      folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),
-      quarantine: opened.quarantine,
-      gate: {
-        store: opened.approvalStore,
-        audit: this.audit,
-        yolo: () => this.settings.current().yolo && this.confinement.allowsYolo(),
-        grants: this.grants,
-        flows: opened.flows,
-      },
-      approvals: this.approvals,
-      toolSet: (name) => this.settings.toolSet(name),
-    });
-    const connect = {
-      ...opts.session,
-      transportFactory: this.confinement.transports(opts.session?.transportFactory),
-      prepare: this.prepare(),
-      guardFor: this.guardFor(),
-      redact: this.redactor.redact,
-    };
-    this.servers = new ConfiguredServers({
-      manager: new ServerManager(new ServersStore({ file: paths.servers }), secrets),
-      safeSet: opened.quarantine,
-      pool: this.pool,
-      tools: this.tools,
-      // The capabilities of a real session: a server lists the tools it would list there.
-      testSession: {
-        ...connect,
-        authProviderFor: this.oauth.authFor,
-        capabilities: this.features.capabilities,
-        clientHandlers: this.features.testClientHandlers,
-      },
-      forgetSignIn: (name) => this.oauth.signOut(name),
-      removeInstalledFiles: async (name) => {
-        await this.install.removeFiles(name);
-        await this.confinement.forgetServer(name);
-      },
-      admit: (config, how) => this.confinement.check(config, how),
-      confinement: (configs) => this.confinement.views(configs),
-      extraServers: opts.extraServers ?? [],
-      ...(opts.workspace ? { workspace: opts.workspace } : {}),
-      scanWorkspace: (dir) => this.workspaces.scan(dir),
-      log: (l) => this.emit('log', l),
-      onFileChange: (ok) => this.emit('serversFile', { ok }),
-      serverIcon: (name) => this.iconOf(name, this.pool.get(name)?.serverIcons()),
-    });
-    this.auth = new AuthService({
-      oauth: this.oauth,
-      serverConfig: (name) => this.servers.get(name),
-      session: connect,
-      restart: (name) => this.pool.restart(name),
-      log: (l) => this.emit('log', l),
-    });
-    this.clients = new DetectedClients({
-      environment: () => ({ platform: process.platform, home: homedir(), env: opts.env ?? process.env }),
-      existing: async () => (await this.servers.configs()).map((c) => c.name),
-    });
-    this.permissions = new PermissionsService({
-      approvals: opened.approvalStore,
-      flows: opened.flows,
-      grants: this.grants,
-      workspaces: this.workspaces,
-      servers: this.servers,
-      signIns: {
-        state: (config) => this.oauth.signInState(config),
-        signOut: (name) => this.auth.signOut(name),
-      },
-    });
-    this.install = new InstallService({
-      home: paths.home,
-      registryUrl: () =>
-        this.confinement.registryUrl() ?? registryUrlFrom(env(), this.settings.current().registryUrl),
-      osvEndpoint: () => this.settings.current().osvEndpoint,
-      add: (input, o) => this.servers.add(input, o),
-      existingNames: async () => (await this.servers.configs()).map((c) => c.name),
-    });
-    this.providers = new ProviderAccess({
-      secrets,
-      keyFile: new ProviderKeyFile(paths.home),
-      settings: () => this.settings.current(),
-      env,
-    });
-    this.conversations = ConversationStore.forHome(paths.home);
-    this.titles = new ConversationTitles({
-      store: this.conversations,
-      enabled: () => this.settings.current().titlesFromModel,
-      log: (l) => this.emit('log', { ...l, text: this.redactor.redact(l.text) }),
-    });
-    this.memory = MemoryStore.forHome(paths.home);
-    this.sharing = new McpSharing(this, {
-      ...(opts.selfLaunch ? { selfLaunch: opts.selfLaunch } : {}),
-      ...(opts.env ? { env: opts.env } : {}),
-    });
-    this.prompts = new PromptsService(this.pool);
-    this.resources = new ResourcesService({ sessions: this.pool, subscriptions: this.features.resources });
-    this.features.resources.on('updated', (u) => this.emit('resourceUpdated', u));
-    this.features.resources.on('listChanged', (c) => this.emit('listChanged', c));
-    this.relay = createRelaySource({
-      sessions: () => this.pool.list(),
-      onLogLine: (fn) => {
-        this.on('log', fn);
-        return () => void this.off('log', fn);
-      },
-      resources: this.features.resources,
-    });
-    this.apps = new AppViews({
-      tools: this.tools,
-      pool: this.pool,
-      workspaceOf: async (cid) => {
-        const folder = this.features.roots.folderOf(cid);
-        return folder ? this.workspaces.ensure(folder) : undefined;
-      },
-      folderSession: (workspace, server) => this.workspaces.sessions.actor(workspace, server),
-      resources: this.features.resources,
-      interactions: this.interactions,
-      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
-      sendMessage: async (m) => {
-        await this.chat.send({ conversationId: m.conversationId, text: m.text, app: m.app });
-      },
-    });
+    const { paths, secrets, quarantine, approvalStore, pins } = opened;
+    const bus = this.register(this.events);
+    // The cycle left to close here: a folder's sessions join the configured servers, which scan folders, and
+    // confinement writes a server's sandbox through them, which ask it at every add.
+    const configured = new Later<Servers>('The configured servers');
 
-    this.pool.on('status', (s) => {
-      if (s.state === 'ready') {
-        const actor = this.pool.get(s.name);
-        if (actor) void this.features.onSessionReady(actor).catch(() => undefined);
-      }
-      this.emit('status', s);
+    // The home's files: closed last.
+    this.settings = this.register(new SettingsService({ file: paths.settings, initial: opened.settings }));
+    this.register(toDisposable(() => quarantine.flush()));
+    this.register(toDisposable(() => pins.flush()));
+    const audit = new AuditLog(paths.home, this.redactor.redact);
+    this.register(toDisposable(() => audit.close().catch(() => undefined)));
+    // What runs before every connect, the client features and the sessions (coreSessions.ts).
+    const sessions = buildSessions({
+      opts,
+      paths,
+      secrets,
+      bus,
+      redactor: this.redactor,
+      settings: this.settings,
+      globalConfigs: () => configured.get().servers.configs(),
+      configured: {
+        get: (name) => configured.get().servers.get(name),
+        update: (name, input) => configured.get().servers.update(name, input),
+      },
+      register: (d) => this.register(d),
     });
-    this.pool.on('tools', (t) => this.emit('tools', t));
-    // An https icon arrived: the UI lists servers and tools again on a status event.
-    this.icons.on('resolved', () => this.pool.statuses().forEach((s) => this.emit('status', s)));
-    this.pool.on('log', (l) => this.emit('log', l));
-    // A refused access changes the server card's count: the UI lists the servers again on a status event.
-    this.confinement.onViolation((v) => {
-      const s = this.pool.get(v.server)?.status();
-      if (s) this.emit('status', s);
-    });
-    this.approvals.on('requested', (r) => this.emit('approval', r));
-    this.interactions.on('requested', (r) => this.emit('interaction', r));
+    const { features } = sessions;
+    ({ samplingModel: this.samplingModel, features: this.features, pool: this.pool } = sessions);
+    ({ workspaces: this.workspaces, tasks: this.tasks, confinement: this.confinement } = sessions);
+    this.interactions = features.broker;
+    this.urlElicitations = features.urlElicitations;
+    this.register(listen(this.interactions, 'requested', (r) => bus.emit('interaction', r)));
+    this.register(listen(this.interactions, 'resolved', (r) => bus.emit('interactionResolved', r)));
+    this.register(listen(this.installLinks, 'offer', (o) => bus.emit('installLink', o)));
+    this.register(this.approvals);
+    this.register(listen(this.approvals, 'requested', (r) => bus.emit('approval', r)));
+    this.register(listen(this.approvals, 'resolved', (r) => bus.emit('approvalResolved', r)));
+    // The one tool-call path and the configured servers (coreServers.ts).
+    ({
+      tools: this.tools,
+      icons: this.icons,
+      servers: this.servers,
+      auth: this.auth,
+      clients: this.clients,
+      permissions: this.permissions,
+      install: this.install,
+    } = configured.set(
+      buildServers({
+        opts,
+        paths,
+        secrets,
+        bus,
+        settings: this.settings,
+        audit,
+        approvalStore,
+        quarantine,
+        pins,
+        flows: opened.flows,
+        approvals: this.approvals,
+        sessions,
+        register: (d) => this.register(d),
+      }),
+    ));
+
+    // Conversations and the chat, the features beyond tools, MCP Apps, schedules, Mooring as a server.
+    ({
+      providers: this.providers,
+      conversations: this.conversations,
+      titles: this.titles,
+      memory: this.memory,
+      prompts: this.prompts,
+      resources: this.resources,
+      relay: this.relay,
+      sharing: this.sharing,
+      apps: this.apps,
+      models: this.models,
+      chat: this.chat,
+      schedules: this.schedules,
+    } = buildConversations({
+      opts,
+      paths,
+      secrets,
+      bus,
+      settings: this.settings,
+      redactor: this.redactor,
+      sessions,
+      tools: this.tools,
+      register: (d) => this.register(d),
+    }));
   }
 
   static async open(opts: MooringCoreOptions = {}): Promise<MooringCore> {
     const env = opts.env ?? process.env;
     const paths = homePaths(opts.home ?? resolveHome(env));
-    const [settings, approvalStore, quarantine, flows] = await Promise.all([
+    const [settings, approvalStore, quarantine, pins, flows] = await Promise.all([
       loadSettings(paths.settings),
       ApprovalStore.open(paths.home),
       ToolQuarantine.open(paths.home),
+      ToolPins.open(paths.home),
       FlowPermissions.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, flows, settings });
+    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, pins, flows, settings });
   }
 
-  /**
-   * The chat's models: the default, each conversation's, Settings > Models (built on first use; the
-   * latest turn's model, else the default, answers sampling from then on).
-   */
-  get models(): ChatModels {
-    this.chatModels ??= new ChatModels({
-      prefs: new ChatPreferencesFile(this.opened.paths.home),
-      providers: this.providers,
-      settings: this.settings,
-      setSamplingModel: (complete) => this.setSamplingModel(complete),
-      env: () => this.opts.env ?? process.env,
-    });
-    return this.chatModels;
+  /** Hears one live event until the returned Disposable is disposed (the bus: `events`). */
+  on<K extends keyof CoreEvents>(name: K, listener: (payload: CoreEvents[K]) => void): Disposable {
+    return this.events.on(name, listener);
   }
 
-  /** The chat: its turns and its conversations (built on first use). */
-  get chat(): ChatService {
-    this.chatService ??= new ChatService({
-      appContext: (cid) => this.apps.contextFor(cid),
-      store: this.conversations,
-      titles: this.titles,
-      models: this.models,
-      providers: this.providers,
-      settings: this.settings,
-      tools: this.tools,
-      roots: this.features.roots,
-      ensureWorkspace: (dir) => this.workspaces.ensure(dir),
-      attach: (server, uri) => this.resources.attachment(server, uri),
-    });
-    return this.chatService;
+  off<K extends keyof CoreEvents>(name: K, listener: (payload: CoreEvents[K]) => void): void {
+    this.events.off(name, listener);
   }
 
-  /**
-   * Scheduled prompts (built on first use): the schedules, their runs, and — in the process that owns the
-   * lease (`schedules.own`) — the scheduler. A run is a chat turn under the unattended policy; what servers
-   * ask while only scheduled runs use them is declined.
-   */
-  get schedules(): ScheduleService {
-    if (this.scheduleService) return this.scheduleService;
-    this.scheduleService = new ScheduleService({
-      home: this.opened.paths.home,
-      runPrompt: async ({ schedule, signal, onConversation, onMessage }) => {
-        const result = await this.chat.runUnattended({
-          model: schedule.model,
-          ...(schedule.toolSet ? { toolSet: schedule.toolSet } : {}),
-          allow: schedule.allow,
-          workspace: schedule.workspace,
-          prompt: schedule.prompt,
-          title: `${schedule.name} · ${new Date().toLocaleString()}`,
-          who: `${UNATTENDED_CLIENT_PREFIX}"${schedule.name}"`,
-          signal,
-          onConversation,
-          onMessage,
-        });
-        return { conversationId: result.conversationId, text: result.message.text };
-      },
-      checkModel: (spec) => void parseModelSpec(spec),
-      checkToolSet: (name) => void this.settings.toolSet(name),
-      onError: (err) =>
-        this.emit('log', {
-          server: 'mooring',
-          at: Date.now(),
-          source: 'host',
-          level: 'error',
-          text: `schedules: ${err instanceof Error ? err.message : String(err)}`,
-        }),
-    });
-    this.stopDeclining = declineUnattendedInteractions({
-      broker: this.interactions,
-      calls: () => this.tools.snapshot(),
-    });
-    return this.scheduleService;
+  once<K extends keyof CoreEvents>(name: K, listener: (payload: CoreEvents[K]) => void): Disposable {
+    return this.events.once(name, listener);
   }
 
   /** The model that answers server-initiated sampling requests (after the user approves each). */
   setSamplingModel(complete: SamplingComplete | undefined): void {
-    this.samplingComplete = complete ?? this.opts.complete;
+    this.samplingModel.pick(complete);
   }
 
   /**
@@ -535,15 +296,17 @@ export class MooringCore extends EventEmitter<CoreEvents> {
       if (opts.watch) await this.servers.sessions.watch();
     }
     if (opts.resumeTasks)
-      await this.tasks.resume().catch((e: Error) =>
-        this.emit('log', {
-          server: 'mooring',
-          at: Date.now(),
-          source: 'host',
-          level: 'warning',
-          text: `could not resume tasks: ${e.message}`,
-        }),
-      );
+      await this.tasks
+        .resume({ deliver: (d) => this.chat.deliverTaskResult(d), publish: (e) => this.tools.publish(e) })
+        .catch((e: Error) =>
+          this.events.emit('log', {
+            server: 'mooring',
+            at: Date.now(),
+            source: 'host',
+            level: 'warning',
+            text: `could not resume tasks: ${e.message}`,
+          }),
+        );
   }
 
   /** Starts just these servers (the CLI connects only what a command needs); see ServerSessions.startOnly. */
@@ -553,27 +316,32 @@ export class MooringCore extends EventEmitter<CoreEvents> {
 
   /**
    * What `mooring serve` on this home relays shows in this process's dialogs (the app, browser mode): its
-   * clients' approvals, and its servers' sampling and elicitation requests.
+   * clients' approvals, and its servers' sampling and elicitation requests. Closed with the core at the latest.
    */
-  listenForRelayedApprovals(): Promise<ApprovalRelayListener> {
-    return startApprovalRelayListener({
+  async listenForRelayedApprovals(): Promise<ApprovalRelayListener> {
+    const listener = await startApprovalRelayListener({
       broker: this.approvals,
       interactions: this.interactions,
       home: this.opened.paths.home,
     });
+    this.register(toDisposable(() => listener.close()));
+    return listener;
   }
 
   /**
    * `mooring serve` with nobody to ask here: its approvals and its servers' sampling and elicitation
    * requests go to the running app's dialogs; with no app running they are refused or declined at once.
+   * Stopped with the core at the latest.
    */
   relayApprovalsToApp(opts: { via: string; onNotice?: (text: string) => void }): ApprovalRelayClient {
-    return relayApprovalsToApp({
+    const client = relayApprovalsToApp({
       broker: this.approvals,
       interactions: this.interactions,
       home: this.opened.paths.home,
       ...opts,
     });
+    this.register(toDisposable(() => client.stop()));
+    return client;
   }
 
   /** The level one server logs at in this session only (`mooring mcp logs --level`); nothing is saved. */
@@ -583,21 +351,9 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     await this.features.setLogLevel(level, [actor]);
   }
 
-  /**
-   * A server's, tool's or prompt's icon as a checked data: URI (safety/icons.ts), or undefined. An https icon
-   * is fetched with the server's own SSRF policy (from its host only) or, for a stdio server, a public-only
-   * one; it shows once it arrives.
-   */
+  /** A server's, tool's or prompt's icon as a checked data: URI, or undefined (services/serverIcons.ts). */
   iconOf(server: string, icons: readonly Icon[] | undefined): string | undefined {
-    if (!icons?.length) return undefined;
-    const config = this.pool.get(server)?.config;
-    if (config && isRemoteServer(config))
-      return this.icons.dataUri(icons, {
-        serverUrl: config.url,
-        fetch: this.preparation.fetchFor(config) as unknown as typeof fetch,
-      });
-    this.iconFetch ??= createGuardedFetch();
-    return this.icons.dataUri(icons, { fetch: this.iconFetch });
+    return this.icons.iconOf(server, icons);
   }
 
   /** A second signal while closing: kill every server's process group now. */
@@ -605,60 +361,8 @@ export class MooringCore extends EventEmitter<CoreEvents> {
     this.pool.killAllNow();
   }
 
-  async close(): Promise<void> {
-    // First: a conversation's task keeps running on the server, for the next start (not cancelled). Its
-    // followers stop now, and in the same tick every turn is cancelled: a turn must not take the call's
-    // "Mooring closed" as an answer and ask the model again while Mooring closes.
-    const suspended = this.tasks.suspend();
-    this.chatService?.cancelAll();
-    this.titles.close();
-    await suspended;
-    this.stopDeclining?.();
-    await this.scheduleService?.close();
-    await this.sharing.stop().catch(() => undefined);
-    this.features.dispose();
-    this.servers.close();
-    await Promise.all([this.pool.closeAll(), this.workspaces.close()]);
-    await this.preparation.close();
-    await this.iconFetch?.close().catch(() => undefined);
-    await this.audit.close().catch(() => undefined);
-    await this.opened.quarantine.flush();
-    await this.confinement.close();
-    await this.tasks.close();
-    await this.settings.close();
-  }
-
-  /**
-   * No host picked a sampling model (`mooring serve` has no chat of its own): the chat's, which is the
-   * app's choice on this home (the saved default model, else MOORING_MODEL, keys from the keychain).
-   * Building the chat's models sets it (`setSamplingModel`).
-   */
-  private defaultSampling(): SamplingComplete {
-    void this.models;
-    if (!this.samplingComplete) throw new MooringError('internal', 'No model answers sampling requests.');
-    return this.samplingComplete;
-  }
-
-  /** What every connect runs first (allowlist, OSV, secrets, a folder's inputs); see serverPreparation.ts. */
-  private prepare(workspace?: string): NonNullable<PoolActorOptions['prepare']> {
-    return (config, ctx) => this.preparation.prepare(config, ctx.warn, workspace);
-  }
-
-  private guardFor(): NonNullable<PoolActorOptions['guardFor']> {
-    return (config) => this.preparation.guardFor(config);
-  }
-
-  /** The options of every session of the global pool, or of one folder's pool. */
-  private sessionOptions(workspace?: string): PoolActorOptions {
-    return {
-      ...this.opts.session,
-      authProviderFor: this.oauth.authFor,
-      capabilities: this.features.capabilities,
-      clientHandlers: this.features.clientHandlers,
-      prepare: this.prepare(workspace),
-      guardFor: this.guardFor(),
-      redact: this.redactor.redact,
-      transportFactory: this.confinement.transports(this.opts.session?.transportFactory),
-    };
+  /** Closes everything this core started, in the reverse order of its building (see the constructor). */
+  close(): Promise<void> {
+    return this.disposables.dispose();
   }
 }

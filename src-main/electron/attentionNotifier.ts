@@ -34,13 +34,13 @@ export function startAttentionNotifier(o: AttentionNotifierOptions): () => void 
   const onSchedule = (e: ScheduleEvent) => {
     if (e.type === 'notify') notify({ kind: 'schedule', title: e.title, body: e.body });
   };
-  o.core.on('approval', onApproval);
-  o.core.on('interaction', onInteraction);
-  o.core.schedules.on('event', onSchedule);
+  const subscriptions = [
+    o.core.on('approval', onApproval),
+    o.core.on('interaction', onInteraction),
+    o.core.on('schedule', onSchedule),
+  ];
   return () => {
-    o.core.off('approval', onApproval);
-    o.core.off('interaction', onInteraction);
-    o.core.schedules.off('event', onSchedule);
+    for (const s of subscriptions) void s.dispose();
     for (const n of shown) n.close();
     shown.clear();
   };

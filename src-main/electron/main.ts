@@ -225,8 +225,8 @@ function setTray(on: boolean): void {
       resourcesDir: RESOURCES,
       statuses: () => c.servers.statuses(),
       onStatusChange: (listener) => {
-        c.on('status', listener);
-        return () => c.off('status', listener);
+        const sub = c.on('status', listener);
+        return () => void sub.dispose();
       },
       onShow: showWindow,
       onHideTray: () => setTray(false),

@@ -1,33 +1,62 @@
 // The app frame: the sidebar, the live event stream, the global approval dialog, toasts, the current screen.
 import { useQuery } from '@tanstack/react-query';
+import { Suspense, useEffect, type ComponentType } from 'react';
 import { useLiveEvents } from './api/useLiveEvents';
 import { useTRPC } from './api/trpc';
 import { ApprovalDialog } from './components/ApprovalDialog';
 import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
-import { ChatScreen } from './screens/chat/ChatScreen';
-import { DiagnosticsScreen } from './screens/DiagnosticsScreen';
-import { BrowseScreen } from './screens/install/BrowseScreen';
 import { InstallLinkDialog } from './screens/install/InstallLinkDialog';
-import { LogsScreen } from './screens/LogsScreen';
-import { PermissionsScreen } from './screens/PermissionsScreen';
-import { PlaygroundScreen } from './screens/PlaygroundScreen';
-import { ResourcesScreen } from './screens/ResourcesScreen';
-import { ModelsScreen } from './screens/settings/ModelsScreen';
-import { SchedulesScreen } from './screens/schedules/SchedulesScreen';
-import { SharingScreen } from './screens/SharingScreen';
-import { ToolSetsScreen } from './screens/ToolSetsScreen';
-import { WorkspaceScreen } from './screens/WorkspaceScreen';
-import { ServersScreen } from './screens/ServersScreen';
-import { ToolsScreen } from './screens/ToolsScreen';
+import {
+  BrowseScreen,
+  ChatScreen,
+  DiagnosticsScreen,
+  LogsScreen,
+  ModelsScreen,
+  PermissionsScreen,
+  PlaygroundScreen,
+  ResourcesScreen,
+  SchedulesScreen,
+  ServersScreen,
+  SharingScreen,
+  ToolSetsScreen,
+  ToolsScreen,
+  WorkspaceScreen,
+  preloadScreens,
+} from './screens/lazyScreens';
 import { Sidebar } from './shell/Sidebar';
+import type { Route } from './shell/screens';
 import { useUi } from './stores/uiStore';
 import { Callout, Toaster, TooltipProvider } from './ui';
 
+/** Each screen's view, by its route (shell/screens.ts declares the screens; the compiler wants every one). */
+const VIEWS: Record<Route, ComponentType> = {
+  chat: ChatScreen,
+  servers: ServersScreen,
+  browse: BrowseScreen,
+  tools: ToolsScreen,
+  resources: ResourcesScreen,
+  toolsets: ToolSetsScreen,
+  permissions: PermissionsScreen,
+  logs: LogsScreen,
+  workspace: WorkspaceScreen,
+  schedules: SchedulesScreen,
+  playground: PlaygroundScreen,
+  diagnostics: DiagnosticsScreen,
+  models: ModelsScreen,
+  sharing: SharingScreen,
+};
+
 export function App() {
   const route = useUi((s) => s.route);
+  const View = VIEWS[route];
   const trpc = useTRPC();
   const settings = useQuery(trpc.settings.queryOptions());
   useLiveEvents();
+  // The other screens' code is read once the first one shows, in an idle moment (lazyScreens.ts).
+  useEffect(() => {
+    const id = requestIdleCallback(preloadScreens, { timeout: 5_000 });
+    return () => cancelIdleCallback(id);
+  }, []);
   return (
     <TooltipProvider>
       <div className="app">
@@ -38,20 +67,9 @@ export function App() {
               Every tool call runs without asking you. Turn it off in settings.json.
             </Callout>
           )}
-          {route === 'servers' && <ServersScreen />}
-          {route === 'browse' && <BrowseScreen />}
-          {route === 'tools' && <ToolsScreen />}
-          {route === 'resources' && <ResourcesScreen />}
-          {route === 'toolsets' && <ToolSetsScreen />}
-          {route === 'permissions' && <PermissionsScreen />}
-          {route === 'logs' && <LogsScreen />}
-          {route === 'playground' && <PlaygroundScreen />}
-          {route === 'diagnostics' && <DiagnosticsScreen />}
-          {route === 'chat' && <ChatScreen />}
-          {route === 'models' && <ModelsScreen />}
-          {route === 'sharing' && <SharingScreen />}
-          {route === 'workspace' && <WorkspaceScreen />}
-          {route === 'schedules' && <SchedulesScreen />}
+          <Suspense fallback={null}>
+            <View />
+          </Suspense>
         </main>
       </div>
       {/* Outside the shell's grid: the toast region is an element of its own and would take a grid row. */}

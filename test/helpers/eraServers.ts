@@ -1,7 +1,7 @@
 // The protocol-era fixture (test/fixtures/servers/eraServer.ts): one server per era, over stdio or HTTP.
 import { spawn } from 'node:child_process';
 import type { ServerConfig } from '../../shared/config';
-import { cfg, fixturePath, fixtureStdio, TSX_CLI } from './servers';
+import { cfg, fixturePath, fixtureStdio, RUN_TS } from './servers';
 
 export type Era = 'modern' | 'legacy';
 export const ERA_VERSION: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
@@ -14,7 +14,7 @@ export async function startEraHttp(
   era: Era,
   env: Record<string, string> = {},
 ): Promise<{ url: string; config: (name?: string) => ServerConfig; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [TSX_CLI, fixturePath('eraServer.ts')], {
+  const child = spawn(process.execPath, [RUN_TS, fixturePath('eraServer.ts')], {
     env: { ...process.env, ERA: era, TRANSPORT: 'http', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,7 +12,8 @@ const nm = (p: string) => join(ROOT, 'node_modules', p);
 export const EVERYTHING = nm('@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = nm('@modelcontextprotocol/server-filesystem/dist/index.js');
 export const MEMORY = nm('@modelcontextprotocol/server-memory/dist/index.js');
-export const TSX_CLI = nm('tsx/dist/cli.mjs');
+/** Runs a TypeScript fixture in one process (tsx's loaders registered in it): `node RUN_TS FILE.ts ARGS…`. */
+export const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 export const BIND_LOOPBACK = join(ROOT, 'test/fixtures/bindLoopback.cjs');
 export const fixturePath = (name: string) => join(ROOT, 'test/fixtures/servers', name);
 
@@ -24,13 +25,13 @@ export const filesystemStdio = (root: string, name = 'fs') =>
   cfg({ name, command: 'node', args: [FILESYSTEM, root] });
 export const memoryStdio = (file: string, name = 'memory') =>
   cfg({ name, command: 'node', args: [MEMORY], env: { MEMORY_FILE_PATH: file } });
-/** A TypeScript fixture server under test/fixtures/servers, run through tsx. */
+/** A TypeScript fixture server under test/fixtures/servers, run through tsx's loaders (RUN_TS). */
 export const fixtureStdio = (
   file: string,
   name = 'fixture',
   env: Record<string, string> = {},
   extra: Partial<ServerConfigInput> = {},
-) => cfg({ name, command: 'node', args: [TSX_CLI, fixturePath(file)], env, ...extra });
+) => cfg({ name, command: 'node', args: [RUN_TS, fixturePath(file)], env, ...extra });
 
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {

@@ -15,7 +15,7 @@ import { ApprovalStore } from '../../src-main/core/safety/approvalStore';
 import { AuditLog } from '../../src-main/core/safety/auditLog';
 import { serverIdentity } from '../../src-main/core/safety/toolFingerprint';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import { FILESYSTEM, TSX_CLI, fixtureStdio, fixturePath, tempDir, waitFor } from '../helpers/servers';
+import { FILESYSTEM, RUN_TS, fixtureStdio, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 /** Calls that would ask are refused at once (nobody to ask), so a test reads the decision from the outcome. */
 const unattended = { interactive: false, client: 'test' } as const;
@@ -33,7 +33,7 @@ describe('call plans through the core', () => {
       JSON.stringify({
         servers: [
           { name: 'files', command: 'node', args: [FILESYSTEM, root] },
-          { name: 'rp', command: 'node', args: [TSX_CLI, fixturePath('rugPull.ts')] },
+          { name: 'rp', command: 'node', args: [RUN_TS, fixturePath('rugPull.ts')] },
         ],
       }),
     );

@@ -202,12 +202,12 @@ describe('the chat calls tools through the core', () => {
 
   it("runs the call in the catalog of the conversation's provider, not Anthropic's", async () => {
     // Anthropic refuses property names with spaces; OpenAI takes them. The tool must run for OpenAI.
-    const { TSX_CLI, fixturePath } = await import('../helpers/servers');
+    const { RUN_TS, fixturePath } = await import('../helpers/servers');
     const own = await openCore([
       {
         name: 'nasty',
         command: 'node',
-        args: [TSX_CLI, fixturePath('nastySchemas.ts')],
+        args: [RUN_TS, fixturePath('nastySchemas.ts')],
         policy: 'trust-all',
       },
     ]);

@@ -47,7 +47,7 @@ describe('a long call at the terminal', () => {
     expect(pty.output()).not.toMatch(/retry|failed twice/i);
     expect(pty.output()).not.toMatch(STACK_TRACE);
     await waitFor(() => cancellations().split('\n').length > before, 'the server to hear the cancellation');
-  }, 60_000);
+  });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     it(`from a script: progress lines on stderr; ${signal} cancels it at the server, exit 130`, async () => {
@@ -77,7 +77,7 @@ describe('a long call at the terminal', () => {
         error: expect.stringMatching(/cancelled/),
       });
       await waitFor(() => cancellations().split('\n').length > before, 'the server to hear the cancellation');
-    }, 60_000);
+    });
 });
 
 describe('a server that asks for input during mcp call', () => {
@@ -94,7 +94,7 @@ describe('a server that asks for input during mcp call', () => {
       pty.type('Ada\r');
       expect(await pty.exited, pty.output()).toBe(0);
       expect(pty.output()).toContain('hello Ada');
-    }, 60_000);
+    });
 
     it(`${what}: without a terminal it is declined at once, and said so`, async () => {
       const r = await runMooring(home, ['mcp', 'call', name, 'ask']);
@@ -103,7 +103,7 @@ describe('a server that asks for input during mcp call', () => {
       expect(r.stderr).toContain(
         `${name} asked for some input (a form); declined: there is no terminal to ask`,
       );
-    }, 60_000);
+    });
   }
 
   it('a 2026 server that asks forever is stopped at the cap, which the error names', async () => {
@@ -113,11 +113,11 @@ describe('a server that asks for input during mcp call', () => {
       ok: false,
       error: expect.stringMatching(/after 8 rounds/),
     });
-  }, 60_000);
+  });
 
   it('a link the server needs opened first is named by its host', async () => {
     const r = await runMooring(home, ['mcp', 'call', 'consent', 'connect_account', '{"account":"a"}']);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/finish a step in a browser first, at login\.example\.test/);
-  }, 60_000);
+  });
 });

@@ -168,7 +168,7 @@ describe('the connection doctor', () => {
     expect(fix).toEqual(['mcp', 'set', 'wrongpath', 'url', `${origin}/mcp`]);
     expect((await mooring(fix)).code).toBe(0);
     expect((await mooring(['mcp', 'test', 'wrongpath'])).code).toBe(0);
-  }, 60_000);
+  });
 
   it('TLS to a plain-http port: says the port speaks plain HTTP; the named fix works', async () => {
     const plain = new URL(everything.url);
@@ -181,7 +181,7 @@ describe('the connection doctor', () => {
     expect(fix).toEqual(['mcp', 'set', 'tlsplain', 'url', `http://${plain.host}/mcp`]);
     expect((await mooring(fix)).code).toBe(0);
     expect((await mooring(['mcp', 'test', 'tlsplain'])).code).toBe(0);
-  }, 60_000);
+  });
 
   it('an expired certificate and a self-signed one are named as such', async () => {
     const expired = await https('old');
@@ -199,7 +199,7 @@ describe('the connection doctor', () => {
       expect(r.code).toBe(1);
       expect(r.stdout).not.toContain('fetch failed');
     }
-  }, 60_000);
+  });
 
   it('401 without OAuth metadata: add a header with --secret-header, never a sign-in that fails the same way', async () => {
     const gate = await credentialGate(everything.url);
@@ -237,7 +237,7 @@ describe('the connection doctor', () => {
       expect(fixed.code, fixed.stderr).toBe(0);
       expect((await mooring(['mcp', 'test', 'keyed'])).code).toBe(0);
     } else expect(fixed.stderr).toMatch(/keychain/);
-  }, 90_000);
+  });
 });
 
 describe('results larger than a message limit', () => {
@@ -307,5 +307,5 @@ describe('mooring settings', () => {
     expect((await mooring(['settings', 'unset', 'maxToolIterations'])).stdout).toBe(
       'maxToolIterations = 25\n',
     );
-  }, 60_000);
+  });
 });

@@ -51,6 +51,7 @@ const COMMANDS: Record<string, Line> = {
   'mcp resources': { args: () => ['mcp', 'resources', 'every'] },
   'mcp read': { args: () => ['mcp', 'read', 'every', 'demo://resource/static/document/architecture.md'] },
   'mcp logs': { args: () => ['mcp', 'logs', 'every'], json: 'lines' },
+  'mcp sandbox': { args: () => ['mcp', 'sandbox', 'every'] },
   'mcp trust': { args: (v) => ['mcp', 'trust', `pipe-${v}`] },
   'mcp disable': { args: (v) => ['mcp', 'disable', `pipe-${v}`] },
   'mcp enable': { args: (v) => ['mcp', 'enable', `pipe-${v}`] },
@@ -211,7 +212,7 @@ describe('a closed pipe', () => {
       expect(r.stderr).not.toMatch(STACK_TRACE);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-    }, 60_000);
+    });
 });
 
 describe('exit codes', () => {

@@ -35,7 +35,7 @@ describe('mooring mcp prompts, resources, read and logs', () => {
     const json = JSON.parse(got.stdout) as { messages: Array<{ content: { text: string } }> };
     expect(json.messages[0]!.content.text).toContain('Alice');
     expect(json.messages[0]!.content.text).toContain('Engineering');
-  }, 60_000);
+  });
 
   it('without a terminal, a missing required argument is a usage error that says how to give it', async () => {
     const r = await mooring(['mcp', 'prompts', 'every', 'completable-prompt']);
@@ -45,7 +45,7 @@ describe('mooring mcp prompts, resources, read and logs', () => {
     const unknown = await mooring(['mcp', 'prompts', 'every', 'no-such-prompt']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('mooring mcp prompts every');
-  }, 60_000);
+  });
 
   it("on a terminal, missing arguments are asked with the server's completions; a number picks one", async () => {
     const run = mooringInPty(home, ['mcp', 'prompts', 'every', 'completable-prompt']);
@@ -60,7 +60,7 @@ describe('mooring mcp prompts, resources, read and logs', () => {
     run.type('Alice\r');
     await run.waitFor('head of the Engineering team');
     expect(await run.exited).toBe(0);
-  }, 60_000);
+  });
 
   it('lists resources and templates, reads text, fills a template, saves bytes to a file it names', async () => {
     const list = await mooring(['mcp', 'resources', 'every']);
@@ -104,7 +104,7 @@ describe('mooring mcp prompts, resources, read and logs', () => {
     const file = /saved to (\S+)\]/.exec(blob.stdout)?.[1];
     expect(file?.startsWith(dir)).toBe(true);
     expect(readFileSync(file!, 'utf8')).toContain('Resource 2');
-  }, 60_000);
+  });
 
   it("prints the server's log; --level takes any of the eight levels and refuses others", async () => {
     const logs = await mooring(['mcp', 'logs', 'every', '--level', 'debug']);
@@ -116,5 +116,5 @@ describe('mooring mcp prompts, resources, read and logs', () => {
     const bad = await mooring(['mcp', 'logs', 'every', '--level', 'loud']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('debug, info, notice, warning, error, critical, alert, emergency');
-  }, 60_000);
+  });
 });

@@ -75,7 +75,7 @@ describe('refusals name a command that works', () => {
     expect((await mooring(fix)).code).toBe(0);
     const ran = await mooring(['mcp', 'call', 'shelly', 'echo', '{"message":"trusted"}']);
     expect(ran.code, ran.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it('a disabled server is refused with mooring mcp enable NAME, and does not run until then', async () => {
     const refused = await mooring(['mcp', 'call', 'resting', 'echo', '{"message":"x"}']);
@@ -87,7 +87,7 @@ describe('refusals name a command that works', () => {
     const ran = await mooring(['mcp', 'call', 'resting', 'echo', '{"message":"awake"}']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('awake');
-  }, 60_000);
+  });
 
   it('a template read without its variable names --var, which works', async () => {
     const template = 'demo://resource/dynamic/text/{resourceId}';
@@ -97,7 +97,7 @@ describe('refusals name a command that works', () => {
     expect(refused.stderr).not.toContain('--arg');
     const ran = await mooring(['mcp', 'read', 'every', template, '--var', 'resourceId=7']);
     expect(ran.code, ran.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it('a project server edited since its approval is to be approved again, by the command named', async () => {
     const file = join(ws, '.mooring', 'mcp_servers.json');
@@ -135,5 +135,5 @@ describe('the quick-config server', () => {
     const test = await mooring(['mcp', 'test', 'env', '--json'], quick);
     expect(test.code, test.stderr).toBe(0);
     expect(JSON.parse(test.stdout)).toMatchObject({ ok: true });
-  }, 60_000);
+  });
 });

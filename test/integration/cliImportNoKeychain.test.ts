@@ -54,7 +54,7 @@ describe.runIf(process.platform === 'linux')('import without a keychain', () => 
       },
     );
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, imported: ['plain'], notImported: ['github'] });
-  }, 60_000);
+  });
 
   it('when nothing usable is left, saves nothing and exits 1 with why', async () => {
     const file = vscodeFile({ github: secretive });
@@ -69,5 +69,5 @@ describe.runIf(process.platform === 'linux')('import without a keychain', () => 
     const json = await mooring(['mcp', 'import', file, '--yes', '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, code: 'secret_unavailable' });
-  }, 60_000);
+  });
 });

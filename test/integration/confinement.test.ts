@@ -18,7 +18,7 @@ import { descendants } from '../../e2e/harness';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { runMooring } from '../helpers/cli';
-import { EVERYTHING, ROOT, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
+import { EVERYTHING, ROOT, RUN_TS, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const linux = process.platform === 'linux';
 
@@ -30,7 +30,7 @@ let port: number;
 const probe = (name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) => ({
   name,
   command: 'node',
-  args: [TSX_CLI, fixturePath('sandboxProbe.ts')],
+  args: [RUN_TS, fixturePath('sandboxProbe.ts')],
   env: { HOME: userHome, ...env },
   // The test is about what the sandbox lets through, not about approvals.
   policy: 'trust-all',

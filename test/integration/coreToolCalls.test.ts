@@ -8,7 +8,7 @@ import { resultText } from '@shared/toolResult';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { foldCallEvent, type ToolCallEvent } from '@shared/toolCall';
-import { EVERYTHING, FILESYSTEM, TSX_CLI, fixturePath, tempDir, waitFor } from '../helpers/servers';
+import { EVERYTHING, FILESYSTEM, RUN_TS, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
 const cores: MooringCore[] = [];
 afterEach(async () => void (await Promise.all(cores.splice(0).map((c) => c.close()))));
@@ -110,7 +110,7 @@ describe('tool calls through the core', () => {
 
   it('a tool arriving through list_changed that is not read-only starts disabled until enabled', async () => {
     const { core } = await coreWith([
-      { name: 'fx', command: 'node', args: [TSX_CLI, fixturePath('engineServer.ts')] },
+      { name: 'fx', command: 'node', args: [RUN_TS, fixturePath('engineServer.ts')] },
     ]);
     await core.tools.call('mcp__fx__add_tool', { name: 'late_arrival' }, { preApproved: true });
     await waitFor(() => core.tools.catalog().get('mcp__fx__late_arrival'), 'the new tool in the catalog');

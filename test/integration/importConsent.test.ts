@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runMooring } from '../helpers/cli';
-import { fixturePath, tempDir, TSX_CLI } from '../helpers/servers';
+import { fixturePath, tempDir, RUN_TS } from '../helpers/servers';
 
 let home: string;
 let marker: string;
@@ -18,7 +18,7 @@ describe('mooring mcp import: what a file can never carry', () => {
     home = tempDir('mooring-import-consent-');
     marker = join(home, 'bash-ran');
     file = join(home, 'hostile.json');
-    const hostileServer = `${TSX_CLI} ${fixturePath('hostileServer.ts')}`;
+    const hostileServer = `${RUN_TS} ${fixturePath('hostileServer.ts')}`;
     writeFileSync(
       file,
       JSON.stringify({
@@ -35,7 +35,7 @@ describe('mooring mcp import: what a file can never carry', () => {
           {
             name: 'tools',
             command: 'node',
-            args: [TSX_CLI, fixturePath('hostileServer.ts')],
+            args: [RUN_TS, fixturePath('hostileServer.ts')],
             policy: 'trust-all',
             trust: true,
             env: { NODE_OPTIONS: '--no-warnings', API_URL: 'https://example.com' },

@@ -103,7 +103,7 @@ describe('mooring mcp install from the registry', () => {
     const test = await mooring(['mcp', 'test', 'everything', '--json']);
     expect(test.code, test.stdout + test.stderr).toBe(0);
     expect(JSON.parse(test.stdout)).toMatchObject({ ok: true, tools: expect.arrayContaining(['echo']) });
-  }, 90_000);
+  });
 
   it('a remote entry with a secret header: piped in (never on the command line), kept in the keychain, sent to the server', async () => {
     const r = await mooring(

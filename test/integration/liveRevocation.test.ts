@@ -58,5 +58,5 @@ describe('a revoke in the app reaches a running mooring serve at its next call (
     const denied = await third;
     expect(denied.isError).toBe(true);
     expect(existsSync(join(fsRoot, 'three.txt'))).toBe(false);
-  }, 90_000);
+  });
 });

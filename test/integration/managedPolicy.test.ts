@@ -14,7 +14,7 @@ import { packHelloBundle } from '../fixtures/bundles';
 import { startOsvServer, type OsvStub } from '../fixtures/osvServer';
 import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registryServer';
 import { runMooring } from '../helpers/cli';
-import { ROOT, TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { ROOT, RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 
 const RULE_NPX = /managed by Mooring tests IT\) refuses "[\w-]+": deniedServers\[0\] \{"command":"npx"\}/;
 
@@ -28,7 +28,7 @@ let bundleFile: string;
 const probe = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
   command: 'node',
-  args: [TSX_CLI, fixturePath('sandboxProbe.ts')],
+  args: [RUN_TS, fixturePath('sandboxProbe.ts')],
   ...extra,
 });
 

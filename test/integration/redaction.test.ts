@@ -53,6 +53,27 @@ describe('mooring mcp test with a server that leaks its token', () => {
     }
   });
 
+  it('masks the token the server echoes in its serverInfo and a tool’s title and description', async () => {
+    const home = tempDir('mooring-redact-echo-');
+    writeFileSync(
+      join(home, 'mcp_servers.json'),
+      JSON.stringify({ servers: [leaky('leaky', 'serve', { API_TOKEN: '${env:LEAK_TOKEN}' })] }),
+    );
+    for (const args of [
+      ['mcp', 'test', 'leaky', '--json'],
+      ['mcp', 'test', 'leaky'],
+      ['mcp', 'tools', 'leaky', '--json'],
+      ['mcp', 'tools', 'leaky'],
+    ]) {
+      const r = await mooring(home, args);
+      const all = r.stdout + r.stderr;
+      expect(r.code, all).toBe(0);
+      expect(leaks(all), `${args.join(' ')}: ${all}`).toEqual([]);
+      // The human `mcp test` line names neither the server's version nor descriptions.
+      if (args[1] === 'tools' || args.includes('--json')) expect(all).toContain('[redacted]');
+    }
+  });
+
   it.runIf(process.env.WITH_KEYRING_INNER)('masks a token kept in the keychain', async () => {
     const home = tempDir('mooring-redact-keychain-');
     const add = await mooring(home, [

@@ -58,5 +58,5 @@ describe('a scheduled run', () => {
       /^failed: .*declined the sampling request/,
     );
     expect(steps['mcp__everything__trigger-elicitation-request']).toMatch(/^done: .*"action": "decline"/s);
-  }, 60_000);
+  });
 });

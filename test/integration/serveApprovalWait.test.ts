@@ -69,7 +69,7 @@ describe('mooring serve --stdio answers before its client gives up (real process
     );
     // Progress only ever increases (MCP spec, "Progress").
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
-  }, 60_000);
+  });
 
   it('a client without progress gets the refusal and the hint before its 60 s timeout', async () => {
     const target = join(fsRoot, 'plain.txt');
@@ -98,5 +98,5 @@ describe('mooring serve --stdio answers before its client gives up (real process
       p.client?.startsWith('plain-client'),
     );
     expect(left).toEqual([]);
-  }, 90_000);
+  });
 });

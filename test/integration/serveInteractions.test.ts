@@ -35,7 +35,7 @@ describe('mooring serve --stdio with no app: sampling and elicitation are declin
     expect(serve.stderr()).toMatch(
       /no Mooring app is running for this home, so nobody can answer the elicitation-form request from "everything"; it was declined/,
     );
-  }, 60_000);
+  });
 
   it('a sampling request is refused with the reason and what to do', async () => {
     const r = await serve.client.callTool({
@@ -49,5 +49,5 @@ describe('mooring serve --stdio with no app: sampling and elicitation are declin
     expect(serve.stderr()).toMatch(
       /nobody can answer the sampling request from "everything"; it was declined/,
     );
-  }, 60_000);
+  });
 });

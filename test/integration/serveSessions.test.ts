@@ -163,7 +163,7 @@ describe('mooring serve --http: session caps and idle expiry (real process)', ()
     expect(stale.status).toBe(404);
     expect(JSON.parse(stale.body).error.message).toMatch(/initialize again/);
     expect(fresh).not.toBe(a.ids[0]);
-  }, 60_000);
+  });
 });
 
 describe('mooring serve --http: memory after thousands of sessions (real process)', () => {

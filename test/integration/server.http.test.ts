@@ -248,12 +248,12 @@ describe('mooring serve --http (the CLI process)', () => {
     await client.close();
     p.child.kill('SIGTERM');
     expect(await p.exited, p.err()).toBe(0); // a clean stop: sessions closed through withCore
-  }, 60_000);
+  });
 
   it('refuses --host 0.0.0.0 without --allow-remote, with a hint', async () => {
     const p = run(['--http', '0', '--host', '0.0.0.0'], tempDir('mooring-http-cli-'));
     expect(await p.exited).toBe(2);
     expect(p.err()).toMatch(/not a loopback address/);
     expect(p.err()).toMatch(/--allow-remote/);
-  }, 60_000);
+  });
 });

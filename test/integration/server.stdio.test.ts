@@ -202,7 +202,7 @@ describe('mooring serve --stdio', () => {
     await waitFor(() => quarantined().includes('brand_new'), 'known_tools.json to quarantine brand_new');
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('mcp__engine__brand_new');
     expect(tools.notified()).toBeGreaterThanOrEqual(2);
-  }, 60_000);
+  });
 
   it('a read-only scope sees only read-only tools and cannot call a destructive one', async () => {
     const ro = await connect(home, ['--read-only'], 'read-only-client');
@@ -222,7 +222,7 @@ describe('mooring serve --stdio', () => {
     } finally {
       await ro.client.close();
     }
-  }, 60_000);
+  });
 
   it("start_session's new conversation is named by its model, as the chat's are", async () => {
     const r = await client.callTool({

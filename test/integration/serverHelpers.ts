@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { FILESYSTEM, ROOT, TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { FILESYSTEM, ROOT, RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 
 /** `node <args>` that runs `mooring serve …` through the real bin. */
 export function serveCommandLine(): string[] {
@@ -36,7 +36,7 @@ export function writeHome(fsRoot: string): string {
           name: 'engine',
           transport: 'stdio',
           command: 'node',
-          args: [TSX_CLI, fixturePath('engineServer.ts')],
+          args: [RUN_TS, fixturePath('engineServer.ts')],
           policy: 'trust-all',
         },
       ],

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ESCAPES, hostile, rawEscapesIn } from '../fixtures/servers/hostileText';
 import { runMooring, type CliRun } from '../helpers/cli';
 import { mooringInPty } from '../helpers/pty';
-import { fixturePath, tempDir, TSX_CLI } from '../helpers/servers';
+import { fixturePath, tempDir, RUN_TS } from '../helpers/servers';
 
 let home: string;
 const shownAll = (text: string) => Object.values(ESCAPES).every((e) => text.includes(e.shown));
@@ -23,7 +23,7 @@ describe('terminal escapes from servers and files (CLI end to end)', () => {
   beforeAll(async () => {
     home = tempDir('mooring-escapes-');
     // --all-tools: the hostile tools must be listed and called; the default safe set is tested elsewhere.
-    const server = ['--all-tools', '--', 'node', TSX_CLI, fixturePath('hostileServer.ts')];
+    const server = ['--all-tools', '--', 'node', RUN_TS, fixturePath('hostileServer.ts')];
     expect((await runMooring(home, ['mcp', 'add', 'hostile', ...server])).code).toBe(0);
     expect((await runMooring(home, ['mcp', 'add', 'dies', '--env', 'FIXTURE_DIE=1', ...server])).code).toBe(
       0,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UiEvent } from '@shared/wire';
 import { startOpenAIServer } from '../fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../fixtures/providers/scriptedServer';
-import { FILESYSTEM, TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { FILESYSTEM, RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 import { uiEvents } from '../../src-main/core/api/eventStream';
 import { ToolCatalog } from '../../src-main/core/catalog/catalog';
 import { MooringCore } from '../../src-main/core/mooringCore';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     JSON.stringify({
       servers: [
         { name: 'fs', command: 'node', args: [FILESYSTEM, root] },
-        { name: 'engine', command: 'node', args: [TSX_CLI, fixturePath('engineServer.ts')] },
+        { name: 'engine', command: 'node', args: [RUN_TS, fixturePath('engineServer.ts')] },
       ],
     }),
   );

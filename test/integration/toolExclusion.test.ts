@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { runMooring as mooring } from '../helpers/cli';
-import { TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 
 const SCHEMA_REASON =
   /its input schema cannot be given to a model: property name "l1\.l2\.l3.*" \(\d+ characters/;
@@ -23,7 +23,7 @@ function nastyHome(): string {
         {
           name: 'nasty',
           command: 'node',
-          args: [TSX_CLI, fixturePath('nastySchemas.ts')],
+          args: [RUN_TS, fixturePath('nastySchemas.ts')],
           env: { NASTY_EXTREME: '1' },
         },
       ],
@@ -58,7 +58,7 @@ describe('excluded tools are reported (CLI processes)', () => {
     expect(rows.find((r) => r.excludedReason === undefined && !r.enabled)).toBeUndefined();
     // The nameless tool is not offered under any name.
     expect(rows.some((r) => r.tool === '')).toBe(false);
-  }, 60_000);
+  });
 
   it('mcp call refuses the excluded tool with its reason and hint, not the filters', async () => {
     const call = await mooring(home, ['mcp', 'call', 'nasty', 'deep_500', '{}', '--yes']);
@@ -66,7 +66,7 @@ describe('excluded tools are reported (CLI processes)', () => {
     expect(call.stderr).toMatch(SCHEMA_REASON);
     expect(call.stderr).toMatch(/hint: Server "nasty" would have to simplify the tool's input schema/);
     expect(call.stderr).not.toMatch(/tool filters|includeTools/);
-  }, 60_000);
+  });
 });
 
 describe('excluded tools are reported (the core the app uses)', () => {

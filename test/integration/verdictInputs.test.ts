@@ -4,7 +4,8 @@
 // verdict at a time, in random order — the YOLO switch, the server's policy, its tool filter, the new-tool
 // quarantine (written by "another process"), the tool's definition (and so its fingerprint), a remembered
 // "always allow" (given through the dialog or by another process, revoked on the Permissions screen), a
-// conversation grant, the folder's session (approved, revoked) — and after each change checks that
+// conversation grant, the folder's session (approved, revoked), the tool's pinned contract (accepted in the
+// dialog or by another process, forgotten by another process) — and after each change checks that
 // - the call path's one revision moved (`core.tools.revision()`: the catalogs and resolved names are kept
 //   for one revision only, calls/callRevision.ts), and
 // - the very next call, globally and in the folder, decides what the policy (safety/approvalPolicy.ts
@@ -18,9 +19,10 @@ import type { ServerPolicy } from '@shared/config';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { decide } from '../../src-main/core/safety/approvalPolicy';
 import { ApprovalStore } from '../../src-main/core/safety/approvalStore';
+import { ToolPins, toolPinsPath } from '../../src-main/core/safety/toolPins';
 import { serverIdentity } from '../../src-main/core/safety/toolFingerprint';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import { TSX_CLI, fixturePath, tempDir } from '../helpers/servers';
+import { RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 
 type Loc = 'global' | 'folder';
 type Variant = 0 | 1 | 2;
@@ -48,6 +50,8 @@ interface Model {
   /** One approval per server name and tool: for the server at `loc` as it was at `variant`. */
   always: { loc: Loc; variant: Variant } | null;
   grant: { loc: Loc; variant: Variant } | null;
+  /** Each server's pinned variant of `act` (safety/toolPins.ts); null until a call first sees it. */
+  pin: Record<Loc, Variant | null>;
 }
 
 interface Real {
@@ -58,6 +62,8 @@ interface Real {
   workspace: string;
   /** A second approvals store on the same home: another Mooring process. */
   elsewhere: ApprovalStore;
+  /** A second pins store on the same home: another Mooring process. */
+  pinsElsewhere: ToolPins;
 }
 
 /** Where a call in `loc` goes: the folder's own session only while it runs. */
@@ -80,6 +86,7 @@ function expected(m: Model, loc: Loc): Outcome {
     enabled: !excluded && !m.quarantined,
     yolo: m.yolo,
     remembered,
+    contractChanged: m.pin[where] !== null && m.pin[where] !== variant,
   });
   if (verdict.decision !== 'ask') return verdict.decision;
   return m.grant?.loc === where && m.grant.variant === variant ? 'grant' : 'ask';
@@ -101,9 +108,17 @@ async function outcome(r: Real, loc: Loc): Promise<Outcome> {
   }
 }
 
+/** A call in `loc` saw `act`: a tool seen for the first time is pinned as it is. */
+function seen(m: Model, loc: Loc): void {
+  const where = at(m, loc);
+  m.pin[where] ??= m.variant[where];
+}
+
 async function checkBoth(m: Model, r: Real): Promise<void> {
-  for (const loc of ['global', 'folder'] as const)
+  for (const loc of ['global', 'folder'] as const) {
     expect({ loc, outcome: await outcome(r, loc) }).toEqual({ loc, outcome: expected(m, loc) });
+    seen(m, loc);
+  }
 }
 
 /** Resolves once the tools service has seen `act` as `variant` in `loc`, on its `changed` event. */
@@ -243,8 +258,11 @@ class Answer extends Change {
       .catch(() => undefined);
     r.core.approvals.off('requested', answer);
     expect(asked, `${this} asked`).toBe(asks);
+    seen(m, this.loc);
     if (!asks || this.answer === 'deny') return false;
     const now = { loc: at(m, this.loc), variant: m.variant[at(m, this.loc)] };
+    // A person allowed the call after seeing what changed: the tool as it is now is its contract.
+    m.pin[now.loc] = now.variant;
     if (this.answer === 'always') m.always = now;
     else m.grant = now;
     return true;
@@ -270,6 +288,31 @@ class RememberElsewhere extends Change {
     return true;
   }
   toString = () => 'always allow elsewhere';
+}
+
+/** Another Mooring process accepts the global `act` as it is now (the Tools screen's "Accept change"). */
+class AcceptElsewhere extends Change {
+  async apply(m: Model, r: Real) {
+    const def = r.core.tools.catalog().get(ACT)!.handle.definition;
+    await r.pinsElsewhere.accept(serverIdentity(await r.core.servers.get('mut')), def);
+    const changed = m.pin.global !== m.variant.global;
+    m.pin.global = m.variant.global;
+    return changed;
+  }
+  toString = () => 'accept change elsewhere';
+}
+
+/** Another process forgets every pin (the file emptied): the next sight pins each tool as it is then. */
+class ForgetPinsElsewhere extends Change {
+  async apply(m: Model, r: Real) {
+    const file = toolPinsPath(r.home);
+    writeFileSync(`${file}.tmp`, JSON.stringify({ pins: {} }));
+    renameSync(`${file}.tmp`, file);
+    const changed = m.pin.global !== null || m.pin.folder !== null;
+    m.pin = { global: null, folder: null };
+    return changed;
+  }
+  toString = () => 'pins forgotten elsewhere';
 }
 
 class RevokeAlways extends Change {
@@ -337,13 +380,15 @@ const commands = [
   fc.constant(new RememberElsewhere()),
   fc.constant(new RevokeAlways()),
   fc.constant(new RevokeGrant()),
+  fc.constant(new AcceptElsewhere()),
+  fc.constant(new ForgetPinsElsewhere()),
   fc.boolean().map((b) => new SetFolder(b)),
 ];
 
 const fixture = (...extra: string[]) => ({
   name: 'mut',
   command: 'node',
-  args: [TSX_CLI, fixturePath('mutableTool.ts'), ...extra],
+  args: [RUN_TS, fixturePath('mutableTool.ts'), ...extra],
 });
 
 describe('the safety verdict follows each of its inputs at the very next call', () => {
@@ -367,6 +412,7 @@ describe('the safety verdict follows each of its inputs at the very next call', 
       folder,
       workspace: await core.workspaces.ensure(folder),
       elsewhere: await ApprovalStore.open(home),
+      pinsElsewhere: await ToolPins.open(home),
     };
   }, 60_000);
   afterAll(() => real?.core.close());
@@ -382,6 +428,7 @@ describe('the safety verdict follows each of its inputs at the very next call', 
       variant: { global: 0, folder: 0 },
       always: { loc: 'global', variant: 0 },
       grant: { loc: 'global', variant: 0 },
+      pin: { global: 0, folder: 0 },
     };
     for (const c of [
       new SetFolder(false),
@@ -392,6 +439,7 @@ describe('the safety verdict follows each of its inputs at the very next call', 
       new Morph('global', 1),
       new RevokeAlways(),
       new RevokeGrant(),
+      new ForgetPinsElsewhere(),
     ])
       await c.apply(m, real);
     // Where every run starts: a call of `act` asks (it is not read-only), so each answer and each change counts.
@@ -407,6 +455,11 @@ describe('the safety verdict follows each of its inputs at the very next call', 
     new Answer('global', 'always'),
     new RevokeAlways(),
     new RememberElsewhere(),
+    new Morph('global', 2),
+    new AcceptElsewhere(),
+    new Morph('global', 0),
+    new Answer('global', 'always'),
+    new ForgetPinsElsewhere(),
     new Morph('global', 2),
     new SetYolo(true),
     new SetYolo(false),

@@ -1,7 +1,8 @@
 // No server process outlives the Mooring process that started it (ARCHITECTURE.md, "Server processes never
 // outlive Mooring"), by any exit path: a clean close, and kill -9 of `mooring serve --stdio` and of
 // `mooring web`. The servers: server-everything, and a fixture that ignores stdin EOF and SIGTERM and forks
-// a grandchild that calls setsid (out of reach of a process-group kill). Real processes, /proc polled.
+// a grandchild that calls setsid (out of reach of a process-group kill), and one that exits on stdin EOF and
+// leaves a double-forked daemon (found by the tag its environment inherits). Real processes, /proc polled.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -146,5 +147,45 @@ describe.runIf(process.platform === 'linux')('server processes never outlive Moo
     // One watchdog did it, and then left too.
     expect(watchdogs).toHaveLength(1);
     await waitFor(() => watchdogs.every(gone), 'the watchdog to exit', 5000);
+  });
+
+  it('kill -9 of mooring serve --stdio: a daemon a server left (double fork, setsid) is gone too', async () => {
+    const home = tempDir('mooring-wd-daemon-');
+    const pidFile = join(home, 'pids');
+    writeFileSync(pidFile, '');
+    writeFileSync(
+      join(home, 'mcp_servers.json'),
+      JSON.stringify({
+        servers: [
+          {
+            name: 'daemonizing',
+            command: 'node',
+            args: [fixturePath('daemonizingServer.mjs')],
+            env: { FIXTURE_PID_FILE: pidFile },
+          },
+        ],
+      }),
+    );
+    const mooring = spawn(process.execPath, [join(ROOT, 'bin/mooring.mjs'), 'serve', '--stdio'], {
+      cwd: ROOT,
+      env: { ...process.env, MOORING_HOME: home, MOORING_NO_SHELL_PATH: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    children.push(mooring);
+    const [server, daemon] = await waitFor(
+      () => {
+        const p = pidsIn(pidFile);
+        return p.length >= 2 ? p : undefined;
+      },
+      'the server and its daemon',
+      30_000,
+    );
+    leftovers.push(server!, daemon!);
+    await waitFor(() => watchdogsOf(mooring.pid!).length === 1, 'the watchdog', 30_000);
+    expect(gone(daemon!)).toBe(false);
+    const exited = new Promise((r) => mooring.once('exit', r));
+    mooring.kill('SIGKILL');
+    await exited;
+    await waitFor(() => gone(server!) && gone(daemon!), 'the server and its daemon to end', 5000);
   });
 });

@@ -87,7 +87,7 @@ describe('a hostile .vscode/mcp.json (real CLI)', () => {
     const allowed = await call('allowed explicitly');
     expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
     expect(readFileSync(target, 'utf8')).toBe('allowed explicitly');
-  }, 90_000);
+  });
 
   it('an entry edited while the question is open is not approved: what is approved is what was shown', async () => {
     const fsRoot = tempDir('mooring-hostile-fs-');
@@ -107,5 +107,5 @@ describe('a hostile .vscode/mcp.json (real CLI)', () => {
     expect(pty.output()).toContain('changed since you reviewed it; nothing was approved');
     const approvals = join(home, 'workspace-approvals.json');
     if (existsSync(approvals)) expect(readFileSync(approvals, 'utf8')).not.toContain(fsRoot);
-  }, 60_000);
+  });
 });

@@ -130,5 +130,5 @@ describe.skipIf(!privateKeyring)('a real CLI run with secrets leaves none on dis
     const r = scan(['--tmp', dirname(home), '--prefix', basename(home)]);
     expect(r.stdout).toMatch(/1 dirs \(1 Mooring homes\)/);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-  }, 60_000);
+  });
 });

@@ -274,7 +274,7 @@ describe('the chat over the router', () => {
     await seen((e) => e.type === 'interactionResolved');
     const outcome = await run;
     expect(JSON.stringify(outcome.result.parts)).toMatch(/decline/i);
-  }, 60_000);
+  });
 });
 
 const readFileText = (file: string) => readFileSync(file, 'utf8');

@@ -21,15 +21,11 @@ export function createApiContext(core: MooringCore): ApiContext & { dispose: () 
     const s = core.servers.statuses().find((x) => x.name === e.server);
     if (s) history.record(s);
   };
-  core.on('status', onStatus);
-  core.tools.on('toolCall', onCall);
+  const subscriptions = [core.on('status', onStatus), core.on('toolCall', onCall)];
   for (const s of core.servers.statuses()) history.record(s);
   return {
     core,
     history,
-    dispose: () => {
-      core.off('status', onStatus);
-      core.tools.off('toolCall', onCall);
-    },
+    dispose: () => subscriptions.forEach((s) => void s.dispose()),
   };
 }

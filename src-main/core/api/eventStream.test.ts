@@ -1,4 +1,5 @@
-// The merged UI event stream leaves no listener behind when its consumer goes away.
+// The merged UI event stream: one subscription to the core's bus, left when its consumer goes away, and a
+// bounded queue per consumer (a consumer that falls behind resyncs).
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
@@ -11,26 +12,38 @@ let core: MooringCore | undefined;
 afterEach(async () => core?.close());
 
 describe('uiEvents', () => {
-  it('subscribes to every source while open and unsubscribes from all of them when aborted', async () => {
+  it('reads the core through one subscription to its bus, and leaves it when aborted', async () => {
     core = await MooringCore.open({ home: tempDir('mooring-events-'), secretStore: new MemorySecretStore() });
-    const chat = core.chat;
-    const sources = [
-      [core, ['status', 'interaction', 'tools', 'log', 'approval']],
-      [core.tools, ['toolCall']],
-      [core.interactions, ['resolved']],
-      [core.approvals, ['resolved']],
-      [chat, ['chat', 'turn']],
-      [core.installLinks, ['offer']],
-    ] as const;
-    const counts = () => sources.flatMap(([e, names]) => names.map((n) => e.listenerCount(n)));
-    const before = counts();
+    const before = core.events.listenerCount();
     const ac = new AbortController();
     const stream = uiEvents(core, ac.signal);
     expect((await stream.next()).value).toEqual({ type: 'connected' });
-    expect(counts()).toEqual(before.map((n) => n + 1));
+    expect(core.events.listenerCount()).toBe(before + 1);
     ac.abort();
     await stream.return(undefined);
-    expect(counts()).toEqual(before);
+    expect(core.events.listenerCount()).toBe(before);
+  });
+
+  it('a consumer that falls behind is told to resync, then gets the snapshot and the live events again', async () => {
+    core = await MooringCore.open({ home: tempDir('mooring-events-'), secretStore: new MemorySecretStore() });
+    const ac = new AbortController();
+    const stream = uiEvents(core, ac.signal, { limit: 10 });
+    expect((await stream.next()).value).toEqual({ type: 'connected' });
+    const line = (n: number) => ({
+      server: 'x',
+      at: n,
+      source: 'stderr' as const,
+      level: 'info' as const,
+      text: `${n}`,
+    });
+    // Nobody reads while 25 lines arrive: the first 10 wait, the 11th overflows the queue.
+    for (let n = 0; n < 25; n++) core.events.emit('log', line(n));
+    expect((await stream.next()).value).toEqual({ type: 'resync', dropped: 25 });
+    // Then the live events again, in order.
+    core.events.emit('log', line(100));
+    expect((await stream.next()).value).toEqual({ type: 'log', line: line(100) });
+    ac.abort();
+    await stream.return(undefined);
   });
 
   it('an install link the shell hands over reaches the UI as an event and stays listed until dismissed', async () => {

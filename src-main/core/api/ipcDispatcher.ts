@@ -8,7 +8,7 @@ import {
   getTRPCErrorFromUnknown,
   isAsyncIterable,
 } from '@trpc/server/unstable-core-do-not-import';
-import { isIpcRequest, type IpcResponse } from '../../../shared/ipc';
+import { IPC_WINDOW, isIpcRequest, type IpcResponse } from '../../../shared/ipc';
 
 export interface IpcDispatcherOptions<TRouter extends AnyRouter> {
   router: TRouter;
@@ -27,6 +27,8 @@ export function createIpcDispatcher<TRouter extends AnyRouter>(
   opts: IpcDispatcherOptions<TRouter>,
 ): IpcDispatcher {
   const running = new Map<number, AbortController>();
+  /** Per subscription: messages sent and not yet acknowledged, and the wait for the next ack. */
+  const credit = new Map<number, { unacked: number; wake?: () => void }>();
   let disposed = false;
   const reply = (m: IpcResponse) => {
     if (!disposed) opts.reply(m);
@@ -59,10 +61,19 @@ export function createIpcDispatcher<TRouter extends AnyRouter>(
       if (!isAsyncIterable(output))
         throw new Error(`Subscription "${path}" did not return an async iterable.`);
       const iterator = (output as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+      const flow: { unacked: number; wake?: () => void } = { unacked: 0 };
+      credit.set(id, flow);
+      const wakeOnAbort = () => flow.wake?.();
       abort.signal.addEventListener('abort', () => void iterator.return?.(), { once: true });
+      abort.signal.addEventListener('abort', wakeOnAbort, { once: true });
       for (;;) {
+        // A full window: pull nothing more until the renderer acknowledges (shared/ipc.ts, IPC_WINDOW).
+        while (flow.unacked >= IPC_WINDOW && !abort.signal.aborted)
+          await new Promise<void>((resolve) => (flow.wake = resolve));
+        if (abort.signal.aborted) break;
         const next = await iterator.next();
         if (next.done || abort.signal.aborted) break;
+        flow.unacked++;
         reply({ kind: 'data', id, data: next.value });
       }
       reply({ kind: 'complete', id });
@@ -76,6 +87,7 @@ export function createIpcDispatcher<TRouter extends AnyRouter>(
       });
     } finally {
       running.delete(id);
+      credit.delete(id);
     }
   };
 
@@ -85,6 +97,14 @@ export function createIpcDispatcher<TRouter extends AnyRouter>(
       if (message.kind === 'stop') {
         running.get(message.id)?.abort();
         running.delete(message.id);
+        return;
+      }
+      if (message.kind === 'ack') {
+        const flow = credit.get(message.id);
+        if (!flow) return;
+        flow.unacked = Math.max(0, flow.unacked - message.count);
+        flow.wake?.();
+        flow.wake = undefined;
         return;
       }
       if (running.has(message.id)) return;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixturePath, tempDir, TSX_CLI, waitFor } from '../../../test/helpers/servers';
+import { fixturePath, tempDir, RUN_TS, waitFor } from '../../../test/helpers/servers';
 import { MooringCore } from '../mooringCore';
 import { MemorySecretStore } from '../secrets/secretStore';
 import { appRouter, createApiContext } from './router';
@@ -33,7 +33,7 @@ describe('servers router', () => {
     const fixture = (name: string, extra: object = {}) => ({
       name,
       command: 'node',
-      args: [TSX_CLI, fixturePath('logLevelServer.ts')],
+      args: [RUN_TS, fixturePath('logLevelServer.ts')],
       ...extra,
     });
     const { home, caller } = await appOn([fixture('plain'), fixture('own', { logLevel: 'critical' })], {
@@ -62,7 +62,7 @@ describe('servers router', () => {
   it('enabling a quarantined tool in the app lets it run', async () => {
     // YOLO: no approval dialog in the way, so the only thing that can refuse the call is the quarantine.
     const { home, caller } = await appOn(
-      [{ name: 'fx', command: 'node', args: [TSX_CLI, fixturePath('engineServer.ts')] }],
+      [{ name: 'fx', command: 'node', args: [RUN_TS, fixturePath('engineServer.ts')] }],
       { yolo: true },
     );
     await caller.tools.run({ name: 'mcp__fx__add_tool', arguments: { name: 'late_arrival' } });
@@ -93,7 +93,7 @@ describe('servers router', () => {
       {
         name: 'fx',
         command: 'node',
-        args: [TSX_CLI, fixturePath('engineServer.ts')],
+        args: [RUN_TS, fixturePath('engineServer.ts')],
         includeTools: ['add_tool', 'remove_tool'],
       },
     ]);
@@ -113,7 +113,7 @@ describe('servers router', () => {
         {
           name: 'shell',
           command: 'bash',
-          args: ['-c', `touch ${marker}; exec node ${TSX_CLI} ${fixturePath('engineServer.ts')}`],
+          args: ['-c', `touch ${marker}; exec node ${RUN_TS} ${fixturePath('engineServer.ts')}`],
           trust: true,
           policy: 'trust-all',
           allowPrivateNetwork: true,

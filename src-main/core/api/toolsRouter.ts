@@ -46,6 +46,11 @@ export const toolsRouter = router({
       };
     }),
 
+  /** Accepts a changed tool as its server lists it now: its pin becomes this contract (safety/toolPins.ts). */
+  acceptChange: publicProcedure
+    .input(z.object({ name: z.string().min(1) }))
+    .mutation(({ ctx, input }) => ctx.core.tools.acceptChange(input.name)),
+
   /**
    * Cancels the task a call runs as (its card's Cancel): `tasks/cancel` goes to the server, and the call
    * ends as cancelled. `cancelled` is false when no task of that call is being followed.

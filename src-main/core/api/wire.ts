@@ -56,6 +56,7 @@ export function toWireTool(e: CatalogEntry, extra: { off?: ToolOffReason; icon?:
     idempotent: e.idempotent,
     openWorld: e.openWorld,
     enabled: e.enabled,
+    ...(e.contractChanged ? { changed: true } : {}),
     ...(e.excludedReason ? { excludedReason: e.excludedReason } : {}),
     ...(off ? { off } : {}),
     tokenCost: e.tokenCost,

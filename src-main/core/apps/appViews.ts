@@ -14,6 +14,7 @@ import {
   type WireAppView,
 } from '@shared/appViews';
 import type { ToolResult } from '@shared/toolResult';
+import { DisposableStore, listen, type Disposable } from '../disposable';
 import { MooringError } from '../errors';
 import type { ToolService } from '../calls/toolService';
 import type { InteractionBroker } from '../clientFeatures/interactionBroker';
@@ -80,7 +81,7 @@ const ALLOW_FEATURE: Record<ViewPermission, string> = {
   clipboardWrite: 'clipboard-write',
 };
 
-export class AppViews extends EventEmitter<AppViewsEvents> {
+export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable {
   private sandbox: SandboxHost | undefined;
   private appOrigin = '';
   /** Resource reads per conversation (or the playground), server and uri. */
@@ -90,6 +91,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
   private readonly granted = new Map<string, Set<ViewPermission>>();
   /** The latest context each view gave the model (`ui/update-model-context`), per conversation. */
   private readonly contexts = new Map<string, Map<string, string>>();
+  /** What it follows of the resource subscriptions, ended on `dispose`. */
+  private readonly following = new DisposableStore();
 
   constructor(private readonly deps: AppViewsDeps) {
     super();
@@ -97,14 +100,23 @@ export class AppViews extends EventEmitter<AppViewsEvents> {
     // an update of a `ui://` resource drops its reads and open views load it again (the renderer tears the
     // old one down first, as the spec's cleanup asks); a changed list only drops the server's reads, so
     // views opened from then on read afresh while open ones stay as they are.
-    deps.resources.on('updated', ({ server, uri }) => {
-      if (!uri.startsWith('ui://')) return;
-      this.dropReads((key) => key.endsWith(`\n${server}\n${uri}`));
-      this.emit('updated', { server, uri });
-    });
-    deps.resources.on('listChanged', ({ server, what }) => {
-      if (what === 'resources') this.dropReads((key) => key.split('\n')[2] === server);
-    });
+    this.following.add(
+      listen(deps.resources, 'updated', ({ server, uri }) => {
+        if (!uri.startsWith('ui://')) return;
+        this.dropReads((key) => key.endsWith(`\n${server}\n${uri}`));
+        this.emit('updated', { server, uri });
+      }),
+    );
+    this.following.add(
+      listen(deps.resources, 'listChanged', ({ server, what }) => {
+        if (what === 'resources') this.dropReads((key) => key.split('\n')[2] === server);
+      }),
+    );
+  }
+
+  /** Stops following the servers' resources (the core closes). */
+  dispose(): Promise<void> {
+    return this.following.dispose();
   }
 
   private dropReads(match: (key: string) => boolean): void {

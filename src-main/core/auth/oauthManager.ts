@@ -112,6 +112,12 @@ export class OAuthManager {
     await this.store.forget(server);
   }
 
+  /** The core closes: a sign-in still waiting for its browser stops (and its loopback listener with it). */
+  dispose(): void {
+    for (const b of this.background.values()) b.provider.cancelPending();
+    this.background.clear();
+  }
+
   signInState(config: ServerConfig): Promise<SignInState> {
     if (!isRemote(config)) return Promise.resolve({ signedIn: false });
     return this.provider(config).signInState();

@@ -1,7 +1,11 @@
 // Bytes from a server (a tool result's images, audio and binary resources; a resource read's blobs)
 // written to files for a person to open: `mooring mcp call` and `mooring mcp read` (never base64 on the
 // terminal). The names are ours (kind, number, an extension from a fixed table), never the server's.
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+// A folder may be a cloned repository's, with links planted where our names would go (`out/image-1.png ->
+// ~/.bashrc`): each file is created new, exclusively and without following a link (O_CREAT | O_EXCL |
+// O_NOFOLLOW), and a name that is taken — by a file or a link — is skipped for the next number.
+import { constants } from 'node:fs';
+import { mkdir, mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -48,10 +52,34 @@ export async function writeBlobFiles(
   const counts: Record<string, number> = {};
   const files: string[] = [];
   for (const b of blobs) {
-    const n = (counts[b.kind] = (counts[b.kind] ?? 0) + 1);
-    const file = join(dir, `${b.kind}-${n}.${extensionFor(b.mimeType)}`);
-    await writeFile(file, b.bytes, { mode: 0o600 });
-    files.push(file);
+    for (;;) {
+      const n = (counts[b.kind] = (counts[b.kind] ?? 0) + 1);
+      const file = join(dir, `${b.kind}-${n}.${extensionFor(b.mimeType)}`);
+      if (!(await createNew(file, b.bytes))) continue;
+      files.push(file);
+      break;
+    }
   }
   return files;
+}
+
+/** O_NOFOLLOW where the platform has it (not on Windows, where creating a link needs privileges). */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+/** Writes `bytes` to a file that did not exist (never through a link); false when the name is taken. */
+async function createNew(file: string, bytes: Uint8Array): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, CREATE_NEW, 0o600);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ELOOP') return false;
+    throw err;
+  }
+  try {
+    await handle.writeFile(bytes);
+  } finally {
+    await handle.close();
+  }
+  return true;
 }

@@ -23,8 +23,11 @@ export class CallRevision {
     this.value++;
   }
 
-  /** The revision now, after checking the polled sources (one stat for a file). */
-  current(): number {
+  /**
+   * The revision now, after checking the polled sources (one stat for a file).
+   * @param onPolledMove told when a polled source moved it (no event said so: another process changed a file)
+   */
+  current(onPolledMove?: () => void): number {
     let moved = false;
     for (let i = 0; i < this.sources.length; i++) {
       const r = this.sources[i]!.revision();
@@ -33,7 +36,10 @@ export class CallRevision {
         moved = true;
       }
     }
-    if (moved) this.value++;
+    if (moved) {
+      this.value++;
+      onPolledMove?.();
+    }
     return this.value;
   }
 }

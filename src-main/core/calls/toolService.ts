@@ -15,6 +15,7 @@ import type { SessionPool } from '../mcp/sessionPool';
 import type { ApprovalBroker } from '../safety/approvalBroker';
 import { decideGate, gateSources, type GateDeps } from '../safety/approvalGate';
 import type { ToolQuarantine } from '../safety/toolQuarantine';
+import { serverIdentity } from '../safety/toolFingerprint';
 import type { TaskService } from '../tasks/taskService';
 import { CallRevision } from './callRevision';
 import { callTarget, withHeld, type CallTarget } from './callTarget';
@@ -131,7 +132,9 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
     // Another process changed the quarantine (the user enabled a held tool in the app, or `mooring serve`
     // held one back): one stat when nothing changed (safety/toolQuarantine.ts).
     if (this.deps.quarantine.refresh()) this.invalidate();
-    const now = this.inputs.current();
+    // A change no event announced (another process accepted a changed tool, revoked an approval): those
+    // who follow the catalog (`mooring serve`'s listing) hear of it too.
+    const now = this.inputs.current(() => queueMicrotask(() => this.emit('changed')));
     if (now !== this.madeAt) {
       this.catalogs.clear();
       this.names.clear();
@@ -151,7 +154,18 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
     const built = buildCatalog(
       this.deps.sessionsFor(query.workspace, this.deps.pool.list()).map((a) => {
         const held = this.deps.quarantine.quarantined(a.name);
-        return { server: a.name, config: withHeld(a.config, held), tools: a.tools(), held };
+        const tools = a.tools();
+        const changed = this.deps.gate.pins?.changed(
+          serverIdentity(a.config),
+          tools.map((h) => h.definition),
+        );
+        return {
+          server: a.name,
+          config: withHeld(a.config, held),
+          tools,
+          held,
+          ...(changed ? { changed } : {}),
+        };
       }),
       { provider, ...(toolSet ? { toolSet } : {}) },
     );
@@ -293,6 +307,16 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
     return callTarget(entry, actor, this.deps.quarantine.quarantined(entry.server));
   }
 
+  /**
+   * A person accepted a tool as its server lists it now (the Tools screen's "Accept change"): its pin
+   * becomes this contract (safety/toolPins.ts), and it is treated by its annotations again.
+   */
+  async acceptChange(name: string, workspace?: string): Promise<void> {
+    const { subject } = this.target(name, workspace);
+    await this.deps.gate.pins?.accept(serverIdentity(subject.config), subject.tool);
+    this.invalidate();
+  }
+
   /** The user enabled a tool: a quarantine on it ends. */
   release(server: string, tool: string): void {
     this.deps.quarantine.release(server, tool);
@@ -303,6 +327,16 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
   private holdNewTools(server: string): void {
     const actor = this.deps.pool.get(server);
     if (!actor) return;
+    // First sight pins each tool; a tool listed differently from its pin asks before its next call.
+    const changed = this.deps.gate.pins?.changed(
+      serverIdentity(actor.config),
+      actor.tools().map((h) => h.definition),
+    );
+    for (const name of changed ?? [])
+      actor.hostLog(
+        'warning',
+        `tool "${name}" changed since Mooring first saw it: its next call asks, with what changed`,
+      );
     const held = this.deps.quarantine.observe(
       server,
       actor.tools().map((h) => ({ name: h.name, annotations: h.definition.annotations })),

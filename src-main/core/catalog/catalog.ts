@@ -4,6 +4,7 @@
 
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/client';
 import { friendlyName, ToolNameRegistry } from '@shared/toolNames';
+import { hintsReadOnly } from '@shared/approval';
 import { MooringError } from '../errors';
 import type { ToolHandle } from '../mcp/types';
 import type { Provider } from './adaptSchema';
@@ -23,6 +24,8 @@ export interface CatalogServerInput {
   tools: readonly ToolHandle[];
   /** New tools the quarantine holds back (safety/toolQuarantine.ts): off, and said so, until turned on. */
   held?: readonly string[];
+  /** Tools listed differently from their pinned contract (safety/toolPins.ts), until a person accepts. */
+  changed?: readonly string[];
 }
 
 export interface CatalogOptions {
@@ -52,6 +55,8 @@ export interface CatalogEntry {
   idempotent: boolean;
   openWorld: boolean;
   enabled: boolean;
+  /** Listed differently from its pinned contract: asks before its next call; scoped clients do not get it. */
+  contractChanged: boolean;
   /**
    * MCP Apps: the tool is for its server's views only (`_meta.ui.visibility` without "model"). The model
    * never gets it (`active`, `tryResolve`); a view calls it by its entry (apps/appViews.ts).
@@ -81,6 +86,8 @@ export interface ToolSummary {
   /** False for a tool the model does not get; `excludedReason` says why. */
   enabled: boolean;
   excludedReason?: string;
+  /** Listed differently from its pinned contract (safety/toolPins.ts): its next call asks. */
+  changed?: true;
 }
 
 export interface PreparedArguments {
@@ -110,6 +117,7 @@ class Entry implements CatalogEntry {
   idempotent: boolean;
   openWorld: boolean;
   enabled = true;
+  contractChanged = false;
   appOnly: boolean;
   excludedReason: string | undefined = undefined;
   excludedHint: string | undefined = undefined;
@@ -128,7 +136,7 @@ class Entry implements CatalogEntry {
     const def: Tool = handle.definition;
     // annotationFlags (filters.ts), inline: this runs for every tool of every build.
     const a = def.annotations;
-    const readOnly = a?.readOnlyHint === true;
+    const readOnly = hintsReadOnly(a);
     this.def = def;
     this.provider = opts.provider ?? 'anthropic';
     this.flatten = opts.flatten;
@@ -226,6 +234,7 @@ export class ToolCatalog {
         const modelName = registry.add(input.server, handle.name);
         const entry = new Entry(input.server, modelName, handle, options);
         if (previous) entry.inheritSchema(previous.byName.get(modelName));
+        entry.contractChanged = input.changed?.includes(handle.name) === true;
         const exclusion = exclusionOf(entry, { ...filter, held: input.held }, options.toolSet);
         if (exclusion) {
           entry.enabled = false;
@@ -295,6 +304,7 @@ export class ToolCatalog {
         destructive: e.destructive,
         enabled: e.enabled,
         ...(e.enabled ? {} : { excludedReason: e.excludedReason ?? 'it is disabled' }),
+        ...(e.contractChanged ? { changed: true as const } : {}),
       }),
     );
   }

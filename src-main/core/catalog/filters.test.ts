@@ -32,7 +32,13 @@ describe('filters', () => {
       idempotent: false,
       openWorld: true,
     });
+    // Contradictory hints count as destructive: the cautious reading of an untrusted server's word.
     expect(annotationFlags({ annotations: { readOnlyHint: true, destructiveHint: true } })).toMatchObject({
+      readOnly: false,
+      destructive: true,
+      idempotent: false,
+    });
+    expect(annotationFlags({ annotations: { readOnlyHint: true } })).toMatchObject({
       readOnly: true,
       destructive: false,
       idempotent: true,

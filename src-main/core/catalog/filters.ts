@@ -3,6 +3,7 @@
 // Per agent: a named tool set selecting model names across servers.
 
 import type { Tool } from '@modelcontextprotocol/client';
+import { hintsReadOnly } from '@shared/approval';
 
 export interface ServerToolFilter {
   includeTools?: string[] | undefined;
@@ -74,7 +75,7 @@ export interface AnnotationFlags {
  */
 export function annotationFlags(tool: Pick<Tool, 'annotations'>): AnnotationFlags {
   const a = tool.annotations ?? {};
-  const readOnly = a.readOnlyHint === true;
+  const readOnly = hintsReadOnly(a);
   return {
     readOnly,
     destructive: !readOnly && a.destructiveHint !== false,

@@ -21,6 +21,7 @@ export {
 export { ResourcesService } from './resourcesService';
 export { RootsRegistry } from './roots';
 export { SamplingService, USER_REJECTED, type SamplingComplete, type SamplingParams } from './sampling';
+export { SamplingModel } from './samplingModel';
 export { DEFAULT_SAMPLING_TOKENS_PER_HOUR, SamplingBudget } from './samplingBudget';
 export type { ServerSession } from './serverSession';
 export { createRelaySource } from './relaySource';

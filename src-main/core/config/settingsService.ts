@@ -1,8 +1,9 @@
 // The settings service: settings.json as the core holds it (one store per core, so its updates are
-// serialised), the named tool sets inside it, and the change hook the core uses to rebuild what depends
-// on a setting. The Settings screens, the tool-set panel and `mooring toolset` all change it here.
+// serialised), the named tool sets inside it, and the change hooks the rooms built after it subscribe to
+// (catalogs, log levels). The Settings screens, the tool-set panel and `mooring toolset` all change it here.
 import { DEFAULT_PROVIDER_URLS, type ProviderId } from '@shared/providers';
 import type { LogLevel, Settings, SettingsInput } from '@shared/settings';
+import { toDisposable, type Disposable } from '../disposable';
 import { MooringError } from '../errors';
 import { withSetting } from './settingKeys';
 import { SettingsStore } from './settings';
@@ -17,17 +18,32 @@ export interface SettingsServiceOptions {
   file: string;
   /** The settings as loaded (loadSettings) when the core opened. */
   initial: Settings;
-  /** Called after every change the core makes or reloads (catalogs, log levels). */
-  onChange?: (settings: Settings) => Promise<void> | void;
 }
 
-export class SettingsService {
+type ChangeHook = (settings: Settings) => Promise<void> | void;
+
+export class SettingsService implements Disposable {
   private readonly store: SettingsStore;
   private settings: Settings;
+  private readonly hooks = new Set<ChangeHook>();
 
   constructor(private readonly opts: SettingsServiceOptions) {
     this.store = new SettingsStore({ file: opts.file });
     this.settings = opts.initial;
+  }
+
+  /**
+   * Runs `hook` after every change this service makes or reloads; a change resolves once every hook has.
+   * Disposing the result removes it.
+   */
+  onChange(hook: ChangeHook): Disposable {
+    const entry: ChangeHook = (s) => hook(s);
+    this.hooks.add(entry);
+    return toDisposable(() => void this.hooks.delete(entry));
+  }
+
+  private async changed(): Promise<void> {
+    await Promise.all([...this.hooks].map((h) => h(this.settings)));
   }
 
   /** The settings as of the last load or change. */
@@ -38,14 +54,14 @@ export class SettingsService {
   /** Reads the file again (it may have been edited by hand or by another process). */
   async reload(): Promise<Settings> {
     this.settings = await this.store.get();
-    await this.opts.onChange?.(this.settings);
+    await this.changed();
     return this.settings;
   }
 
   /** Applies `change` to the file's current settings; nothing is written when the result is invalid. */
   async update(change: (current: Settings) => SettingsInput): Promise<Settings> {
     this.settings = await this.store.update(change);
-    await this.opts.onChange?.(this.settings);
+    await this.changed();
     return this.settings;
   }
 
@@ -122,7 +138,8 @@ export class SettingsService {
     return saved.toolSets;
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
+    this.hooks.clear();
     await this.store.close();
   }
 }

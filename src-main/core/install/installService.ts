@@ -60,6 +60,12 @@ interface Stored {
 
 const LINK = /^(mooring|cursor|vscode|vscode-insiders):/i;
 
+/** Removes what an install unpacked for the server `name` under `home` (a bundle's folder); nothing when there is none. */
+export async function removeInstalledFiles(home: string, name: string): Promise<void> {
+  if (!SERVER_NAME_PATTERN.test(name)) return;
+  await rm(bundleDir(home, name), { recursive: true, force: true });
+}
+
 export class InstallService {
   private readonly plans = new Map<string, Stored>();
 
@@ -155,9 +161,8 @@ export class InstallService {
   }
 
   /** Removes what an install unpacked for `name` (a bundle's folder); nothing when there is none. */
-  async removeFiles(name: string): Promise<void> {
-    if (!SERVER_NAME_PATTERN.test(name)) return;
-    await rm(bundleDir(this.deps.home, name), { recursive: true, force: true });
+  removeFiles(name: string): Promise<void> {
+    return removeInstalledFiles(this.deps.home, name);
   }
 
   // ---- sources -----------------------------------------------------------------------------------

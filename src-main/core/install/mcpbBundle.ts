@@ -11,9 +11,10 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { VERSIONED_MANIFEST_SCHEMAS } from '@anthropic-ai/mcpb/schemas';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { VERSIONED_MANIFEST_SCHEMAS } from '@anthropic-ai/mcpb/schemas';
+import type { Entry, ZipFile } from 'yauzl';
 import { MooringError } from '../errors';
+import { loadMcpbSchemas, loadYauzl } from './lazy';
 
 export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
@@ -55,7 +56,8 @@ export function entryNameProblem(name: string): string | undefined {
 const isSymlink = (e: Entry) => ((e.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
 const isDirectory = (e: Entry, name: string) => name.endsWith('/');
 
-function open(file: string): Promise<ZipFile> {
+async function open(file: string): Promise<ZipFile> {
+  const { default: yauzl } = await loadYauzl();
   return new Promise((res, rej) =>
     yauzl.open(
       file,
@@ -137,11 +139,12 @@ function counter(limit: { left: number }): Transform {
 }
 
 /** Validates `manifest.json`'s JSON against the specification's schema for its version. */
-export function validateManifest(raw: unknown): McpbManifest {
+export async function validateManifest(raw: unknown): Promise<McpbManifest> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw bad('manifest.json is not a JSON object');
   const m = raw as Record<string, unknown>;
   const version = String(m.manifest_version ?? m.dxt_version ?? '');
+  const { VERSIONED_MANIFEST_SCHEMAS } = await loadMcpbSchemas();
   const schema = (
     VERSIONED_MANIFEST_SCHEMAS as Record<string, (typeof VERSIONED_MANIFEST_SCHEMAS)[ManifestVersion]>
   )[version];
@@ -193,7 +196,7 @@ export async function readBundle(file: string): Promise<BundleInfo> {
   } catch (err) {
     throw bad(`manifest.json is not valid JSON (${(err as Error).message})`);
   }
-  return { manifest: validateManifest(raw), sha256, entries, unpackedBytes: declaredBytes };
+  return { manifest: await validateManifest(raw), sha256, entries, unpackedBytes: declaredBytes };
 }
 
 /**

@@ -23,9 +23,13 @@ export interface ProcessWatchdogOptions {
   runtime?: string;
 }
 
+/** The environment variable that marks a server's processes, one value per spawn (`track`). */
+export const SERVER_TAG_VAR = 'MOORING_SERVER_TAG';
+
 export class ProcessWatchdog {
   private child: ChildProcess | undefined;
-  private readonly tracked = new Set<number>();
+  /** Each tracked server's pid and the tag its processes inherit. */
+  private readonly tracked = new Map<number, string | undefined>();
   private readonly waiting = new Map<number, () => void>();
   private seq = 0;
   private replies = '';
@@ -37,10 +41,13 @@ export class ProcessWatchdog {
     return this.child?.pid;
   }
 
-  /** Records a server process just spawned; starts the watchdog with the first one. */
-  track(pid: number): void {
-    this.tracked.add(pid);
-    this.send(`track ${pid}`, true);
+  /**
+   * Records a server process just spawned, and the value of SERVER_TAG_VAR in its environment (its
+   * descendants inherit it, so they are found even once detached); starts the watchdog with the first one.
+   */
+  track(pid: number, tag?: string): void {
+    this.tracked.set(pid, tag);
+    this.send(tag ? `track ${pid} ${tag}` : `track ${pid}`, true);
   }
 
   /**
@@ -107,7 +114,8 @@ export class ProcessWatchdog {
     (child.stdin as Writable & { unref?: () => void }).unref?.();
     (child.stdout as Readable & { unref?: () => void }).unref?.();
     // A watchdog started again (the first one was killed) learns every server still running.
-    for (const pid of this.tracked) child.stdin!.write(`track ${pid}\n`);
+    for (const [pid, tag] of this.tracked)
+      child.stdin!.write(tag ? `track ${pid} ${tag}\n` : `track ${pid}\n`);
     return child;
   }
 

@@ -4,6 +4,7 @@
 // "Tool annotations"). Any other tool fails explicitly: it may or may not have run, and only the model
 // or the user can decide whether to call it again.
 import type { ToolAnnotations } from '@modelcontextprotocol/client';
+import { hintsReadOnly } from '@shared/approval';
 import { MooringError } from '../errors';
 
 export interface RetryableTool {
@@ -21,7 +22,7 @@ export interface SafeRetryOptions {
 
 /** True when running the tool twice with the same arguments has no additional effect. */
 export function isSafeToRetry(tool: RetryableTool): boolean {
-  return tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+  return hintsReadOnly(tool.annotations) || tool.annotations?.idempotentHint === true;
 }
 
 const isTransient = (err: unknown): err is MooringError =>

@@ -137,7 +137,8 @@ export class SessionActor extends EventEmitter {
       s.error = this.lastError;
     const negotiated = this.handler.negotiated();
     const info = negotiated?.serverInfo;
-    if (info) s.serverInfo = { name: info.name, version: info.version };
+    // A server may echo a secret it was given in its name or version (redaction: safety/redact.ts).
+    if (info) s.serverInfo = { name: this.redact(info.name), version: this.redact(info.version) };
     if (negotiated?.protocolVersion) s.protocolVersion = negotiated.protocolVersion;
     if (this.connection.connectMs !== undefined) s.connectMs = this.connection.connectMs;
     const pid = this.connection.pid;
@@ -298,7 +299,18 @@ export class SessionActor extends EventEmitter {
     };
   }
 
-  private applyTools(tools: Tool[]): void {
+  /** `text` with every known secret masked (the root's SecretRedactor), as it may leave the session. */
+  private redact(text: string): string {
+    return this.opts.redact ? this.opts.redact(text) : text;
+  }
+
+  private applyTools(listed: Tool[]): void {
+    // A secret a server echoes in a tool's title or description reaches no screen, terminal or model.
+    const tools = listed.map((t) => {
+      const title = t.title === undefined ? undefined : this.redact(t.title);
+      const description = t.description === undefined ? undefined : this.redact(t.description);
+      return title === t.title && description === t.description ? t : { ...t, title, description };
+    });
     const change = this.registry.apply(tools);
     if (change.added.length || change.removed.length || change.changed.length) {
       if (this.state === 'ready' || this.state === 'reconnecting')

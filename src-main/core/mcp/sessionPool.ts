@@ -1,13 +1,25 @@
 // Owns the session actors: one per enabled server, keyed by the hash of its config's identity, so an
 // edited server gets a fresh actor and an untouched one keeps its warm session. The tool filters and the
 // approval policy are not part of that identity (ARCHITECTURE.md, "Session actor states"): editing them
-// reconfigures the actor in place, and the server process goes on.
+// reconfigures the actor in place, and the server process goes on. Each session publishes its events straight
+// onto the bus the pool is given (the core's: ARCHITECTURE.md, "The path of an event"), not through the pool.
 import { createHash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { ServerConfig } from '@shared/config';
-import type { SessionStatus } from '@shared/session';
+import type { LogLine, SessionStatus, ToolsChange } from '@shared/session';
+import type { Disposable } from '../disposable';
+import { EventBus } from '../eventBus';
 import { SessionActor, type SessionActorOptions } from './sessionActor';
 import type { SessionEvents } from './types';
+
+/** The events of a pool's sessions, by name. */
+export interface SessionEventMap {
+  status: SessionStatus;
+  tools: ToolsChange;
+  log: LogLine;
+}
+
+/** Where a pool's sessions publish and whoever follows them subscribes (the core's bus, or the pool's own). */
+export type SessionEventBus = Pick<EventBus<SessionEventMap>, 'emit' | 'on' | 'off'>;
 
 export type PoolActorOptions = Omit<SessionActorOptions, 'config'>;
 
@@ -28,16 +40,22 @@ export const configHash = (c: ServerConfig): string => {
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 };
 
-export class SessionPool extends EventEmitter {
+export class SessionPool {
   private actors = new Map<string, { hash: string; actor: SessionActor }>();
   private closing?: Promise<void>;
 
-  constructor(private readonly actorOptions: PoolActorOptions = {}) {
-    super();
+  constructor(
+    private readonly actorOptions: PoolActorOptions = {},
+    private readonly events: SessionEventBus = new EventBus<SessionEventMap>(),
+  ) {}
+
+  /** Follows this pool's sessions (on the bus it publishes to); disposing the result stops. */
+  on<E extends keyof SessionEvents>(event: E, listener: SessionEvents[E]): Disposable {
+    return this.events.on(event, listener as (p: SessionEventMap[E]) => void);
   }
 
-  override on<E extends keyof SessionEvents>(event: E, listener: SessionEvents[E]): this {
-    return super.on(event, listener);
+  off<E extends keyof SessionEvents>(event: E, listener: SessionEvents[E]): void {
+    this.events.off(event, listener as (p: SessionEventMap[E]) => void);
   }
 
   /**
@@ -56,16 +74,16 @@ export class SessionPool extends EventEmitter {
       if (!c || configHash(c) !== hash) {
         this.actors.delete(name);
         closes.push(actor.close());
-        if (!c) this.emit('status', actor.status());
+        if (!c) this.events.emit('status', actor.status());
       }
     }
     const starts: Promise<void>[] = [];
     for (const c of wanted.values()) {
       if (this.actors.has(c.name)) continue;
       const actor = new SessionActor({ ...this.actorOptions, config: c });
-      actor.on('status', (s) => this.emit('status', s));
-      actor.on('tools', (t) => this.emit('tools', t));
-      actor.on('log', (l) => this.emit('log', l));
+      actor.on('status', (s) => this.events.emit('status', s));
+      actor.on('tools', (t) => this.events.emit('tools', t));
+      actor.on('log', (l) => this.events.emit('log', l));
       this.actors.set(c.name, { hash: configHash(c), actor });
       starts.push(actor.start().catch(() => undefined));
     }

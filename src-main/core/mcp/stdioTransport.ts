@@ -8,12 +8,13 @@
 // - every stdout line is capped (4 MB): an oversized line is dropped, reported, and the request
 //   it answered fails at once with a clear error instead of hanging until its timeout;
 // - a line that is not JSON-RPC ("garbage", e.g. a stray console.log) is reported, never fatal.
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import { MESSAGE_TOO_LARGE, type MessageTooLargeData } from './connectionDoctor';
-import { processWatchdog, type ProcessWatchdog } from './processWatchdog';
+import { processWatchdog, SERVER_TAG_VAR, type ProcessWatchdog } from './processWatchdog';
 import { StderrLines } from './stderrLines';
 
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -96,8 +97,11 @@ export class StdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('StdioTransport already started');
     return new Promise((resolve, reject) => {
+      // A mark every descendant inherits, however it detaches (setsid, a double fork): the watchdog finds
+      // the server's tree by it once the server is gone (mcp/watchdogScript.ts).
+      const tag = randomBytes(12).toString('hex');
       const child = spawn(this.opts.command, this.opts.args, {
-        env: this.opts.env,
+        env: { ...this.opts.env, [SERVER_TAG_VAR]: tag },
         cwd: this.opts.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         // Own process group (POSIX): lets close() signal every descendant at once.
@@ -118,7 +122,7 @@ export class StdioTransport implements Transport {
         this.finish();
       });
       child.once('spawn', () => {
-        if (child.pid) this.watchdog?.track(child.pid);
+        if (child.pid) this.watchdog?.track(child.pid, tag);
         resolve();
       });
       child.once('close', () => this.finish());

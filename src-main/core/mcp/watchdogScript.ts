@@ -4,16 +4,19 @@
 // disk; the real-process tests in test/integration/watchdog.test.ts run it as shipped.
 //
 // Protocol, one line each, on its stdin (Mooring → watchdog):
-//   track PID          a server process Mooring just spawned (its own process group and session)
+//   track PID [TAG]    a server process Mooring just spawned (its own process group and session), and the
+//                      value of MOORING_SERVER_TAG in its environment, which its descendants inherit
 //   snapshot ID PID    note PID's whole tree now, then answer "done ID" on stdout (before a clean close:
 //                      once the server exits, a grandchild that called setsid is reparented and no longer
 //                      reachable through parent pids)
 //   reap PID           the server is gone or closing: end what is left of its tree (and the snapshot), forget it
 // End of stdin means Mooring died (or exited): end every tracked tree, then exit.
 //
-// Ending a tree: every process whose parent is in it, every member of its process groups and sessions,
-// found again at kill time (Linux: /proc; macOS: ps), SIGTERM, up to 2 s of grace, then SIGKILL to whatever
-// is left. A process is known by pid and start time, so a recycled pid is never signalled.
+// Ending a tree: every process whose parent is in it, every member of its process groups and sessions, and
+// (Linux) every process whose environment carries the server's tag — a descendant that detached (setsid, a
+// double fork) and was reparented once its parent exited is found by it — found again at kill time (Linux:
+// /proc; macOS: ps), SIGTERM, up to 2 s of grace, then SIGKILL to whatever is left. A process is known by
+// pid and start time, so a recycled pid is never signalled.
 export const WATCHDOG_SCRIPT = String.raw`'use strict';
 // mooring-watchdog
 const fs = require('node:fs');
@@ -24,6 +27,7 @@ const self = process.pid;
 const owner = Number(process.argv[1]);
 const roots = new Map(); // tracked server pid -> start time
 const snapshots = new Map(); // server pid -> Map(pid -> start time)
+const tags = new Map(); // server pid -> the MOORING_SERVER_TAG value its processes inherit
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Terminal signals are for Mooring, not for the one process that must outlive it.
@@ -62,6 +66,21 @@ function list() {
     if (!/^\d+$/.test(name)) continue;
     const p = procStat(name);
     if (p) out.set(Number(name), p);
+  }
+  return out;
+}
+
+// Linux: the processes whose environment holds one of the tags (their first environment: what they were
+// started with, inherited from the server however far they detached).
+function tagged(tagList, procs) {
+  const out = new Map();
+  if (process.platform !== 'linux' || !tagList.length) return out;
+  const marks = tagList.map((t) => Buffer.from('MOORING_SERVER_TAG=' + t + '\0'));
+  for (const [pid, p] of procs) {
+    if (pid === self || pid === owner || pid <= 1) continue;
+    let env;
+    try { env = fs.readFileSync('/proc/' + pid + '/environ'); } catch { continue; }
+    if (marks.some((m) => env.includes(m))) out.set(pid, p.start);
   }
   return out;
 }
@@ -127,7 +146,10 @@ const alive = (found, procs) =>
   });
 
 async function end(rootMap, extra) {
-  let tree = collect(rootMap, extra, list());
+  const first = list();
+  const tagList = [...rootMap.keys()].map((pid) => tags.get(pid)).filter(Boolean);
+  extra = new Map([...extra, ...tagged(tagList, first)]);
+  let tree = collect(rootMap, extra, first);
   if (!tree.found.size && !tree.groups.size) return;
   signal(tree, 'SIGTERM');
   const seen = new Map([...extra, ...tree.found]);
@@ -156,6 +178,7 @@ function onLine(line) {
   if (cmd === 'track') {
     const pid = Number(a);
     if (pid > 1) roots.set(pid, startOf(pid));
+    if (pid > 1 && b && /^[0-9a-f]+$/.test(b)) tags.set(pid, b);
   } else if (cmd === 'snapshot') {
     const pid = Number(b);
     const root = new Map([[pid, roots.get(pid)]]);
@@ -166,9 +189,11 @@ function onLine(line) {
     if (!roots.has(pid)) return;
     const root = new Map([[pid, roots.get(pid)]]);
     const extra = snapshots.get(pid) || new Map();
+    // end() reads the tag before its first await: the server is forgotten right after.
+    const done = end(root, extra).catch(() => {}).finally(() => reaping.delete(done));
     roots.delete(pid);
     snapshots.delete(pid);
-    const done = end(root, extra).catch(() => {}).finally(() => reaping.delete(done));
+    tags.delete(pid);
     reaping.add(done);
   }
 }

@@ -7,20 +7,14 @@ import {
   type ApprovalDecision,
   type ApprovalRequest,
   type ApprovalRequestInput,
+  type ApprovalResolved,
 } from '@shared/approval';
-import type { ErrorData } from '@shared/errors';
 import { MooringError } from '../errors';
 import { PendingRequests } from './pendingRequests';
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
 
-export interface ApprovalResolved {
-  request: ApprovalRequest;
-  /** Set when the user answered. */
-  decision?: ApprovalDecision;
-  /** Set when the request ended unanswered: timeout (`refused`) or abort (`cancelled`). */
-  error?: ErrorData;
-}
+export type { ApprovalResolved };
 
 export interface ApprovalBrokerEvents {
   requested: [ApprovalRequest];

@@ -18,6 +18,7 @@ import type { ApprovalStore } from './approvalStore';
 import type { AuditInput, AuditLog } from './auditLog';
 import type { ConversationGrants } from './conversationGrants';
 import type { FlowPermissions } from './flowPermissions';
+import type { PinLookup, ToolPins } from './toolPins';
 import {
   serverIdentity,
   toolFingerprint,
@@ -33,6 +34,8 @@ export interface GateDeps {
   yolo: () => boolean;
   /** "Allow for this conversation" answers, in memory (safety/conversationGrants.ts). */
   grants?: ConversationGrants;
+  /** Each tool's contract as first seen or last accepted (safety/toolPins.ts). */
+  pins?: Pick<ToolPins, 'lookup' | 'accept' | 'revision' | 'changed'>;
   /** The pairs of servers data may flow between unasked (safety/flowPermissions.ts, docs/trust.md). */
   flows?: Pick<FlowPermissions, 'allows' | 'allow' | 'revision'>;
 }
@@ -94,20 +97,24 @@ export interface GateDecision {
   identity: ServerIdentity;
   fingerprint: string;
   remembered: ApprovalLookup;
+  /** The tool against its pinned contract (absent without pins). */
+  pin?: PinLookup;
   verdict: PolicyVerdict;
   /** The flow the call makes from what the conversation read (docs/trust.md), when it makes one. */
   flow?: DataFlow;
 }
 
 export function decideGate(
-  deps: Pick<GateDeps, 'store' | 'yolo' | 'flows'>,
+  deps: Pick<GateDeps, 'store' | 'yolo' | 'pins' | 'flows'>,
   subject: GateSubject,
 ): GateDecision {
   const { config, tool } = subject;
   const identity = serverIdentity(config);
   const remembered = deps.store.lookup(identity, tool);
+  const pin = deps.pins?.lookup(identity, tool);
   const yolo = deps.yolo();
   const verdict = decide({
+    contractChanged: pin?.status === 'changed',
     policy: config.policy,
     annotations: tool.annotations,
     enabled: subject.enabled,
@@ -115,6 +122,7 @@ export function decideGate(
     yolo,
     remembered,
   });
+  // What the conversation read is an input too: a call that carries it to another server is a flow.
   const flow = subject.readFrom?.length
     ? flowOf(subject.readFrom, flowDestination(config.name, tool.name, tool.annotations), deps.flows)
     : undefined;
@@ -122,6 +130,7 @@ export function decideGate(
     identity,
     fingerprint: toolFingerprint(identity, tool),
     remembered,
+    ...(pin ? { pin } : {}),
     verdict: flow
       ? withFlow(verdict, flow, config.policy === 'trust-all' || yolo || remembered.status === 'allowed')
       : verdict,
@@ -136,8 +145,13 @@ export interface VerdictSource {
 }
 
 /** The gate's own sources that change without an event: what the call path's revision polls. */
-export function gateSources(deps: Pick<GateDeps, 'store' | 'grants' | 'flows'>): VerdictSource[] {
-  return [deps.store, ...(deps.grants ? [deps.grants] : []), ...(deps.flows ? [deps.flows] : [])];
+export function gateSources(deps: Pick<GateDeps, 'store' | 'grants' | 'pins' | 'flows'>): VerdictSource[] {
+  return [
+    deps.store,
+    ...(deps.grants ? [deps.grants] : []),
+    ...(deps.pins ? [deps.pins] : []),
+    ...(deps.flows ? [deps.flows] : []),
+  ];
 }
 
 /** One call as the fast path needs it: its tool's subject and decision, its arguments and who asks. */
@@ -194,7 +208,7 @@ export async function authorizeCall(
   decided: GateDecision = decideGate(deps, call),
 ): Promise<GateResult> {
   const { config, tool } = call;
-  const { identity, fingerprint, remembered, verdict, flow } = decided;
+  const { identity, fingerprint, remembered, pin, verdict, flow } = decided;
   const flowText = flow ? describeFlow(flow) : undefined;
   const label = `"${tool.name}" of server "${config.name}"`;
   const audit = (
@@ -280,7 +294,11 @@ export async function authorizeCall(
         arguments: call.arguments,
         fingerprint,
         reason: verdict.reason,
-        ...(remembered.status === 'lapsed' ? { diff: remembered.diff } : {}),
+        ...(remembered.status === 'lapsed'
+          ? { diff: remembered.diff }
+          : pin?.status === 'changed'
+            ? { diff: pin.diff, diffSince: 'pinned' as const }
+            : {}),
         ...(call.client !== undefined ? { client: call.client } : {}),
         ...(call.conversationId !== undefined ? { conversationId: call.conversationId } : {}),
         ...(flow && flowText
@@ -312,6 +330,8 @@ export async function authorizeCall(
     );
   }
   if (answer.outcome === 'always') await deps.store.remember({ identity, tool, decidedBy: answer.decidedBy });
+  // A person saw the diff and let the call run: the tool as it is now is its contract from here on.
+  if (pin?.status === 'changed') await deps.pins?.accept(identity, tool);
   if (flow && answer.allowFlow)
     for (const from of new Set(flow.from.map((o) => o.server)))
       await deps.flows?.allow(from, flow.to.server, answer.decidedBy);

@@ -104,6 +104,18 @@ const table: Row[] = [
     /destructive/,
   ],
   [
+    'contradictory hints (read-only and destructive) count as destructive',
+    { annotations: { readOnlyHint: true, destructiveHint: true } },
+    'ask',
+    /destructive/,
+  ],
+  [
+    'a read-only tool that left its pinned contract asks, whatever it now claims',
+    { annotations: { readOnlyHint: true }, contractChanged: true },
+    'ask',
+    /changed since Mooring first saw it/,
+  ],
+  [
     'a disabled tool with a remembered approval is refused',
     { enabled: false, remembered: ALLOWED },
     'refuse',

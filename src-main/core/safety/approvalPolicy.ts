@@ -2,7 +2,12 @@
 // MCP spec, "Tool annotations": annotations are hints from a possibly untrusted server, and a tool without
 // them is assumed possibly destructive and not read-only. So only an explicit readOnlyHint:true runs unasked.
 import type { ServerPolicy } from '@shared/config';
-import type { ApprovalLookup, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
+import {
+  hintsReadOnly,
+  type ApprovalLookup,
+  type PolicyVerdict,
+  type ToolAnnotationHints,
+} from '@shared/approval';
 
 export interface DecideInput {
   /** The server's policy from its config (`ServerConfig.policy`). */
@@ -16,6 +21,8 @@ export interface DecideInput {
   yolo: boolean;
   /** The approval store's answer for this server + tool (absent means none). */
   remembered?: ApprovalLookup | undefined;
+  /** The tool is listed differently from its pin (safety/toolPins.ts) and nobody accepted the change yet. */
+  contractChanged?: boolean | undefined;
 }
 
 const verdict = (decision: PolicyVerdict['decision'], reason: string): PolicyVerdict => ({
@@ -35,10 +42,12 @@ function whyAsk(a: ToolAnnotationHints | undefined): string {
  * 1. a disabled tool is refused — nothing (not YOLO, not trust-all) turns that into a call;
  * 2. `trust-all` and YOLO run without asking;
  * 3. a lapsed approval asks, whatever the annotations now claim, so the user sees the diff;
- * 4. `always-ask` asks, ignoring read-only hints and remembered approvals;
- * 5. readOnlyHint:true runs (`default` and `auto-read-only` agree here);
- * 6. a remembered "always allow" whose fingerprint still matches runs;
- * 7. everything else asks.
+ * 4. a tool that left its pinned contract asks, whatever the annotations now claim, with the diff;
+ * 5. `always-ask` asks, ignoring read-only hints and remembered approvals;
+ * 6. read-only hints run (`default` and `auto-read-only` agree here) — not when the tool also says it
+ *    is destructive (`hintsReadOnly`);
+ * 7. a remembered "always allow" whose fingerprint still matches runs;
+ * 8. everything else asks.
  */
 export function decide(input: DecideInput): PolicyVerdict {
   const { policy, annotations, enabled, yolo, remembered } = input;
@@ -48,8 +57,10 @@ export function decide(input: DecideInput): PolicyVerdict {
   if (yolo) return verdict('auto', 'YOLO mode is on: every enabled tool runs without asking');
   if (remembered?.status === 'lapsed')
     return verdict('ask', 'the tool changed since you chose "always allow"; review what changed');
+  if (input.contractChanged)
+    return verdict('ask', 'the tool changed since Mooring first saw it; review what changed');
   if (policy === 'always-ask') return verdict('ask', 'the server’s policy is "always ask"');
-  if (annotations?.readOnlyHint === true)
+  if (hintsReadOnly(annotations))
     return verdict(
       'auto',
       policy === 'auto-read-only'

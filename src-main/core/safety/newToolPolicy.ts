@@ -1,7 +1,7 @@
 // New tools arriving through notifications/tools/list_changed: a server that was approved with
 // three harmless tools must not gain a fourth, destructive one silently. Every new tool starts disabled
 // unless it is marked read-only; the user enables it in the server's tool list.
-import type { ToolAnnotationHints } from '@shared/approval';
+import { hintsReadOnly, type ToolAnnotationHints } from '@shared/approval';
 
 export interface ListedTool {
   name: string;
@@ -19,5 +19,5 @@ export function newToolsToDisable(
 ): string[] {
   if (previous === undefined) return [];
   const known = new Set(previous.map((t) => t.name));
-  return current.filter((t) => !known.has(t.name) && t.annotations?.readOnlyHint !== true).map((t) => t.name);
+  return current.filter((t) => !known.has(t.name) && !hintsReadOnly(t.annotations)).map((t) => t.name);
 }

@@ -55,6 +55,35 @@ describe('splitSecrets', () => {
     expect(JSON.stringify(config)).not.toMatch(/ghp_abc|c-value/);
   });
 
+  it('Cookie, X-Auth*, Proxy-Authorization and a URL with a password are secrets', () => {
+    const { config, secrets } = splitSecrets({
+      name: 'db',
+      transport: 'http',
+      url: 'https://db.example.com/mcp',
+      env: { DATABASE_URL: 'postgres://app:pa55w0rd@db.internal/app', PUBLIC_URL: 'https://example.com/' },
+      headers: {
+        Cookie: 'session=abc123',
+        'X-Auth-Token': 'xat-1',
+        'Proxy-Authorization': 'Basic dXNlcjpwdw==',
+        Accept: 'application/json',
+      },
+    });
+    expect(config.headers).toEqual({
+      Cookie: KEYCHAIN_REF,
+      'X-Auth-Token': KEYCHAIN_REF,
+      'Proxy-Authorization': KEYCHAIN_REF,
+      Accept: 'application/json',
+    });
+    expect(config.env).toEqual({ DATABASE_URL: KEYCHAIN_REF, PUBLIC_URL: 'https://example.com/' });
+    expect(secrets.map((x) => x.field).sort()).toEqual([
+      'env DATABASE_URL',
+      'header Cookie',
+      'header Proxy-Authorization',
+      'header X-Auth-Token',
+    ]);
+    expect(JSON.stringify(config)).not.toMatch(/pa55w0rd|abc123|xat-1|dXNlcjpwdw/);
+  });
+
   it('headers: Authorization is detected; detect:false keeps only what is marked', () => {
     const input = {
       name: 'web',

@@ -41,9 +41,16 @@ export function inputReferences(
   return [...ids];
 }
 
-const SECRET_NAME = /token|key|secret|password|passwd|authorization/i;
-/** Names whose values are treated as secret even when not marked: `*TOKEN*`, `*KEY*`, `*SECRET*`, `*PASSWORD*`, `Authorization`. */
+const SECRET_NAME = /token|key|secret|password|passwd|authorization|cookie|^x-auth/i;
+/**
+ * Names whose values are treated as secret even when not marked: `*TOKEN*`, `*KEY*`, `*SECRET*`,
+ * `*PASSWORD*`, `Authorization` and `Proxy-Authorization`, `Cookie`, `X-Auth*`.
+ */
 export const looksSecret = (name: string): boolean => SECRET_NAME.test(name);
+
+/** A URL with a password in it (`postgres://user:pw@db/app`): a secret whatever its name. */
+const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
+export const holdsCredential = (value: string): boolean => URL_WITH_PASSWORD.test(value);
 
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const INPUT_REF = /\$\{input:([^}]+)\}/;
@@ -82,7 +89,9 @@ export function splitSecrets(input: ServerConfigInput, opts: { detect?: boolean 
   ) => {
     const out = { ...(values ?? {}) };
     const keys = new Set(marked ?? []);
-    if (detect) for (const [k, v] of Object.entries(out)) if (looksSecret(k) && !isReference(v)) keys.add(k);
+    if (detect)
+      for (const [k, v] of Object.entries(out))
+        if ((looksSecret(k) || holdsCredential(v)) && !isReference(v)) keys.add(k);
     const secretKeys: string[] = [];
     for (const k of keys) {
       // A masked value sent back by a form (from maskConfig) means "unchanged", never the new secret.
@@ -235,6 +244,17 @@ function withCredential(value: string): string[] {
   return m ? [value, m[1]!] : [value];
 }
 
+/** The password of a URL in `value`, raw and decoded (none when there is none). */
+function passwordOf(value: string): string[] {
+  const m = /:\/\/[^/\s:@]*:([^/\s@]+)@/.exec(value);
+  if (!m) return [];
+  try {
+    return [m[1]!, decodeURIComponent(m[1]!)];
+  } catch {
+    return [m[1]!];
+  }
+}
+
 /**
  * Every secret value a resolved config holds, for redaction: keychain values and values of secret-looking
  * keys (whole, and the credential of an `Authorization`-style value), what `${input:…}` references became
@@ -254,8 +274,8 @@ export function secretValuesOf(template: ServerConfig, resolved: ServerConfig): 
   ] as const;
   for (const [tmpl, values, marked] of maps)
     for (const [k, v] of Object.entries(values)) {
-      const keySecret = marked.includes(k) || looksSecret(k);
-      if (keySecret) out.push(...withCredential(v));
+      const keySecret = marked.includes(k) || looksSecret(k) || holdsCredential(v);
+      if (keySecret) out.push(...withCredential(v), ...passwordOf(v));
       fromRefs(tmpl[k], v, keySecret);
     }
   const masked = maskArgs(resolved.args);
@@ -324,7 +344,7 @@ export function maskConfig<T extends ServerConfig>(config: T, opts: { urlHostOnl
     Object.fromEntries(
       Object.entries(values).map(([k, v]) => [
         k,
-        secret.includes(k) || (looksSecret(k) && !isReference(v)) ? MASK : v,
+        secret.includes(k) || ((looksSecret(k) || holdsCredential(v)) && !isReference(v)) ? MASK : v,
       ]),
     );
   return {

@@ -61,6 +61,7 @@ export const RelayedInputSchema = z.object({
   fingerprint: z.string(),
   reason: z.string(),
   diff: z.custom<ToolChange[]>((v) => Array.isArray(v)).optional(),
+  diffSince: z.enum(['approved', 'pinned']).optional(),
   client: z.string().optional(),
   /** The flow between servers the call makes (docs/trust.md), named in the app's dialog too. */
   flow: z

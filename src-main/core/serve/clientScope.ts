@@ -32,10 +32,22 @@ function matches(pattern: string, name: string): boolean {
   return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
 }
 
-/** Whether `scope` lets the client see and call the tool `name` (readOnly: the tool is marked read-only). */
-export function scopeAllows(scope: ClientScope, tool: { name: string; readOnly: boolean }): ScopeVerdict {
+/**
+ * Whether `scope` lets the client see and call the tool `name` (readOnly: the tool is marked read-only;
+ * changed: it left its pinned contract, safety/toolPins.ts, and a read-only client gets it only once a person
+ * accepted the change, whatever its annotations now claim).
+ */
+export function scopeAllows(
+  scope: ClientScope,
+  tool: { name: string; readOnly: boolean; changed?: boolean },
+): ScopeVerdict {
   if (scope.tools && !scope.tools.some((p) => matches(p, tool.name)))
     return { ok: false, reason: `"${tool.name}" is not in this client's tool set` };
+  if (scope.readOnly && tool.changed)
+    return {
+      ok: false,
+      reason: `"${tool.name}" changed since Mooring first saw it; a read-only client gets it once the user accepts the change in Mooring (Tools)`,
+    };
   if (scope.readOnly && !tool.readOnly)
     return {
       ok: false,

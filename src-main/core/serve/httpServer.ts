@@ -10,7 +10,7 @@
 // Every session hears the core through one shared listener (servedEvents.ts). It listens on 127.0.0.1
 // unless the caller explicitly allows a remote bind.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import {
   isInitializeRequest,
@@ -30,6 +30,12 @@ import { TokenRing, type ServerToken } from './serverTokens';
 
 export const MCP_PATH = '/mcp';
 const MAX_BODY = 4 * 1024 * 1024;
+/**
+ * A connection that has not sent a whole request head within this long is closed. Node closes a slow head
+ * only once its first byte came (`headersTimeout`); a socket that sends nothing stays open, and a thousand
+ * of them take every file descriptor the process has, so the token holder's request cannot be accepted.
+ */
+export const HEADERS_DEADLINE_MS = 5_000;
 
 export interface McpHttpServerOptions extends MooringServerDeps {
   port: number;
@@ -212,12 +218,22 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
     }
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer({ headersTimeout: HEADERS_DEADLINE_MS }, (req, res) => {
+    const deadline = deadlines.get(req.socket);
+    if (deadline) clearTimeout(deadline);
     handle(req, res).catch((err: unknown) => {
       opts.onError?.(err as Error);
       if (!res.headersSent) deny(res, 500, 'Internal error');
       else res.end();
     });
+  });
+  // Until its first request head is complete, a connection is anyone's (no token read yet): it gets a deadline.
+  const deadlines = new WeakMap<Socket, NodeJS.Timeout>();
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), HEADERS_DEADLINE_MS);
+    timer.unref();
+    deadlines.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>

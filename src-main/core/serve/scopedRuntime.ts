@@ -26,7 +26,11 @@ export class ScopedRuntime implements AgentToolRuntime {
     // The scope is checked on the entry the runtime resolved, once per call (and per listed tool).
     const admit = (entry: CatalogEntry): string | undefined => {
       if (isInteractiveOnly(entry)) return `"${entry.modelName}" is only for the Mooring window`;
-      const v = scopeAllows(who.scope, { name: entry.modelName, readOnly: entry.readOnly });
+      const v = scopeAllows(who.scope, {
+        name: entry.modelName,
+        readOnly: entry.readOnly,
+        changed: entry.contractChanged,
+      });
       return v.ok ? undefined : v.reason;
     };
     this.inner = new CoreToolRuntime(

@@ -79,7 +79,11 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
           'List the tools again.',
         );
       // The scope again at call time: the tool may have changed (e.g. lost its read-only mark) since listing.
-      const verdict = scopeAllows(who.scope, { name: modelName, readOnly: entry.readOnly });
+      const verdict = scopeAllows(who.scope, {
+        name: modelName,
+        readOnly: entry.readOnly,
+        changed: entry.contractChanged,
+      });
       if (!verdict.ok)
         throw new MooringError(
           'refused',
@@ -110,7 +114,10 @@ export function relayCoreTools(opts: ToolsRelayOptions): () => void {
     const scope = opts.identity().scope;
     const wanted = new Map<string, CatalogEntry>();
     for (const e of tools.catalog().active())
-      if (!isInteractiveOnly(e) && scopeAllows(scope, { name: e.modelName, readOnly: e.readOnly }).ok)
+      if (
+        !isInteractiveOnly(e) &&
+        scopeAllows(scope, { name: e.modelName, readOnly: e.readOnly, changed: e.contractChanged }).ok
+      )
         wanted.set(e.modelName, e);
     for (const [name, r] of registered)
       if (!wanted.has(name)) {

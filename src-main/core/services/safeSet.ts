@@ -4,6 +4,7 @@
 // once, and the mark goes. Callers that add servers wait for the outcome to say what it did.
 import type { LogLine } from '@shared/session';
 import { defaultExcludeTools } from '../catalog/filters';
+import type { Disposable } from '../disposable';
 import { toErrorData } from '../errors';
 import type { SessionPool } from '../mcp/sessionPool';
 
@@ -32,14 +33,21 @@ export interface SafeSetDeps {
   log: (line: LogLine) => void;
 }
 
-export class SafeSetApplier {
+export class SafeSetApplier implements Disposable {
   /** Safe sets being applied, by server: a connect that finds one pending starts it here. */
   private readonly runs = new Map<string, Promise<SafeDefaults>>();
+  /** Following the pool's connects, until `dispose`. */
+  private readonly following: Disposable;
 
   constructor(private readonly deps: SafeSetDeps) {
-    deps.pool.on('status', (s) => {
+    this.following = deps.pool.on('status', (s) => {
       if (s.state === 'ready') this.onReady(s.name);
     });
+  }
+
+  /** Stops following the pool (its owner, the server sessions, closed). */
+  dispose(): void | Promise<void> {
+    return this.following.dispose();
   }
 
   /** Marks servers just added; resolves once the marks are on disk (another process may connect them). */

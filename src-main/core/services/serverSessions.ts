@@ -35,24 +35,26 @@ export class ServerSessions extends DisposableObject {
 
   constructor(private readonly deps: ServerSessionsDeps) {
     super();
-    this.safeSet = new SafeSetApplier({
-      marks: deps.safeSet,
-      pool: deps.pool,
-      exclude: async (name, tools) => {
-        await deps.exclude(name, tools);
-        // A process that only started this server (the CLI's startOnly) does not follow the file: its
-        // running session takes the filter in place all the same.
-        const actor = deps.pool.get(name);
-        if (actor && !this.live) {
-          actor.reconfigure({
-            ...actor.config,
-            excludeTools: [...new Set([...actor.config.excludeTools, ...tools])],
-          });
-          deps.tools.invalidate();
-        }
-      },
-      log: deps.log,
-    });
+    this.safeSet = this.register(
+      new SafeSetApplier({
+        marks: deps.safeSet,
+        pool: deps.pool,
+        exclude: async (name, tools) => {
+          await deps.exclude(name, tools);
+          // A process that only started this server (the CLI's startOnly) does not follow the file: its
+          // running session takes the filter in place all the same.
+          const actor = deps.pool.get(name);
+          if (actor && !this.live) {
+            actor.reconfigure({
+              ...actor.config,
+              excludeTools: [...new Set([...actor.config.excludeTools, ...tools])],
+            });
+            deps.tools.invalidate();
+          }
+        },
+        log: deps.log,
+      }),
+    );
   }
 
   /**

@@ -4,7 +4,7 @@
 // home (taskRecords.ts), followed to its end (taskFollow.ts) with its status on the call's lifecycle, and
 // its result handed back to the caller like any tool result. Cancel sends `tasks/cancel`. When Mooring
 // closes, a conversation's task keeps running on the server; the next app start resumes following it
-// (`resume`) and hands the outcome to the conversation (`deliver`, wired by the root to the chat).
+// (`resume`) and hands the outcome to the conversation (`deliver`, which the root's start hands in: the chat).
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { ErrorData } from '@shared/errors';
@@ -55,9 +55,15 @@ export interface TaskCallInput {
   onTask: (task: CallTask) => void;
 }
 
-/** How a task that outlived its turn ended, for its conversation. */
+/** How a task that outlived its turn ended, for its conversation (the chat's `deliverTaskResult`). */
 export interface TaskDelivery {
-  record: TaskRecord;
+  conversationId: string;
+  /** The model's id of the call that started the task. */
+  callId: string;
+  server: string;
+  tool: string;
+  friendlyName: string;
+  taskId: string;
   outcome: { status: 'done' | 'failed' | 'cancelled'; result?: CallToolResult; error?: ErrorData };
 }
 
@@ -66,14 +72,18 @@ export interface TaskServiceDeps {
   actor: (server: string) => SessionActor | undefined;
   /** Answers a 2026 task's input requests through the client's handlers (clientFeatures). */
   fulfil?: (server: string, ...rest: Parameters<InputFulfiller>) => Promise<unknown>;
-  /** Hands a resumed task's outcome to its conversation (the root wires the chat). */
-  deliver: (d: TaskDelivery) => Promise<void>;
-  /** A resumed task's lifecycle, on the one tool-call stream (calls/toolService.ts `publish`). */
-  publish: (e: Omit<ToolCallEvent, 'seq'>) => void;
   log: (line: LogLine) => void;
   pid?: number;
   isAlive?: (pid: number) => boolean;
   ttlMs?: number;
+}
+
+/** Where a resumed task goes (`resume`). */
+export interface ResumedTasks {
+  /** Hands a resumed task's outcome to its conversation (the chat). */
+  deliver: (d: TaskDelivery) => Promise<void>;
+  /** A resumed task's lifecycle, on the one tool-call stream (calls/toolService.ts `publish`). */
+  publish: (e: Omit<ToolCallEvent, 'seq'>) => void;
 }
 
 export class TaskService {
@@ -148,16 +158,18 @@ export class TaskService {
           : new MooringError('cancelled', 'Mooring closed; the task was cancelled on the server'),
       );
     const all = Promise.allSettled([...this.followers.values()].map((f) => f.done));
-    await Promise.race([all, new Promise((r) => setTimeout(r, 2_000).unref?.())]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, 2_000)))]);
+    clearTimeout(timer);
   }
 
   /**
    * After the sessions started: follows again every recorded task whose process is gone, and hands each
    * outcome to its conversation. A task without a conversation (a one-off call) is forgotten.
    */
-  async resume(): Promise<void> {
+  async resume(to: ResumedTasks): Promise<void> {
     const claimed = await this.records.claimOrphans(this.pid, this.deps.isAlive ?? processAlive);
-    for (const r of claimed) void this.resumeOne(r);
+    for (const r of claimed) void this.resumeOne(r, to);
   }
 
   close(): Promise<void> {
@@ -284,7 +296,7 @@ export class TaskService {
   }
 
   /** Follows a task whose process ended (Mooring restarted) and delivers its outcome. */
-  private async resumeOne(r: TaskRecord): Promise<void> {
+  private async resumeOne(r: TaskRecord, to: ResumedTasks): Promise<void> {
     if (!r.conversationId) {
       this.note(r.server, 'info', `forgot task ${r.taskId} of ${r.tool}: the call that started it has ended`);
       await this.records.remove(r.key).catch(() => undefined);
@@ -302,7 +314,7 @@ export class TaskService {
       ...(r.client ? { client: r.client } : {}),
     };
     const emit = (phase: ToolCallPhase, task: TaskSnapshot, extra: Partial<ToolCallEvent> = {}) =>
-      this.deps.publish({
+      to.publish({
         ...base,
         phase,
         at: Date.now(),
@@ -364,14 +376,22 @@ export class TaskService {
         if (isSuspended(ac.signal))
           return void (await this.records.patch(r.key, { ownerPid: RELEASED }).catch(() => undefined));
         const error = toErrorData(err);
-        this.deps.publish({ ...base, phase: 'failed', at: Date.now(), error });
+        to.publish({ ...base, phase: 'failed', at: Date.now(), error });
         outcome = { status: error.code === 'cancelled' ? 'cancelled' : 'failed', error };
       } finally {
         this.followers.delete(r.key);
         await side?.close().catch(() => undefined);
       }
       try {
-        await this.deps.deliver({ record: r, outcome });
+        await to.deliver({
+          conversationId: r.conversationId!,
+          callId: r.callId,
+          server: r.server,
+          tool: r.tool,
+          friendlyName: r.friendlyName,
+          taskId: r.taskId,
+          outcome,
+        });
         await this.records.remove(r.key);
       } catch (err) {
         this.note(r.server, 'warning', `could not deliver task ${r.taskId}: ${toErrorData(err).message}`);

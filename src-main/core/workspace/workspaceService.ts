@@ -3,6 +3,7 @@
 // per-folder sessions of a conversation tied to a folder. The Project folder screen, `mooring mcp
 // list|approve --workspace` and the chat all come here.
 import type { ServerConfig } from '@shared/config';
+import { toDisposable, type Disposable } from '../disposable';
 import { MooringError } from '../errors';
 import type { PoolActorOptions } from '../mcp/sessionPool';
 import type { SecretStore } from '../secrets/secretStore';
@@ -19,24 +20,34 @@ export interface WorkspaceServiceDeps {
   globalConfigs: () => Promise<ServerConfig[]>;
   /** Session options for one folder's pool (its `prepare` resolves that folder's inputs). */
   poolOptions: (workspace: string) => PoolActorOptions;
-  /** A folder session's tools or state changed. */
-  onChange: () => void;
   /** Refuses, naming the rule, a server the managed policy does not allow (confine/managedPolicy.ts). */
   admit?: (config: ServerConfig) => void;
 }
 
-export class WorkspaceService {
+export class WorkspaceService implements Disposable {
   private approvalFile?: WorkspaceApprovals;
   /** Per-folder pools for the approved workspace servers of conversations tied to a folder. */
   readonly sessions: WorkspaceSessions;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: WorkspaceServiceDeps) {
     this.sessions = new WorkspaceSessions({
       globalConfigs: deps.globalConfigs,
       scan: (dir) => this.scan(dir),
       poolOptions: deps.poolOptions,
-      onChange: deps.onChange,
+      onChange: () => this.changed(),
     });
+  }
+
+  /** Calls `fn` when a folder session's tools or state changed, or an approval was taken back. */
+  onChange(fn: () => void): Disposable {
+    const entry = () => fn();
+    this.listeners.add(entry);
+    return toDisposable(() => void this.listeners.delete(entry));
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
   }
 
   /** The servers a folder offers, each with its approval status. */
@@ -97,7 +108,7 @@ export class WorkspaceService {
   async revokeApproval(workspace: string, source: string, name: string): Promise<number> {
     this.approvalFile ??= await WorkspaceApprovals.open(this.deps.home);
     const n = await this.approvalFile.forget(workspace, source, name);
-    this.deps.onChange();
+    this.changed();
     return n;
   }
 
@@ -106,7 +117,9 @@ export class WorkspaceService {
     return this.sessions.ensure(dir);
   }
 
-  close(): Promise<void> {
-    return this.sessions.closeAll();
+  /** Closes every folder's sessions. */
+  async dispose(): Promise<void> {
+    this.listeners.clear();
+    await this.sessions.closeAll();
   }
 }

@@ -1,9 +1,10 @@
 // A tRPC link over the preload's one bridge (`window.mooring`), for the Electron window. Each operation
-// gets an id; answers come back on the same channel. Unsubscribing sends `stop`.
+// gets an id; answers come back on the same channel. Unsubscribing sends `stop`; a subscription's messages
+// are acknowledged as they are handled (shared/ipc.ts, IPC_ACK_EVERY).
 import { TRPCClientError, type TRPCLink } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { observable } from '@trpc/server/observable';
-import type { IpcResponse, MooringBridge } from '@shared/ipc';
+import { IPC_ACK_EVERY, type IpcResponse, type MooringBridge } from '@shared/ipc';
 
 export function ipcLink<TRouter extends AnyTRPCRouter>(bridge: MooringBridge): TRPCLink<TRouter> {
   let nextId = 1;
@@ -15,6 +16,7 @@ export function ipcLink<TRouter extends AnyTRPCRouter>(bridge: MooringBridge): T
       observable((observer) => {
         const id = nextId++;
         let done = false;
+        let handled = 0;
         listeners.set(id, (m) => {
           switch (m.kind) {
             case 'result':
@@ -24,6 +26,7 @@ export function ipcLink<TRouter extends AnyTRPCRouter>(bridge: MooringBridge): T
               break;
             case 'data':
               observer.next({ result: { type: 'data', data: m.data } });
+              if (++handled % IPC_ACK_EVERY === 0) bridge.send({ kind: 'ack', id, count: IPC_ACK_EVERY });
               break;
             case 'error':
               done = true;

@@ -1,16 +1,18 @@
 // The one live stream: every core event updates the query cache (statuses, tools, logs, approvals),
 // the calls store or the live chat, so every screen reads live data without its own subscription and
-// without re-reading on a timer. On (re)connect the core replays the state as of now first.
+// without re-reading on a timer. On (re)connect, and after falling behind (`resync`), the core replays the
+// state as of now first. One handler per event (liveEvents.ts): the compiler asks for each.
 import { useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useRef } from 'react';
 import type { ApprovalRequest } from '@shared/approval';
 import type { LogLine } from '@shared/session';
-import { applyChatUiEvent } from '../screens/chat/liveChat';
+import { chatEventHandlers } from '../screens/chat/liveChat';
 import { useCalls } from '../stores/callStore';
 import { useResourceUpdates } from '../stores/resourceUpdates';
 import { toast } from '../ui';
 import type { ServerRow, UiEvent } from '@shared/wire';
+import { dispatchUiEvent, type UiEventHandlers } from './liveEvents';
 import { useTRPC } from './trpc';
 
 const MAX_LOG_LINES = 500;
@@ -34,86 +36,71 @@ export function useLiveEvents(): { connected: boolean } {
     }, 150);
   };
 
-  const onData = (e: UiEvent) => {
-    switch (e.type) {
-      case 'connected':
-        // A new or resumed stream: fetch again whatever may have changed while it was down.
-        void qc.invalidateQueries();
-        break;
-      case 'status':
-        qc.setQueryData<ServerRow[]>(trpc.servers.list.queryKey(), (rows) =>
-          rows?.map((r) => (r.config.name === e.status.name ? { ...r, status: e.status } : r)),
-        );
-        invalidateSoon();
-        break;
-      case 'tools':
-        invalidateSoon();
-        break;
-      case 'toolCall':
-        apply(e.event);
-        // A call's end moves the server's metrics.
-        if (e.event.phase === 'done' || e.event.phase === 'failed') invalidateSoon();
-        break;
-      case 'serversFile':
-        void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
-        break;
-      case 'log':
-        qc.setQueryData<LogLine[]>(trpc.servers.logs.queryKey({ name: e.line.server }), (lines) =>
-          lines ? [...lines, e.line].slice(-MAX_LOG_LINES) : lines,
-        );
-        break;
-      case 'approval':
-        qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
-          list?.some((r) => r.id === e.request.id) ? list : [...(list ?? []), e.request],
-        );
-        break;
-      case 'approvalResolved':
-        qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
-          list?.filter((r) => r.id !== e.id),
-        );
-        break;
-      case 'appViewUpdated':
-        // An MCP App view's resource changed on its server: open views of that resource read it again
-        // (docs/decisions/005-app-view-updates.md); views of other resources stay as they are.
-        void qc.invalidateQueries({
-          queryKey: trpc.apps.open.pathKey(),
-          predicate: (q) => {
-            const view = q.state.data as { server?: string; uri?: string } | null | undefined;
-            return view?.server === e.server && view.uri === e.uri;
-          },
-        });
-        break;
-      case 'installLink':
-        // The install consent screen reads the list; the event says it changed.
-        void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() });
-        break;
-      case 'resourceUpdated':
-        bumpResource(e.server, e.uri);
-        break;
-      case 'listChanged':
-        // A server's resources or prompts changed: the lists that show them are fetched again.
-        if (e.what === 'prompts') void qc.invalidateQueries({ queryKey: trpc.chat.prompts.queryKey() });
-        else {
-          void qc.invalidateQueries({ queryKey: trpc.resources.list.queryKey({ server: e.server }) });
-          void qc.invalidateQueries({ queryKey: trpc.resources.templates.queryKey({ server: e.server }) });
-        }
-        break;
-      case 'schedule':
-        // The Schedules screen reads its lists again; a run is also a conversation in the chat's list.
-        if (e.event.type === 'notify') {
-          // In the desktop app the shell shows an OS notification (electron/attentionNotifier.ts).
-          if (!('mooring' in window)) toast({ title: e.event.title, description: e.event.body });
-          break;
-        }
-        void qc.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
-        if (e.event.type === 'run')
-          void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
-        break;
-      default:
-        // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.
-        applyChatUiEvent(e, qc, trpc);
-    }
+  // A new or resumed stream, or one that fell behind (`resync`): fetch again whatever may have changed.
+  const refetchAll = () => void qc.invalidateQueries();
+  const handlers: UiEventHandlers = {
+    connected: refetchAll,
+    resync: refetchAll,
+    status: (e) => {
+      qc.setQueryData<ServerRow[]>(trpc.servers.list.queryKey(), (rows) =>
+        rows?.map((r) => (r.config.name === e.status.name ? { ...r, status: e.status } : r)),
+      );
+      invalidateSoon();
+    },
+    tools: invalidateSoon,
+    toolCall: (e) => {
+      apply(e.event);
+      // A call's end moves the server's metrics.
+      if (e.event.phase === 'done' || e.event.phase === 'failed') invalidateSoon();
+    },
+    serversFile: () => void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() }),
+    log: (e) =>
+      qc.setQueryData<LogLine[]>(trpc.servers.logs.queryKey({ name: e.line.server }), (lines) =>
+        lines ? [...lines, e.line].slice(-MAX_LOG_LINES) : lines,
+      ),
+    approval: (e) =>
+      qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
+        list?.some((r) => r.id === e.request.id) ? list : [...(list ?? []), e.request],
+      ),
+    approvalResolved: (e) =>
+      qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
+        list?.filter((r) => r.id !== e.id),
+      ),
+    appViewUpdated: (e) =>
+      // An MCP App view's resource changed on its server: open views of that resource read it again
+      // (docs/decisions/005-app-view-updates.md); views of other resources stay as they are.
+      void qc.invalidateQueries({
+        queryKey: trpc.apps.open.pathKey(),
+        predicate: (q) => {
+          const view = q.state.data as { server?: string; uri?: string } | null | undefined;
+          return view?.server === e.server && view.uri === e.uri;
+        },
+      }),
+    // The install consent screen reads the list; the event says it changed.
+    installLink: () => void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() }),
+    resourceUpdated: (e) => bumpResource(e.server, e.uri),
+    listChanged: (e) => {
+      // A server's resources or prompts changed: the lists that show them are fetched again.
+      if (e.what === 'prompts') void qc.invalidateQueries({ queryKey: trpc.chat.prompts.queryKey() });
+      else {
+        void qc.invalidateQueries({ queryKey: trpc.resources.list.queryKey({ server: e.server }) });
+        void qc.invalidateQueries({ queryKey: trpc.resources.templates.queryKey({ server: e.server }) });
+      }
+    },
+    schedule: (e) => {
+      // The Schedules screen reads its lists again; a run is also a conversation in the chat's list.
+      if (e.event.type === 'notify') {
+        // In the desktop app the shell shows an OS notification (electron/attentionNotifier.ts).
+        if (!('mooring' in window)) toast({ title: e.event.title, description: e.event.body });
+        return;
+      }
+      void qc.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
+      if (e.event.type === 'run') void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
+    },
+    // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.
+    ...chatEventHandlers(qc, trpc),
   };
+  const onData = (e: UiEvent) => dispatchUiEvent(handlers, e);
 
   const sub = useSubscription(trpc.events.subscriptionOptions(undefined, { onData }));
   return { connected: sub.status === 'pending' };

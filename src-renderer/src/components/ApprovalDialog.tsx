@@ -8,11 +8,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { ApprovalOutcome, ApprovalRequest } from '@shared/approval';
+import { hintsReadOnly, type ApprovalOutcome, type ApprovalRequest } from '@shared/approval';
 import { useTRPC } from '../api/trpc';
 import { appOfClient } from '@shared/appViews';
 import { checkArgs } from '@shared/toolArguments';
-import { escapeUntrusted as shown } from '@shared/untrustedText';
+import { escapeUntrusted as shown, jsonForTerminal } from '@shared/untrustedText';
 import { AnnotationBadges } from './AnnotationBadges';
 import { ErrorNote } from './ErrorNote';
 
@@ -44,7 +44,9 @@ function ApprovalBody({
   const asker = useAsker(request);
   const tools = useQuery(trpc.tools.list.queryOptions({ server: request.server }));
   const schema = tools.data?.find((t) => t.tool === request.tool)?.inputSchema;
-  const original = JSON.stringify(request.arguments, null, 2);
+  // Bidi, zero-width and control characters in the arguments show as `\u202e` escapes: still the same JSON
+  // (it parses back to the same value), but a person reads what the server will get (shared/untrustedText.ts).
+  const original = jsonForTerminal(request.arguments, 2);
   const [text, setText] = useState(original);
   const check = checkArgs(text, schema);
   const answer = useMutation(
@@ -54,8 +56,8 @@ function ApprovalBody({
   );
   const a = request.annotations;
   const flags = {
-    readOnly: a.readOnlyHint === true,
-    destructive: a.readOnlyHint !== true && a.destructiveHint !== false,
+    readOnly: hintsReadOnly(a),
+    destructive: !hintsReadOnly(a) && a.destructiveHint !== false,
     idempotent: a.idempotentHint === true,
     openWorld: a.openWorldHint !== false,
   };
@@ -72,25 +74,29 @@ function ApprovalBody({
   };
   return (
     <>
-      <Dialog.Title className="modal-title">Allow “{request.friendlyName}”?</Dialog.Title>
+      <Dialog.Title className="modal-title">Allow “{shown(request.friendlyName)}”?</Dialog.Title>
       <Dialog.Description className="muted">
-        <strong>{request.server}</strong> / <code>{request.tool}</code>
-        {asker ? ` · asked by ${asker}` : ''}. Why you are asked: {request.reason}.
+        <strong>{shown(request.server)}</strong> / <code>{shown(request.tool)}</code>
+        {asker ? ` · asked by ${shown(asker)}` : ''}. Why you are asked: {shown(request.reason)}.
       </Dialog.Description>
       <p>
         <AnnotationBadges flags={flags} />
       </p>
       {request.diff && request.diff.length > 0 && (
         <div className="banner warn" data-testid="approval-diff">
-          <strong>This tool changed since you allowed it:</strong>
+          <strong>
+            {request.diffSince === 'pinned'
+              ? 'This tool changed since Mooring first saw it (allowing this call accepts the change):'
+              : 'This tool changed since you allowed it:'}
+          </strong>
           <ul>
             {request.diff.map((d, i) => (
               <li key={i}>
-                {d.summary}
+                {shown(d.summary)}
                 {(d.before || d.after) && (
                   <div className="diff">
-                    {d.before && <pre className="del">- {d.before}</pre>}
-                    {d.after && <pre className="add">+ {d.after}</pre>}
+                    {d.before && <pre className="del">- {shown(d.before, { multiline: true })}</pre>}
+                    {d.after && <pre className="add">+ {shown(d.after, { multiline: true })}</pre>}
                   </div>
                 )}
               </li>

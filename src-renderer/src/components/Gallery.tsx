@@ -1,5 +1,5 @@
 // Images from a tool result in a grid; a click (or Enter) opens the lightbox.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { blobUrl } from '../lib/media';
 import { Lightbox, type GalleryImage } from './Lightbox';
 
@@ -9,9 +9,23 @@ export interface ImageData {
   size: number;
 }
 
-export function Gallery({ images, label }: { images: ImageData[]; label: string }) {
-  const urls = useMemo(() => images.map((i) => blobUrl(i.base64, i.mimeType)), [images]);
+/**
+ * One blob: URL per image, decoded once while the images' data stays the same: a card shown again (a new
+ * array of the same images, as every render of a saved step makes) keeps its URLs.
+ */
+function useBlobUrls(images: ImageData[]): string[] {
+  const held = useRef<{ data: ImageData[]; urls: string[] } | null>(null);
+  const same =
+    held.current?.data.length === images.length &&
+    held.current.data.every((d, i) => d.base64 === images[i]!.base64 && d.mimeType === images[i]!.mimeType);
+  if (!same) held.current = { data: images, urls: images.map((i) => blobUrl(i.base64, i.mimeType)) };
+  const urls = held.current!.urls;
   useEffect(() => () => urls.forEach((u) => URL.revokeObjectURL(u)), [urls]);
+  return urls;
+}
+
+export function Gallery({ images, label }: { images: ImageData[]; label: string }) {
+  const urls = useBlobUrls(images);
   const [open, setOpen] = useState<number | null>(null);
   const items: GalleryImage[] = images.map((img, i) => ({
     url: urls[i]!,

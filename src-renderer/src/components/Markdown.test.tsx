@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TooltipProvider } from '../ui';
+import { END_MARK, markdownAnswer } from '../../../test/fixtures/markdownAnswer';
 import { looksLikeMarkdown, Markdown } from './Markdown';
 
 afterEach(cleanup);
@@ -63,6 +64,33 @@ describe('Markdown', () => {
     expect(link?.getAttribute('href')).toBe('https://example.invalid/track.png');
     expect(link?.textContent).toBe('a chart');
     expect(link?.rel).toContain('noopener');
+  });
+});
+
+describe('Markdown that streams', () => {
+  it('keeps a finished block as it was, shows the open one, and gets math and highlighting once a block is done', async () => {
+    const text = markdownAnswer(2048);
+    const view = (t: string, streaming: boolean) => (
+      <TooltipProvider>
+        <Markdown text={t} testId="md" streaming={streaming} />
+      </TooltipProvider>
+    );
+    const { getByTestId, rerender } = render(view(text.slice(0, 400), true));
+    const heading = getByTestId('md').querySelector('h1');
+    expect(heading?.textContent).toBe('The plan, step by step');
+    rerender(view(text.slice(0, 1500), true));
+    expect(getByTestId('md').querySelector('h1')).toBe(heading);
+    // Math and highlighting are not on the way of the text: none yet, the formulas show as TeX.
+    expect(getByTestId('md').querySelector('.katex')).toBeNull();
+    expect(getByTestId('md').textContent).toContain('\\varepsilon');
+    rerender(view(text, false));
+    expect(getByTestId('md').querySelector('h1')).toBe(heading);
+    expect(getByTestId('md').textContent).toContain(END_MARK);
+    // Math and highlighting come to the finished blocks when the page is idle.
+    await waitFor(() =>
+      expect(getByTestId('md').querySelectorAll('.katex-display').length).toBeGreaterThan(0),
+    );
+    expect(getByTestId('md').querySelector('pre code .hljs-keyword')).not.toBeNull();
   });
 });
 

@@ -1,111 +1,109 @@
 // The model's answers and a tool's text as people expect to read them: Markdown with GitHub's extensions
-// (tables, task lists, strikethrough, autolinks), highlighted code blocks with a copy button, and math.
-// Everything here came from a model or a server, so it is untrusted (ARCHITECTURE.md, "Untrusted text"):
-// raw HTML in the text is turned into text before anything renders (a `<script>` or `<img onerror>` in
-// a reply shows as typed), rehype-sanitize then drops any attribute or URL scheme outside GitHub's own allowlist, and only
-// after that do KaTeX and highlight.js add their own (trusted) markup. Images written in Markdown are
-// shown as links, not fetched: a reply must not make the app load a remote URL on its own.
-import 'katex/dist/katex.min.css';
-import { Check, Copy } from 'lucide-react';
-import { memo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import rehypeKatex from 'rehype-katex';
-import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import { copyText, IconButton } from '../ui';
+// (tables, task lists, strikethrough, autolinks), highlighted code blocks with a copy button, and math,
+// through the one pipeline (markdownPipeline.tsx: untrusted text, sanitised before anything renders).
+// An answer that is still streaming renders in blocks (markdownBlocks.ts, docs/decisions/007-streaming-
+// markdown.md): only the open last block again as text arrives, without math and highlighting; a block
+// that finishes shows at once as it was parsed, and gets its math and highlighting once, when the main
+// thread is idle. The complete text renders as those same blocks, so the end of a stream re-renders only
+// its last block.
+import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { RootContent } from 'mdast';
+import { completeBlocks, splitBlocks, type Block, type BlockSplit } from './markdownBlocks';
+import { keptFinished, parseMarkdown, renderFinished, renderOpen } from './markdownPipeline';
 import './markdown.css';
+import 'katex/dist/katex.min.css';
 
-/** GitHub's schema, plus the two classes remark-math marks its code with (so KaTeX can find it). */
-const schema = {
-  ...defaultSchema,
-  attributes: {
-    ...defaultSchema.attributes,
-    code: [['className', /^language-./, 'math-inline', 'math-display']],
-  },
-};
+/** The blocks of the texts that finished streaming last, for a view of the same text mounted again. */
+const streamedBlocks = new Map<string, string[]>();
+const STREAMED_KEPT = 32;
 
-interface MdNode {
-  type: string;
-  value?: string;
-  children?: MdNode[];
-}
-
-/** Raw HTML in the text becomes text: the reader sees what the model or tool wrote, and nothing runs. */
-function remarkHtmlAsText() {
-  const walk = (node: MdNode): void => {
-    if (node.type === 'html') node.type = 'text';
-    node.children?.forEach(walk);
-  };
-  return walk;
-}
-
-const remarkPlugins = [remarkGfm, remarkMath, remarkHtmlAsText];
-// Order matters: sanitise what the text produced, then add the renderers' own markup.
-const rehypePlugins: ComponentProps<typeof ReactMarkdown>['rehypePlugins'] = [
-  [rehypeSanitize, schema],
-  [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false }],
-  [rehypeHighlight, { detect: false }],
-];
-
-function CodeFence({ children }: { children?: ReactNode }) {
-  const pre = useRef<HTMLPreElement>(null);
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="md-code">
-      <pre ref={pre} tabIndex={0}>
-        {children}
-      </pre>
-      <IconButton
-        className="md-code-copy"
-        size="sm"
-        label={copied ? 'Copied' : 'Copy code'}
-        icon={copied ? <Check size={14} /> : <Copy size={14} />}
-        onClick={async () => {
-          if (await copyText(pre.current?.textContent ?? '')) {
-            setCopied(true);
-            setTimeout(() => setCopied(false), 1500);
-          }
-        }}
-      />
-    </div>
+function keepBlocks(text: string, blocks: Block[]): void {
+  streamedBlocks.set(
+    text,
+    blocks.map((b) => b.text),
   );
+  if (streamedBlocks.size > STREAMED_KEPT) streamedBlocks.delete(streamedBlocks.keys().next().value!);
 }
 
-const components: Components = {
-  pre: ({ children }) => <CodeFence>{children}</CodeFence>,
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer">
-      {children}
-    </a>
-  ),
-  img: ({ src, alt }) =>
-    typeof src === 'string' && src ? (
-      <a href={src} target="_blank" rel="noopener noreferrer" className="md-image-link">
-        {alt || src}
-      </a>
-    ) : (
-      <span>{alt}</span>
-    ),
-  // Tables scroll on their own rather than widening the whole conversation.
-  table: ({ children }) => (
-    <div className="md-table" tabIndex={0}>
-      <table>{children}</table>
-    </div>
-  ),
-};
+/** Work for idle time, first come first served (a timeout so a busy page still gets to it). */
+const idleWork: (() => void)[] = [];
+function whenIdle(work: () => void): () => void {
+  const run = () => work();
+  idleWork.push(run);
+  if (idleWork.length === 1) scheduleIdle();
+  return () => {
+    const i = idleWork.indexOf(run);
+    if (i >= 0) idleWork.splice(i, 1);
+  };
+}
+function scheduleIdle() {
+  const step = (deadline?: IdleDeadline) => {
+    do idleWork.shift()?.();
+    while (idleWork.length && deadline && deadline.timeRemaining() > 8);
+    if (idleWork.length) scheduleIdle();
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(step, { timeout: 300 });
+  else setTimeout(step, 1);
+}
 
 /**
- * Markdown text, rendered safely. Memoised on its text: a finished message is parsed once, and while an
- * answer streams only the growing draft is parsed again.
+ * A finished block: as it was parsed (a block cut while streaming) until its math and highlighting are
+ * ready, then those, rendered once per text (and kept, markdownPipeline.tsx). A block with no parsed
+ * nodes (a text that did not stream) renders whole at once.
  */
-export const Markdown = memo(function Markdown({ text, testId }: { text: string; testId?: string }) {
+const FinishedBlock = memo(function FinishedBlock({ block }: { block: Block }) {
+  const [full, setFull] = useState<ReactNode | undefined>(() =>
+    block.nodes ? keptFinished(block.text) : renderFinished(block.text),
+  );
+  useEffect(() => {
+    if (full !== undefined) return;
+    return whenIdle(() => setFull(renderFinished(block.text)));
+  }, [block, full]);
+  return <>{full ?? renderOpen(block.nodes!)}</>;
+});
+
+function OpenBlock({ nodes }: { nodes: RootContent[] }) {
+  return <>{renderOpen(nodes)}</>;
+}
+
+/**
+ * Markdown text, rendered safely. `streaming`: the text grows (each render continues the last one's
+ * split); a text that stops growing keeps the blocks it streamed in.
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  testId,
+  streaming = false,
+}: {
+  text: string;
+  testId?: string;
+  streaming?: boolean;
+}) {
+  const last = useRef<{ text: string; split: BlockSplit } | null>(null);
+  const held = last.current && text.startsWith(last.current.text) ? last.current.split : undefined;
+  let blocks: Block[];
+  let open: RootContent[] | null = null;
+  if (streaming) {
+    const split = splitBlocks(text, parseMarkdown, held);
+    last.current = { text, split };
+    blocks = split.finished;
+    open = split.open.length ? split.open : null;
+  } else if (held) {
+    // The stream ended here: the open block is finished now (one block renders, not the whole answer).
+    blocks = completeBlocks(
+      text,
+      last.current!.text === text ? held : splitBlocks(text, parseMarkdown, held),
+    );
+    keepBlocks(text, blocks);
+  } else blocks = (streamedBlocks.get(text) ?? [text]).map((t) => ({ text: t }));
   return (
     <div className="md" data-testid={testId}>
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-        {text}
-      </ReactMarkdown>
+      {blocks.map((b, i) => (
+        // A block's text never changes at its place while it streams; the whole text, which replaces
+        // them all when it holds a definition, is a new block.
+        <FinishedBlock key={`${i}:${b.text.length}`} block={b} />
+      ))}
+      {open && <OpenBlock nodes={open} />}
     </div>
   );
 });

@@ -2,6 +2,7 @@
 // awaiting approval → running (progress) → done | failed | refused, with its arguments (marked when the
 // user edited them before approving) and its result. It renders a view; `viewOfEvent` makes one from
 // the lifecycle stream, the chat makes one from a saved step (screens/chat/ChatToolCard.tsx).
+import { escapeUntrusted as shown, jsonForTerminal } from '@shared/untrustedText';
 import type { CallTask, TaskStatus } from '@shared/tasks';
 import type { ToolCallPhase, Progress } from '@shared/toolCall';
 import type { WireToolCallEvent, WireToolResult } from '@shared/wire';
@@ -76,12 +77,12 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
       className={`card phase-${phase}`}
       data-testid="call-card"
       data-phase={phase}
-      aria-label={`Call of ${view.friendlyName}`}
+      aria-label={`Call of ${shown(view.friendlyName)}`}
     >
       <header className="card-head">
-        <strong>{view.friendlyName}</strong>
+        <strong>{shown(view.friendlyName)}</strong>
         <span className="muted">
-          {view.server} / {view.tool}
+          {shown(view.server)} / {shown(view.tool)}
         </span>
         <span className={`badge phase ${phase}`} data-testid="call-phase">
           {PHASE_TEXT[phase] ?? phase}
@@ -92,7 +93,7 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
           <div
             className="progress"
             role="progressbar"
-            aria-label={`Progress of ${view.friendlyName}`}
+            aria-label={`Progress of ${shown(view.friendlyName)}`}
             aria-valuenow={pct ?? undefined}
             aria-valuemin={0}
             aria-valuemax={100}
@@ -131,7 +132,7 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
       {view.arguments && (
         <details data-testid="call-arguments" data-edited={view.edited ? 'true' : undefined}>
           <summary>{view.edited ? 'Arguments (edited by you before approval)' : 'Arguments'}</summary>
-          <pre>{JSON.stringify(view.arguments, null, 2)}</pre>
+          <pre>{jsonForTerminal(view.arguments, 2)}</pre>
           {view.fixes && <p className="muted small">Repaired: {view.fixes.join('; ')}</p>}
         </details>
       )}

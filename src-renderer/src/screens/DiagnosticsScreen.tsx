@@ -7,6 +7,7 @@ import type { MetricsSample } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { StateBadge } from '../components/StateBadge';
 import { Card, EmptyState, PageHeader } from '../ui';
+import { titleOf } from '../shell/screens';
 
 /** A small SVG line chart of p50 and p95 (no chart library needed for two lines). */
 function LatencyChart({ samples }: { samples: MetricsSample[] }) {
@@ -68,7 +69,7 @@ export function DiagnosticsScreen() {
     <section aria-labelledby="diag-title">
       <PageHeader
         id="diag-title"
-        title="Diagnostics"
+        title={titleOf('diagnostics')}
         description="How each running server behaves: calls, errors, latency and reconnects since Mooring started."
       />
       {diag.data?.length === 0 && (

@@ -12,6 +12,7 @@ import { ErrorNote } from '../components/ErrorNote';
 import { Button, EmptyState, PageHeader, Switch, copyText, toast } from '../ui';
 import { CliHint } from './CliHint';
 import { ServerTabs } from './ServerTabs';
+import { titleOf } from '../shell/screens';
 
 const SOURCES: { value: LogLine['source'] | 'all'; label: string }[] = [
   { value: 'all', label: 'Everything' },
@@ -29,7 +30,7 @@ export function LogsScreen() {
     <section aria-labelledby="logs-title">
       <PageHeader
         id="logs-title"
-        title="Logs"
+        title={titleOf('logs')}
         description="What each server writes to stderr, the messages it sends, and what Mooring did with it. Known secrets are shown as [redacted]."
         actions={<LogLevelPicker />}
       />

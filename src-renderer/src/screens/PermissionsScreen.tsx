@@ -9,6 +9,7 @@ import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Badge, Button, Dialog, EmptyState, PageHeader, toast } from '../ui';
 import { CliHint } from './CliHint';
+import { titleOf } from '../shell/screens';
 
 const when = (at: number | undefined) => (at ? new Date(at).toLocaleString() : 'unknown');
 const shortPin = (pin: string) => (pin.startsWith('sha256:') ? `${pin.slice(7, 19)}…` : pin);
@@ -100,7 +101,7 @@ export function PermissionsScreen() {
     <section aria-labelledby="permissions-title" data-testid="permissions">
       <PageHeader
         id="permissions-title"
-        title="Permissions"
+        title={titleOf('permissions')}
         description="What you allowed to run without asking, and the sign-ins Mooring holds. Revoke one, and the next call asks you again."
         actions={
           total > 0 && (

@@ -14,6 +14,7 @@ import { useCalls } from '../stores/callStore';
 import { useUi } from '../stores/uiStore';
 import { Button, Card, EmptyState, Field, PageHeader } from '../ui';
 import { CliHint } from './CliHint';
+import { titleOf } from '../shell/screens';
 
 export function PlaygroundScreen() {
   const trpc = useTRPC();
@@ -50,7 +51,7 @@ export function PlaygroundScreen() {
     <section aria-labelledby="play-title">
       <PageHeader
         id="play-title"
-        title="Playground"
+        title={titleOf('playground')}
         description="Call any enabled tool by hand, through the same approvals as the chat."
       />
       {tools.isSuccess && enabled.length === 0 ? (

@@ -21,6 +21,7 @@ import { Badge, Button, Card, CardHeader, CodeBlock, EmptyState, PageHeader } fr
 import { CliHint } from './CliHint';
 import { ServerTabs } from './ServerTabs';
 import './resources.css';
+import { titleOf } from '../shell/screens';
 
 /** What the viewer shows: the URI that was read (a template's expanded one) and what came back. */
 interface Viewed {
@@ -33,7 +34,7 @@ export function ResourcesScreen() {
     <section aria-labelledby="resources-title">
       <PageHeader
         id="resources-title"
-        title="Resources"
+        title={titleOf('resources')}
         description="What each server offers to read: files, records, documents. Read one, follow its changes, or fill in a template."
       />
       <ServerTabs

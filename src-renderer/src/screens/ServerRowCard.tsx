@@ -1,6 +1,7 @@
 // One configured server on the Servers screen: its icon, state, command line, tools, token cost, latency and MCP revision;
 // enable, Tools, Logs, Refresh (re-list tools) or Retry (a failed server), Edit, Remove; and, when it
 // failed, the error as a block under the row.
+import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Pencil, RefreshCw, ScrollText, Trash2, Wrench } from 'lucide-react';
 import type { ServerRow } from '@shared/wire';
@@ -132,7 +133,7 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
           )}
           {status?.serverInfo && (
             <span>
-              {status.serverInfo.name} {status.serverInfo.version}
+              {shown(status.serverInfo.name)} {shown(status.serverInfo.version)}
             </span>
           )}
           {status?.protocolVersion && (

@@ -15,6 +15,7 @@ import { ImportDialog } from './ImportDialog';
 import { ServerForm } from './ServerForm';
 import { ServersFileProblem } from './ServersFileProblem';
 import { ServerRowCard } from './ServerRowCard';
+import { titleOf } from '../shell/screens';
 
 function RemoveDialog({ name, onClose }: { name: string; onClose: () => void }) {
   const trpc = useTRPC();
@@ -105,7 +106,7 @@ export function ServersScreen() {
     <section aria-labelledby="servers-title">
       <PageHeader
         id="servers-title"
-        title="Servers"
+        title={titleOf('servers')}
         description="Each MCP server gives the model tools: files, search, a database, a browser. Mooring keeps one session to each and restarts it when it breaks."
         actions={
           <>

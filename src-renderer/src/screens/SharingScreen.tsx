@@ -8,6 +8,7 @@ import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Badge, Button, Callout, Card, CardHeader, CodeBlock, PageHeader, Switch } from '../ui';
 import { CliHint } from './CliHint';
+import { titleOf } from '../shell/screens';
 
 export function SharingScreen() {
   const trpc = useTRPC();
@@ -38,7 +39,7 @@ export function SharingScreen() {
     <section aria-labelledby="sharing-title" data-testid="mcp-server-panel">
       <PageHeader
         id="sharing-title"
-        title="Sharing"
+        title={titleOf('sharing')}
         description="Share Mooring's tools with other apps: Mooring becomes an MCP server for Claude Desktop, Cursor, VS Code or your scripts, with its memory, its conversations and every enabled tool, under the same approvals."
       />
       <Card>

@@ -13,6 +13,7 @@ import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
 import { Button, Card, CardHeader, Dialog, EmptyState, Field, IconButton, PageHeader } from '../ui';
 import { CliHint } from './CliHint';
+import { titleOf } from '../shell/screens';
 
 interface Editing {
   /** The name it had when editing started (null: a new set). */
@@ -34,7 +35,7 @@ export function ToolSetsScreen() {
     <section aria-labelledby="toolsets-title" data-testid="toolsets">
       <PageHeader
         id="toolsets-title"
-        title="Tool sets"
+        title={titleOf('toolsets')}
         description="A tool set picks tools across servers for one kind of work. Choose it in the chat; the model then sees only those tools."
         actions={
           <Button

@@ -1,11 +1,26 @@
 // Tools: each server's tools by friendly name, with what they say about themselves (annotation badges),
 // search, and a switch per tool. A tool that is off says why in plain words (off by default because it
 // may change things, held back because it is new, turned off, …). A switch reconfigures the live
-// session in place: the server keeps running.
+// session in place: the server keeps running. A long list (a server with thousands of tools) is
+// virtualised in the page's scroll: only the rows on screen are rendered, and a key in the search
+// re-renders only the rows whose tool changed, after the field shows the key (a deferred filter).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Search, Wrench } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import {
+  forwardRef,
+  memo,
+  useCallback,
+  useDeferredValue,
+  useMemo,
+  useState,
+  type ComponentProps,
+} from 'react';
+import { Virtuoso, type ItemProps } from 'react-virtuoso';
 import type { WireTool } from '@shared/wire';
+import { escapeUntrusted as visible } from '@shared/untrustedText';
+
+/** A tool as the list shows it (the list query leaves out the input schema). */
+type ListedTool = Omit<WireTool, 'inputSchema'>;
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
@@ -15,6 +30,7 @@ import { useUi } from '../stores/uiStore';
 import { Button, Callout, EmptyState, PageHeader, Switch } from '../ui';
 import { CliHint } from './CliHint';
 import { ServerTabs } from './ServerTabs';
+import { titleOf } from '../shell/screens';
 
 const OFF_TEXT: Record<string, string> = {
   'safe-default':
@@ -35,7 +51,7 @@ export function ToolsScreen() {
     <section aria-labelledby="tools-title" data-testid="tools-screen">
       <PageHeader
         id="tools-title"
-        title="Tools"
+        title={titleOf('tools')}
         description="What each server offers the model. Read-only tools start on; tools that may change or delete things start off, and every call of one asks you first."
       />
       <ServerTabs
@@ -77,12 +93,21 @@ function ServerTools({ server }: { server: string }) {
       },
     }),
   );
+  const accept = useMutation(
+    trpc.tools.acceptChange.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.tools.list.pathKey() }),
+    }),
+  );
+  const acceptChange = accept.mutate;
+  const onAccept = useCallback((t: ListedTool) => acceptChange({ name: t.modelName }), [acceptChange]);
   const all = useMemo(
     () => [...(tools.data ?? [])].sort((a, b) => a.friendlyName.localeCompare(b.friendlyName)),
     [tools.data],
   );
+  // The field shows each key at once; the list follows when the main thread has time.
+  const query = useDeferredValue(search);
   const shown = useMemo(() => {
-    const q = search.trim().toLowerCase();
+    const q = query.trim().toLowerCase();
     return all.filter(
       (t) =>
         !q ||
@@ -90,11 +115,19 @@ function ServerTools({ server }: { server: string }) {
         t.friendlyName.toLowerCase().includes(q) ||
         t.description.toLowerCase().includes(q),
     );
-  }, [all, search]);
+  }, [all, query]);
   const disabledDestructive = all.filter((t) => t.destructive && !t.enabled).length;
   const on = all.filter((t) => t.enabled).length;
+  const mutate = toggle.mutate;
+  const onToggle = useCallback(
+    (t: ListedTool, enabled: boolean) => mutate({ server: t.server, tool: t.tool, enabled }),
+    [mutate],
+  );
+  // The page scrolls (not the list): the virtualised list follows the app's main area.
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const inPage = useCallback((el: HTMLDivElement | null) => setScroller(el?.closest('main') ?? null), []);
   return (
-    <div className="stack-md">
+    <div className="stack-md" ref={inPage}>
       <div className="tools-head">
         <h2 className="tools-server">{server}</h2>
         {row && <StateBadge status={row.status} enabled={row.config.enabled} />}
@@ -125,43 +158,111 @@ function ServerTools({ server }: { server: string }) {
           />
         </div>
       </div>
-      <ErrorNote error={toggle.error ?? tools.error} />
-      <ul className="plain tool-list">
-        {shown.map((t) => (
-          <li
-            key={t.modelName}
-            className={`tool-row${t.enabled ? '' : ' off'}`}
-            data-testid={`tool-${t.tool}`}
-          >
-            <Switch
-              size="sm"
-              label={`Enable ${t.tool}`}
-              hideLabel
-              checked={t.enabled}
-              disabled={toggle.isPending}
-              onCheckedChange={(enabled) => toggle.mutate({ server: t.server, tool: t.tool, enabled })}
+      <ErrorNote error={toggle.error ?? accept.error ?? tools.error} />
+      {shown.length > VIRTUAL_FROM && scroller ? (
+        <Virtuoso
+          customScrollParent={scroller}
+          data={shown}
+          computeItemKey={(_, t) => t.modelName}
+          components={{ List: ToolList, Item: ToolItem }}
+          increaseViewportBy={400}
+          itemContent={(_, t) => (
+            <ToolRow
+              tool={t}
+              disabled={toggle.isPending || accept.isPending}
+              onToggle={onToggle}
+              onAccept={onAccept}
             />
-            <div className="tool-main">
-              <div className="tool-title">
-                <McpIcon src={t.icon} />
-                <strong>{t.friendlyName}</strong>
-                {t.friendlyName !== t.tool && <code className="tool-code">{t.tool}</code>}
-                <AnnotationBadges flags={t} />
-              </div>
-              <p className="muted clamp">{t.description || 'No description.'}</p>
-              {!t.enabled && (
-                <p className="tool-off" data-testid="tool-off-reason">
-                  {offText(t)}
-                </p>
-              )}
-            </div>
-            <span className="muted small tool-cost" title="Prompt tokens of its schema">
-              {t.tokenCost} tokens
-            </span>
-          </li>
-        ))}
-      </ul>
+          )}
+        />
+      ) : (
+        <ul className="plain tool-list">
+          {shown.map((t) => (
+            <li key={t.modelName} className={rowClass(t)} data-testid={`tool-${t.tool}`}>
+              <ToolRow
+                tool={t}
+                disabled={toggle.isPending || accept.isPending}
+                onToggle={onToggle}
+                onAccept={onAccept}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
       {tools.isSuccess && shown.length === 0 && <p className="muted">No tool matches.</p>}
     </div>
   );
 }
+
+/** Past this many rows the list is virtualised (fewer are all in the page, for find-in-page too). */
+const VIRTUAL_FROM = 150;
+
+const rowClass = (t: ListedTool) => `tool-row${t.enabled ? '' : ' off'}`;
+
+const ToolList = forwardRef<HTMLUListElement, ComponentProps<'div'>>(function ToolList(
+  { children, style, ...rest },
+  ref,
+) {
+  return (
+    <ul {...(rest as ComponentProps<'ul'>)} ref={ref} style={style} className="plain tool-list">
+      {children}
+    </ul>
+  );
+});
+
+function ToolItem({ item, ...rest }: ItemProps<ListedTool>) {
+  return (
+    <li {...(rest as ComponentProps<'li'>)} className={rowClass(item)} data-testid={`tool-${item.tool}`} />
+  );
+}
+
+/** One tool: rendered again only when its tool, or whether a switch may be used, changes. */
+const ToolRow = memo(function ToolRow({
+  tool: t,
+  disabled,
+  onToggle,
+  onAccept,
+}: {
+  tool: ListedTool;
+  disabled: boolean;
+  onToggle: (t: ListedTool, enabled: boolean) => void;
+  onAccept: (t: ListedTool) => void;
+}) {
+  return (
+    <>
+      <Switch
+        size="sm"
+        label={`Enable ${t.tool}`}
+        hideLabel
+        checked={t.enabled}
+        disabled={disabled}
+        onCheckedChange={(enabled) => onToggle(t, enabled)}
+      />
+      <div className="tool-main">
+        <div className="tool-title">
+          <McpIcon src={t.icon} />
+          <strong>{visible(t.friendlyName)}</strong>
+          {t.friendlyName !== t.tool && <code className="tool-code">{visible(t.tool)}</code>}
+          <AnnotationBadges flags={t} />
+        </div>
+        <p className="muted clamp">{visible(t.description, { multiline: true }) || 'No description.'}</p>
+        {t.changed && (
+          <p className="tool-off" data-testid="tool-changed">
+            Changed since Mooring first saw it: its next call asks you first, with what changed.{' '}
+            <Button size="sm" disabled={disabled} onClick={() => onAccept(t)}>
+              Accept change
+            </Button>
+          </p>
+        )}
+        {!t.enabled && (
+          <p className="tool-off" data-testid="tool-off-reason">
+            {offText(t)}
+          </p>
+        )}
+      </div>
+      <span className="muted small tool-cost" title="Prompt tokens of its schema">
+        {t.tokenCost} tokens
+      </span>
+    </>
+  );
+});

@@ -11,6 +11,7 @@ import { ConfigVariables } from '../components/ConfigVariables';
 import { ErrorNote } from '../components/ErrorNote';
 import { Badge, Button, Callout, Card, PageHeader } from '../ui';
 import { CliHint } from './CliHint';
+import { titleOf } from '../shell/screens';
 
 const STATUS: Record<string, string> = {
   approved: 'approved',
@@ -46,7 +47,7 @@ export function WorkspaceScreen() {
     <section aria-labelledby="workspace-title">
       <PageHeader
         id="workspace-title"
-        title="Project folders"
+        title={titleOf('workspace')}
         description={
           <>
             Projects often carry MCP servers in <code>.vscode/mcp.json</code>, <code>.cursor/mcp.json</code>,{' '}

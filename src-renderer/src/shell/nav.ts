@@ -1,24 +1,8 @@
-// The sidebar's entries, grouped: what a person does every day first (Chat), then their MCP servers and
-// what follows from them, project folders, the tools for trying and debugging, and the settings. Each
-// screen's title is its entry's label, so the sidebar and the page header always say the same.
-import {
-  Activity,
-  Bot,
-  CalendarClock,
-  FileText,
-  FolderGit2,
-  Layers,
-  MessagesSquare,
-  PackagePlus,
-  ScrollText,
-  Server,
-  Share2,
-  ShieldCheck,
-  TestTubeDiagonal,
-  Wrench,
-  type LucideIcon,
-} from 'lucide-react';
-import type { Route } from '../stores/uiStore';
+// The sidebar's entries, grouped (screens.ts declares them): what a person does every day first (Chat), then
+// their MCP servers and what follows from them, project folders, the tools for trying and debugging, and the
+// settings. Each screen's title is its entry's label, so the sidebar and the page header always say the same.
+import type { LucideIcon } from 'lucide-react';
+import { NAV_GROUPS, SCREENS, type Route } from './screens';
 
 export interface NavEntry {
   route: Route;
@@ -32,42 +16,11 @@ export interface NavGroup {
   entries: NavEntry[];
 }
 
-export const NAV: NavGroup[] = [
-  { entries: [{ route: 'chat', label: 'Chat', icon: MessagesSquare }] },
-  {
-    label: 'MCP',
-    entries: [
-      { route: 'servers', label: 'Servers', icon: Server },
-      { route: 'browse', label: 'Browse servers', icon: PackagePlus },
-      { route: 'tools', label: 'Tools', icon: Wrench },
-      { route: 'resources', label: 'Resources', icon: FileText },
-      { route: 'toolsets', label: 'Tool sets', icon: Layers },
-      { route: 'permissions', label: 'Permissions', icon: ShieldCheck },
-      { route: 'logs', label: 'Logs', icon: ScrollText },
-    ],
-  },
-  {
-    label: 'Projects',
-    entries: [
-      { route: 'workspace', label: 'Project folders', icon: FolderGit2 },
-      { route: 'schedules', label: 'Schedules', icon: CalendarClock },
-    ],
-  },
-  {
-    label: 'Develop',
-    entries: [
-      { route: 'playground', label: 'Playground', icon: TestTubeDiagonal },
-      { route: 'diagnostics', label: 'Diagnostics', icon: Activity },
-    ],
-  },
-  {
-    label: 'Settings',
-    entries: [
-      { route: 'models', label: 'Models', icon: Bot },
-      { route: 'sharing', label: 'Sharing', icon: Share2 },
-    ],
-  },
-];
-
-export const labelOf = (route: Route): string =>
-  NAV.flatMap((g) => g.entries).find((e) => e.route === route)?.label ?? route;
+export const NAV: NavGroup[] = NAV_GROUPS.map((group) => ({
+  ...(group ? { label: group } : {}),
+  entries: SCREENS.filter((s) => s.group === group).map((s) => ({
+    route: s.route,
+    label: s.title,
+    icon: s.icon,
+  })),
+}));

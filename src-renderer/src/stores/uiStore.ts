@@ -1,24 +1,11 @@
 // UI state only (ARCHITECTURE.md, the renderer): which screen, which server is selected, which dialog is
 // open. Server state lives in TanStack Query; this store never holds data that came from the core.
 import { create } from 'zustand';
+import { SCREENS, type Route } from '../shell/screens';
 
-export const ROUTES = [
-  'chat',
-  'servers',
-  'browse',
-  'tools',
-  'resources',
-  'toolsets',
-  'schedules',
-  'permissions',
-  'logs',
-  'workspace',
-  'playground',
-  'diagnostics',
-  'models',
-  'sharing',
-] as const;
-export type Route = (typeof ROUTES)[number];
+/** Every screen's route (shell/screens.ts declares them). */
+export const ROUTES: readonly Route[] = SCREENS.map((s) => s.route);
+export type { Route };
 
 export type Editing = { mode: 'new' } | { mode: 'edit'; name: string } | null;
 

@@ -28,6 +28,7 @@ import { useListPanel, useListPanelFollowsWindow } from './listPanel';
 
 export function ChatScreen() {
   const selected = useChat((s) => s.selected);
+  const view = useChat((s) => s.view);
   useListPanelFollowsWindow();
   const { shown, size } = useListPanel();
   return (
@@ -36,7 +37,7 @@ export function ChatScreen() {
       aria-labelledby="chat-title"
     >
       <ConversationList />
-      <Conversation key={selected ?? 'new'} id={selected} />
+      <Conversation key={view} id={selected} />
     </section>
   );
 }
@@ -46,6 +47,7 @@ function Conversation({ id }: { id: string | null }) {
   const qc = useQueryClient();
   const navigate = useUi((s) => s.navigate);
   const select = useChat((s) => s.select);
+  const created = useChat((s) => s.created);
   const running = useChat((s) => (id ? s.running[id] === true : false));
   const turnError = useChat((s) => (id ? s.errors[id] : undefined));
   const setRunning = useChat((s) => s.setRunning);
@@ -86,7 +88,8 @@ function Conversation({ id }: { id: string | null }) {
     trpc.chat.send.mutationOptions({
       onSuccess: (r) => {
         setRunning(r.conversationId, true, r.turnSeq, 'answer');
-        if (!id) select(r.conversationId);
+        // The same view goes on as the conversation just created: the composer keeps its focus.
+        if (!id) created(r.conversationId);
         void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
       },
     }),

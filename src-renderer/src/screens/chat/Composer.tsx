@@ -69,21 +69,25 @@ export function Composer(props: {
   const ready = text.trim() !== '' || files.length > 0 || res.resources.length > 0;
   const send = () => {
     if (!ready || props.running || props.sending) return;
+    const sent = text;
+    // The box empties at once, so what is typed while the message is sent is the next message (were it
+    // emptied on the answer, a key typed meanwhile would bring the sent text back with it); a message
+    // that fails to send comes back, before anything typed since.
+    setText('');
     props
-      .onSend(text, {
+      .onSend(sent, {
         images,
         files: files.flatMap((f) => (f.kind === 'text' ? [{ name: f.name, text: f.text }] : [])),
         resources: res.resources,
       })
       .then(
         () => {
-          setText('');
           setFiles([]);
           setRefused([]);
           res.clear();
         },
         // The error shows above the composer; the draft stays to fix and send again.
-        () => undefined,
+        () => setText((now) => (now ? `${sent}${now}` : sent)),
       );
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -16,7 +16,11 @@ export function ConversationList() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [query, setQuery] = useState('');
-  const { selected, select, focusComposer } = useChat();
+  // Each by its own selector: the list re-renders when the open conversation changes, not with the store
+  // (an answer's text changes it every frame).
+  const selected = useChat((s) => s.selected);
+  const select = useChat((s) => s.select);
+  const focusComposer = useChat((s) => s.focusComposer);
   const { shown, size, setShown } = useListPanel();
   const overlay = size === 'narrow';
   /** In a narrow window the list gives the room back once a conversation is picked. */

@@ -1,10 +1,18 @@
 // The conversation in a virtualised list (long conversations stay smooth: only what is on screen is
 // rendered): each of the person's messages, then one answer per turn with the model's text and its tool
 // steps in the order they happened (shared/chatTurns.ts) and the model named once, at its foot. The
-// list follows the answer as it streams in unless the user scrolled up.
-import { useState } from 'react';
-import { Virtuoso } from 'react-virtuoso';
-import { attachedResources, typedText, type ChatMessage, type UserChatMessage } from '@shared/chat';
+// list follows the answer as it streams in unless the user scrolled up. While an answer streams, only its
+// text re-renders (AnswerText reads the draft, once a frame): the list, the other messages and the turn's
+// tool cards do not, and the streamed text becomes the saved message's under the same key, in place.
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import {
+  attachedResources,
+  typedText,
+  type AssistantChatMessage,
+  type ChatMessage,
+  type UserChatMessage,
+} from '@shared/chat';
 import { groupTurns, type AssistantTurn, type ConversationItem, type TurnStep } from '@shared/chatTurns';
 import { AppMessageLabel } from '../../components/apps/AppMessageLabel';
 import { Gallery } from '../../components/Gallery';
@@ -14,8 +22,8 @@ import { useChat, type PartialCalls } from './chatStore';
 import { ResourceChips } from './ResourceAttach';
 import { EditMessage, TurnActions, UserActions, type MessageActionHandlers } from './MessageActions';
 
-/** A turn as shown: its saved steps, then the text still streaming and the calls still being written. */
-type ShownTurn = AssistantTurn & { draft?: string; partial?: PartialCalls };
+/** A turn as shown: its saved steps, then the message still streaming and the calls still being written. */
+type ShownTurn = AssistantTurn & { draftId?: string; partial?: PartialCalls };
 type ShownItem = ConversationItem | ShownTurn;
 
 export function MessageList({
@@ -27,24 +35,34 @@ export function MessageList({
   messages: ChatMessage[];
   actions?: MessageActionHandlers;
 }) {
-  const draft = useChat((s) => s.drafts[conversationId]);
+  // Which message is streaming (not its text: that changes every frame and only AnswerText reads it).
+  const draftId = useChat((s) => {
+    const id = s.drafts[conversationId]?.messageId;
+    return id !== undefined && !messages.some((m) => m.id === id) ? id : undefined;
+  });
   const partial = useChat((s) => s.partials[conversationId]);
   const running = useChat((s) => s.running[conversationId] === true);
-  const items: ShownItem[] = groupTurns(messages);
-  const streaming = (id: string | undefined) => id !== undefined && !messages.some((m) => m.id === id);
-  const live: Pick<ShownTurn, 'draft' | 'partial'> = {
-    ...(draft && streaming(draft.messageId) ? { draft: draft.text } : {}),
-    // The store drops them once the saved message carries them; a stopped answer's stay with its text.
-    ...(partial ? { partial } : {}),
-  };
-  if (live.draft !== undefined || live.partial) {
+  const turns = useMemo(() => groupTurns(messages), [messages]);
+  const items = useMemo(() => {
+    // The store drops the partial calls once the saved message carries them; a stopped answer's stay.
+    if (draftId === undefined && !partial) return turns as ShownItem[];
+    const live: Pick<ShownTurn, 'draftId' | 'partial'> = {
+      ...(draftId !== undefined ? { draftId } : {}),
+      ...(partial ? { partial } : {}),
+    };
     // The streaming answer belongs to the running turn: the last answer, or a new one after the question.
-    const last = items.at(-1);
-    if (last?.kind === 'turn') items[items.length - 1] = { ...last, ...live };
-    else items.push({ kind: 'turn', id: (draft ?? partial)!.messageId, steps: [], ...live });
-  }
+    const out: ShownItem[] = turns.slice();
+    const last = out.at(-1);
+    if (last?.kind === 'turn') out[out.length - 1] = { ...last, ...live };
+    else out.push({ kind: 'turn', id: (draftId ?? partial?.messageId)!, steps: [], ...live });
+    return out;
+  }, [turns, draftId, partial]);
+  const list = useRef<VirtuosoHandle>(null);
+  // The streaming text grows inside the last item; Virtuoso follows new items by itself, not a taller one.
+  const grew = useCallback(() => list.current?.autoscrollToBottom(), []);
   return (
     <Virtuoso
+      ref={list}
       className="chat-messages"
       data={items}
       // While a turn runs, follow every new step even when a tall tool card pushed the view off the
@@ -62,6 +80,7 @@ export function MessageList({
               turn={item}
               last={i === items.length - 1}
               actions={actions}
+              grew={grew}
             />
           )}
         </div>
@@ -70,7 +89,13 @@ export function MessageList({
   );
 }
 
-function UserView({ message: m, actions }: { message: UserChatMessage; actions?: MessageActionHandlers }) {
+const UserView = memo(function UserView({
+  message: m,
+  actions,
+}: {
+  message: UserChatMessage;
+  actions?: MessageActionHandlers;
+}) {
   const [editing, setEditing] = useState(false);
   // What was typed; an attached resource shows as its chip (its text went to the model, not in the bubble).
   const text = typedText(m.content);
@@ -103,17 +128,18 @@ function UserView({ message: m, actions }: { message: UserChatMessage; actions?:
       <UserActions text={text} idle={actions?.idle === true} onEdit={() => setEditing(true)} />
     </div>
   );
-}
+});
 
-function TurnView(props: {
+const TurnView = memo(function TurnView(props: {
   conversationId: string;
   turn: ShownTurn;
   last: boolean;
   actions?: MessageActionHandlers;
+  grew: () => void;
 }) {
   const { turn } = props;
   const text = turn.steps.flatMap((s) => (s.kind === 'text' && s.message.text ? [s.message.text] : []));
-  const streaming = turn.draft !== undefined || (turn.partial !== undefined && !turn.partial.stopped);
+  const streaming = turn.draftId !== undefined || (turn.partial !== undefined && !turn.partial.stopped);
   return (
     <div
       className="msg assistant"
@@ -131,12 +157,22 @@ function TurnView(props: {
               call={s.call}
               step={s.step}
             />
+          ) : s.kind === 'text' ? (
+            <AnswerText key={stepKey(s)} conversationId={props.conversationId} saved={s.message} />
           ) : (
-            <StepView key={stepKey(s)} step={s} />
+            <NoteView key={stepKey(s)} step={s} />
           ),
         ),
-        ...(turn.draft !== undefined
-          ? [<Markdown key="draft" text={turn.draft} testId="msg-markdown" />]
+        // Under the key its saved message will have: the streamed blocks stay when it is saved.
+        ...(turn.draftId !== undefined
+          ? [
+              <AnswerText
+                key={`text:${turn.draftId}`}
+                conversationId={props.conversationId}
+                messageId={turn.draftId}
+                grew={props.grew}
+              />,
+            ]
           : []),
         ...(turn.partial?.calls ?? []).map((c) => (
           <ChatToolCard
@@ -157,29 +193,47 @@ function TurnView(props: {
       </div>
     </div>
   );
-}
+});
 
 const stepKey = (s: TurnStep) => (s.kind === 'tool' ? `tool:${s.call.id}` : `${s.kind}:${s.message.id}`);
 
-/** A text or note step (tool steps are cards of their own, keyed beside them). */
-function StepView({ step }: { step: Exclude<TurnStep, { kind: 'tool' }> }) {
-  switch (step.kind) {
-    case 'text':
-      return (
-        <>
-          {step.message.text && <Markdown text={step.message.text} testId="msg-markdown" />}
-          {step.message.cancelled && <p className="muted small">(cancelled while answering)</p>}
-        </>
-      );
-    case 'note':
-      return (
-        <p
-          className={`msg-note ${step.message.level}`}
-          data-testid="msg-note"
-          role={step.message.level === 'warning' ? 'alert' : undefined}
-        >
-          {step.message.text}
-        </p>
-      );
-  }
+/** The model's text: the saved message's, or the draft of the one streaming (read once a frame). */
+function AnswerText(props: {
+  conversationId: string;
+  saved?: AssistantChatMessage;
+  messageId?: string;
+  grew?: () => void;
+}) {
+  const { saved, messageId, grew } = props;
+  const live = useChat((s) => {
+    const d = saved ? undefined : s.drafts[props.conversationId];
+    return d?.messageId === messageId ? d?.text : undefined;
+  });
+  // The draft is dropped as its message is saved; until the saved text arrives here (Virtuoso passes the
+  // new item a moment later), the text shown stays, so the blocks it streamed are kept.
+  const shown = useRef('');
+  const text = saved ? saved.text : (live ?? shown.current);
+  shown.current = text;
+  useEffect(() => {
+    if (!saved) grew?.();
+  }, [text, saved, grew]);
+  return (
+    <>
+      {text && <Markdown text={text} testId="msg-markdown" streaming={!saved} />}
+      {saved?.cancelled && <p className="muted small">(cancelled while answering)</p>}
+    </>
+  );
+}
+
+/** A note step (text steps are AnswerText, tool steps cards, keyed beside them). */
+function NoteView({ step }: { step: Extract<TurnStep, { kind: 'note' }> }) {
+  return (
+    <p
+      className={`msg-note ${step.message.level}`}
+      data-testid="msg-note"
+      role={step.message.level === 'warning' ? 'alert' : undefined}
+    >
+      {step.message.text}
+    </p>
+  );
 }

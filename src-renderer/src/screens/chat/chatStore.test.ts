@@ -45,6 +45,7 @@ describe('a conversation as a snapshot plus the messages announced since', () =>
     const s = useChat.getState();
     s.apply({ type: 'text-delta', conversationId: 'c', messageId: 'a1', text: 'Hel' });
     s.apply({ type: 'text-delta', conversationId: 'c', messageId: 'a1', text: 'lo' });
+    s.flushText();
     expect(useChat.getState().drafts['c']).toEqual({ messageId: 'a1', text: 'Hello' });
     s.apply({
       type: 'message-complete',
@@ -53,6 +54,40 @@ describe('a conversation as a snapshot plus the messages announced since', () =>
       message: { id: 'a1', at: 1, role: 'assistant', text: 'Hello', toolCalls: [] },
     });
     expect(useChat.getState().drafts['c']).toBeUndefined();
+  });
+});
+
+describe('streamed text, taken in once a frame', () => {
+  beforeEach(() => useChat.setState({ deltas: {}, drafts: {}, running: {}, turnSeq: {} }));
+  const delta = (text: string, messageId = 'a1', conversationId = 'c') =>
+    useChat.getState().apply({ type: 'text-delta', conversationId, messageId, text });
+
+  it('makes one change of the store for all the deltas of a frame, in order, per conversation', async () => {
+    let changes = 0;
+    const stop = useChat.subscribe(() => changes++);
+    for (const piece of ['Wel', 'come', ' to', ' it']) delta(piece);
+    delta('Other', 'b1', 'd');
+    expect(useChat.getState().drafts['c']).toBeUndefined();
+    // The frame comes (a timer where there is no DOM).
+    await new Promise((r) => setTimeout(r, 40));
+    stop();
+    expect(changes).toBe(1);
+    expect(useChat.getState().drafts['c']).toEqual({ messageId: 'a1', text: 'Welcome to it' });
+    expect(useChat.getState().drafts['d']).toEqual({ messageId: 'b1', text: 'Other' });
+  });
+
+  it('takes in the waiting deltas before any other change, so events keep their order', () => {
+    useChat.getState().setRunning('c', true, 1);
+    delta('Half an ans');
+    delta('wer');
+    // The turn ends before the frame: its text was taken in first, then the draft was dropped with it.
+    useChat.getState().setRunning('c', false, 2);
+    expect(useChat.getState().drafts['c']).toBeUndefined();
+    // A new message's deltas start a new draft, after the text of the one before.
+    delta('First', 'a1');
+    delta('Second', 'a2');
+    useChat.getState().flushText();
+    expect(useChat.getState().drafts['c']).toEqual({ messageId: 'a2', text: 'Second' });
   });
 });
 

@@ -3,16 +3,19 @@
 // list. A call's lifecycle is not here: it is a `toolCall` event, for the calls store.
 import type { QueryClient } from '@tanstack/react-query';
 import type { Interaction } from '@shared/interactions';
-import type { UiEvent } from '@shared/wire';
+import type { UiEventHandlers } from '../../api/liveEvents';
 import type { useTRPC } from '../../api/trpc';
 import { useChat } from './chatStore';
 
 type Trpc = ReturnType<typeof useTRPC>;
 
-/** Handles the chat and interaction events; returns false for every other kind. */
-export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boolean {
-  switch (e.type) {
-    case 'chat': {
+/** The handlers of the chat's and the dialogs' events, for the one table (api/liveEvents.ts). */
+export function chatEventHandlers(
+  qc: QueryClient,
+  trpc: Trpc,
+): Pick<UiEventHandlers, 'chat' | 'turn' | 'interaction' | 'interactionResolved'> {
+  return {
+    chat: (e) => {
       const ev = e.event;
       if (ev.type === 'title') {
         // The model named the conversation (saved already): the list and the search re-read it; the open
@@ -38,7 +41,7 @@ export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boole
             if (c.action.type === 'success' || c.action.type === 'error') stop();
           });
         }
-        return true;
+        return;
       }
       // A conversation nobody has loaded keeps no deltas: its first load reads them from the file
       // (a message is on disk before it is announced).
@@ -47,28 +50,23 @@ export function applyChatUiEvent(e: UiEvent, qc: QueryClient, trpc: Trpc): boole
         !qc.getQueryState(trpc.chat.load.queryKey({ id: ev.conversationId }))
       ) {
         useChat.getState().saved(ev.conversationId, ev.message);
-        return true;
+        return;
       }
       useChat.getState().apply(ev);
-      return true;
-    }
-    case 'turn':
+    },
+    turn: (e) => {
       useChat.getState().setRunning(e.turn.conversationId, e.turn.running, e.turn.seq);
       // The list shows which conversations answer, and when each was last updated.
       void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
       void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
-      return true;
-    case 'interaction':
+    },
+    interaction: (e) =>
       qc.setQueryData<Interaction[]>(trpc.interactions.pending.queryKey(), (list) =>
         list?.some((r) => r.id === e.request.id) ? list : [...(list ?? []), e.request],
-      );
-      return true;
-    case 'interactionResolved':
+      ),
+    interactionResolved: (e) =>
       qc.setQueryData<Interaction[]>(trpc.interactions.pending.queryKey(), (list) =>
         list?.filter((r) => r.id !== e.id),
-      );
-      return true;
-    default:
-      return false;
-  }
+      ),
+  };
 }

@@ -13,6 +13,7 @@ import { useUi } from '../../stores/uiStore';
 import { Badge, Button, Callout, Card, CardHeader, EmptyState, PageHeader } from '../../ui';
 import { CliHint } from '../CliHint';
 import { InstallConsent } from './InstallConsent';
+import { titleOf } from '../../shell/screens';
 
 function ResultCard(props: { server: RegistryServerSummary; onOpen: () => void; busy: boolean }) {
   const s = props.server;
@@ -85,7 +86,7 @@ export function BrowseScreen() {
     <section aria-labelledby="browse-title" data-testid="browse" className="browse">
       <PageHeader
         id="browse-title"
-        title="Browse servers"
+        title={titleOf('browse')}
         description={
           <>
             Servers from the MCP registry{registry ? ` at ${shown(registry)}` : ''}. Installing shows what

@@ -16,6 +16,7 @@ import { CliHint } from '../CliHint';
 import { OutcomeBadge, RunHistory, when } from './RunHistory';
 import { ScheduleEditor } from './ScheduleEditor';
 import './schedules.css';
+import { titleOf } from '../../shell/screens';
 
 type Editing = { id: string | null; row?: ScheduleRow };
 
@@ -29,7 +30,7 @@ export function SchedulesScreen() {
     <section aria-labelledby="schedules-title" data-testid="schedules">
       <PageHeader
         id="schedules-title"
-        title="Schedules"
+        title={titleOf('schedules')}
         description="Prompts that run on their own, on a timetable, with only read-only tools and the ones you allow. Each run is a conversation you can open."
         actions={
           <Button variant="primary" icon={<Plus size={16} />} onClick={create}>

@@ -14,6 +14,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { Callout, PageHeader } from '../../ui';
 import '../chat/chat.css';
 import './settings.css';
+import { titleOf } from '../../shell/screens';
 
 const LABEL: Record<ProviderView['id'], string> = {
   ollama: 'Ollama',
@@ -56,7 +57,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
     <section aria-labelledby="models-title" className="settings">
       <PageHeader
         id="models-title"
-        title="Models"
+        title={titleOf('models')}
         description="The model the chat uses by default, and how Mooring reaches each provider. Keys go to the OS keychain; without one, where you choose."
       />
       {!data.keychain.ok && <NoKeychainBanner reason={data.keychain.reason} keyFile={data.keyFile} />}
