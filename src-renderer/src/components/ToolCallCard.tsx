@@ -7,7 +7,6 @@ import type { CallTask, TaskStatus } from '@shared/tasks';
 import type { ToolCallPhase, Progress } from '@shared/toolCall';
 import type { WireToolCallEvent, WireToolResult } from '@shared/wire';
 import { describeSigns, instructionSigns } from '@shared/instructionSigns';
-import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { ResultView } from './ResultView';
 
 export interface CallView {
