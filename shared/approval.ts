@@ -75,6 +75,12 @@ export interface ApprovalRequestInput {
    * conversation".
    */
   conversationId?: string;
+  /**
+   * The call carries what the conversation read from other servers (shared/dataFlow.ts, docs/trust.md):
+   * the sentence that names the flow, its servers, and whether it is strong (untrusted or open-world
+   * content into an open-world tool: only the person's yes, or an allowed pair, lets it through).
+   */
+  flow?: { text: string; from: string[]; to: string; strong: boolean };
 }
 
 export interface ApprovalRequest extends ApprovalRequestInput {
@@ -99,6 +105,8 @@ export const ApprovalDecisionSchema = z
     arguments: z.record(z.string(), z.unknown()).optional(),
     /** Who answered: `user:ui`, `user:cli`, `policy`, … — written to the audit log. */
     decidedBy: z.string().min(1, 'must say who decided'),
+    /** With an approval of a request that names a flow: also allow its pairs of servers from now on. */
+    allowFlow: z.boolean().optional(),
   })
   .strict();
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;

@@ -1,6 +1,7 @@
 // The chat's messages and events (ARCHITECTURE.md, `agent/`): what the conversation store keeps, what a
 // turn streams, and what the UI and the CLI (`mooring chat --json`) render. A tool call's lifecycle is
 // not here: it travels as the one tool-call event (shared/toolCall.ts). Plain data, no Node.
+import type { ReadOrigin } from './dataFlow';
 import type { AppOrigin } from './appViews';
 import type { ErrorData } from './errors';
 
@@ -102,6 +103,11 @@ export interface ToolChatMessage extends MessageBase {
   target?: { server: string; tool: string; friendlyName: string };
   /** The arguments the tool ran with, as the user edited them before approving (the model is told so). */
   editedArguments?: Record<string, unknown>;
+  /**
+   * Where what the model read came from (shared/dataFlow.ts): the server and tool, open world or not, and
+   * the server's trust labels. What the conversation has read decides which later calls are flows.
+   */
+  origin?: ReadOrigin;
   /**
    * A `failed` step whose tool answered, with a result marked `isError` (MCP spec, "Tools: Error
    * Handling"), rather than a call that did not complete: an MCP App view gets that result, not a

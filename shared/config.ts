@@ -121,6 +121,12 @@ export const ServerConfigSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Environment variables this remote server's URL and headers may not expand: secret-looking ones an
+     * import or a project folder's approval did not allow for it (docs/config-variables.md). Set by the
+     * consent, whatever a file says.
+     */
+    heldVariables: z.array(z.string().max(200)).optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

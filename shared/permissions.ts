@@ -49,8 +49,18 @@ export interface SignInPermission {
   expiresAt?: number;
 }
 
+/** Data may flow from what a conversation read of `from` into `to`'s tools unasked (docs/trust.md). */
+export interface FlowPermission {
+  /** `*`: `to` is a trusted destination for every server's data (its read-only, closed-world tools). */
+  from: string;
+  to: string;
+  allowedAt: number;
+  decidedBy?: string;
+}
+
 export interface PermissionsView {
   tools: ToolPermission[];
+  flows: FlowPermission[];
   servers: ServerPermission[];
   conversations: ConversationPermission[];
   workspaces: WorkspacePermission[];
@@ -64,4 +74,5 @@ export type Revocation =
   | { kind: 'conversation'; conversationId: string; server?: string; tool?: string }
   | { kind: 'workspace'; workspace: string; source: string; name: string }
   | { kind: 'signIn'; server: string }
+  | { kind: 'flow'; from: string; to?: string }
   | { kind: 'all' };

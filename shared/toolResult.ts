@@ -62,6 +62,8 @@ export interface ToolResult {
   structuredInText?: boolean;
   /** Present when the tool declares an outputSchema and `structured` was checked against it. */
   structuredValidation?: StructuredValidation;
+  /** The trust labels the server put in the result's `_meta` (shared/dataFlow.ts), when it put any. */
+  trust?: { untrusted?: true; sensitive?: true };
 }
 
 /** An image or audio clip in the CLI's JSON: its byte count, never the data; `file` once saved. */

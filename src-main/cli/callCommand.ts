@@ -8,6 +8,7 @@ import { MooringError } from '../core/errors';
 import { formatFix } from '../core/catalog/argRepair';
 import { checkCallArguments } from '../core/catalog/argumentCheck';
 import type { MooringCore } from '../core/mooringCore';
+import { describeSigns, instructionSigns } from '@shared/instructionSigns';
 import { saveMedia, printResult } from './callOutput';
 import { reportProgress } from './callProgress';
 import { startServer, type CoreRunner } from './coreRunner';
@@ -137,6 +138,9 @@ async function callTool(
     const json = await saveMedia(outcome.result, { ...(o.saveDir ? { dir: o.saveDir } : {}) });
     if (o.json) printJson(json);
     else printResult(json);
+    // The result is the server's data; text in it that reads like instructions to a model is flagged.
+    const signs = instructionSigns([json.text ?? '', ...json.resources.map((r) => r.text ?? '')].join('\n'));
+    if (signs.length) say(tty`warning: ${where}'s result ${describeSigns(signs)}\n`);
     return outcome.result.isError ? EXIT.failed : EXIT.ok;
   } finally {
     progress.stop();

@@ -4,7 +4,8 @@
 // shape as the UI's stream). Approvals, sampling and forms are asked on this terminal through the one
 // queued prompt (docs/cli.md, "The terminal"); with no terminal, sampling and forms are declined at once.
 import type { Command } from 'commander';
-import type { ChatEvent } from '@shared/chat';
+import type { ChatEvent, ToolChatMessage } from '@shared/chat';
+import { describeSigns, instructionSigns } from '@shared/instructionSigns';
 import { DEFAULT_MODEL_SPEC } from '@shared/providers';
 import type { ToolCallEvent } from '@shared/toolCall';
 import { jsonForTerminal } from '@shared/untrustedText';
@@ -27,7 +28,7 @@ function printEvent(e: ChatEvent): void {
       const m = e.message;
       if (m.role === 'assistant')
         for (const c of m.toolCalls) say(tty`\n→ ${c.name} ${jsonForTerminal(c.arguments)}\n`);
-      else if (m.role === 'tool') say(tty`  ${m.status}: ${m.text.split('\n')[0]!.slice(0, 200)}\n`);
+      else if (m.role === 'tool') printToolStep(m);
       break;
     }
     case 'note':
@@ -40,6 +41,28 @@ function printEvent(e: ChatEvent): void {
       say(tty`title: ${e.title}\n`);
       break;
   }
+}
+
+/** Lines of a tool step shown here (the whole step is in the conversation, `--json` and the app). */
+const STEP_LINES = 12;
+const STEP_CHARS = 2_000;
+
+/** A tool step: its status, its text's first lines, and a flag when it reads like instructions to the model. */
+function printToolStep(m: ToolChatMessage): void {
+  const text = m.text.length > STEP_CHARS ? m.text.slice(0, STEP_CHARS) : m.text;
+  const lines = text.split('\n');
+  const shown = lines.slice(0, STEP_LINES);
+  const more = m.text.split('\n').length - shown.length;
+  const from = m.target ? `${m.target.server}/${m.target.tool}` : m.name;
+  say(tty`  ${m.status} (${from}):\n`);
+  for (const l of shown) say(tty`  │ ${l}\n`);
+  if (more > 0 || text.length < m.text.length)
+    say(
+      tty`  │ … ${more > 0 ? `${more} more line(s)` : 'more'} (mooring chat --json, or the app, shows all)\n`,
+    );
+  if (m.status === 'refused') return;
+  const signs = instructionSigns(m.text);
+  if (signs.length) say(tty`  ⚠ ${from}'s result ${describeSigns(signs)}\n`);
 }
 
 function printPhase(e: ToolCallEvent): void {

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
 import type { ImportPreview } from '../core/services/configuredServers';
+import { describeVariable } from '@shared/importConsent';
 import type { DetectedClient } from '@shared/wire';
 import type { CoreRunner } from './coreRunner';
 import { askInputs, inputOptions } from './installTerminal';
@@ -22,6 +23,7 @@ export function describeImport(file: string, preview: ImportPreview): string {
     out += tty`  ${s.config.name}${s.exists ? ' (already configured)' : ''}: ${s.commandLine}\n`;
     out += tty`      ${s.confinement}\n`;
     for (const g of s.grants) out += tty`      ${g.text}\n`;
+    for (const v of s.variables) out += tty`      variable: ${describeVariable(v)}\n`;
     for (const d of s.dropped) out += tty`      not imported: ${d.text}\n`;
   }
   for (const r of preview.renamed) out += tty`  ("${r.from}" is imported as "${r.to}")\n`;
@@ -36,6 +38,10 @@ export function describeImport(file: string, preview: ImportPreview): string {
       'replace each secret value in the file with ${env:NAME} and export NAME before starting Mooring, or ' +
       'run this where a keychain is unlocked.\n';
   }
+  if (preview.servers.some((s) => s.variables.some((v) => v.held)))
+    out +=
+      'A variable "held back" is not sent: the server does not start with it until you allow it for that server\n' +
+      '(--allow-variable SERVER:NAME here, or mooring mcp allow-variable SERVER NAME later).\n';
   if (preview.servers.some((s) => s.dropped.length))
     out +=
       'Settings marked "not imported" are never taken from a file; turn one on yourself afterwards, one server at a time\n' +
@@ -88,6 +94,11 @@ export function registerImportCommand(mcp: Command, withCore: CoreRunner): void 
       collect,
     )
     .option('--all-tools', 'skip the default safe set: leave their destructive tools on')
+    .option(
+      '--allow-variable <SERVER:NAME>',
+      "let SERVER's URL or headers carry the secret-looking environment variable NAME (repeatable)",
+      collect,
+    )
     .option('--json', 'print the outcome as JSON on stdout')
     .action(async (file: string, o) => withCore((core) => importFile(core, file, o), { json: o.json }));
 }
@@ -97,7 +108,27 @@ interface ImportOptions {
   replace?: boolean;
   input?: string[];
   allTools?: boolean;
+  allowVariable?: string[];
   json?: boolean;
+}
+
+/** `--allow-variable SERVER:NAME`, each checked against what the consent showed held for that server. */
+function allowedVariables(preview: ImportPreview, given: string[] = []): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const pair of given) {
+    const at = pair.indexOf(':');
+    const server = pair.slice(0, at);
+    const name = pair.slice(at + 1);
+    const s = preview.servers.find((x) => x.config.name === server);
+    if (at < 1 || !s || !s.variables.some((v) => v.held && v.name === name))
+      throw new MooringError(
+        'usage',
+        `--allow-variable ${pair}: no server of the file sends a held-back variable by that name; nothing was imported.`,
+        'Give SERVER:NAME as listed "held back" above.',
+      );
+    (out[server] ??= []).push(name);
+  }
+  return out;
 }
 
 async function importFile(core: MooringCore, file: string, o: ImportOptions): Promise<number> {
@@ -111,6 +142,7 @@ async function importFile(core: MooringCore, file: string, o: ImportOptions): Pr
   // Shown for consent before anything is written.
   const preview = await core.servers.previewImport(text, file);
   say(describeImport(file, preview));
+  const allowVariables = allowedVariables(preview, o.allowVariable);
   // A server whose secrets no keychain can keep would never start: it is left out, and said so.
   const unkept = Object.keys(preview.missingKeychain?.servers ?? {});
   const names = preview.servers.map((s) => s.config.name).filter((n) => !unkept.includes(n));
@@ -146,6 +178,7 @@ async function importFile(core: MooringCore, file: string, o: ImportOptions): Pr
     inputValues,
     ...(unkept.length ? { names } : {}),
     ...(o.allTools ? { safeDefaults: false } : {}),
+    allowVariables,
   });
   const imported = [...merged.added, ...merged.replaced];
   if (o.json) {

@@ -9,6 +9,7 @@ import { quickServers, type CoreRunner } from './coreRunner';
 import { registerFeatureCommands } from './featureCommands';
 import { registerImportCommand } from './importCommand';
 import { EXIT } from './output';
+import { registerFlowCommands } from './flowCommands';
 import { registerSandboxCommand } from './sandboxCommands';
 import { registerServerCommands } from './serverCommands';
 import { multiline, print, printJson, tty } from './terminalText';
@@ -57,6 +58,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
 
   registerImportCommand(mcp, withCore);
   registerSandboxCommand(mcp, withCore);
+  registerFlowCommands(mcp, withCore);
 
   mcp
     .command('test')

@@ -131,6 +131,11 @@ asks for the value without echoing it; from a script, pipe it in:
     .argument('<name>')
     .requiredOption('--workspace <dir>', 'the project folder')
     .option('--yes', 'consent to what is shown without asking (what is held back stays held back)')
+    .option(
+      '--allow-variable <NAME>',
+      'let this remote server receive a secret-looking environment variable its URL or headers name (repeat for more)',
+      collect,
+    )
     .option('--json', JSON_HELP)
     .action(async (name: string, o) =>
       withCore(
@@ -155,8 +160,10 @@ asks for the value without echoing it; from a script, pipe it in:
             offered !== undefined &&
             offered.heldBack.length > 0 &&
             (await terminal.confirm(tty`Also allow what is held back above for ${name}?`));
+          const allowVariables: string[] = o.allowVariable ?? [];
           await core.workspaces.approve(o.workspace, name, {
             allowHeldBack,
+            allowVariables,
             // What was shown above is what is approved: an entry edited while the question was open is refused.
             ...(offered ? { pin: offered.pin } : {}),
             ask: async (input) => {
@@ -175,13 +182,24 @@ asks for the value without echoing it; from a script, pipe it in:
             },
           });
           if (o.json)
-            return void printJson({ ok: true, approved: name, workspace: scan.workspace, allowHeldBack });
+            return void printJson({
+              ok: true,
+              approved: name,
+              workspace: scan.workspace,
+              allowHeldBack,
+              allowVariables,
+            });
           say(tty`approved ${name} for ${scan.workspace}\n`);
           if (offered?.heldBack.length)
             say(
               allowHeldBack
                 ? 'with what was held back\n'
                 : 'without what was held back (to allow it later, run this command again and answer yes)\n',
+            );
+          const held = offered?.variables.filter((v) => v.held && !allowVariables.includes(v.name)) ?? [];
+          for (const v of held)
+            say(
+              tty`${v.name} is not sent to ${name} (to allow it: mooring mcp approve ${name} --workspace ${o.workspace} --allow-variable ${v.name})\n`,
             );
         },
         { json: o.json },
@@ -199,6 +217,33 @@ asks for the value without echoing it; from a script, pipe it in:
           await core.servers.remove(name);
           if (o.json) printJson({ ok: true, removed: name });
           else say(tty`removed ${name}\n`);
+        },
+        { json: o.json },
+      ),
+    );
+
+  mcp
+    .command('allow-variable')
+    .description(
+      "let an imported remote server's URL or headers carry a secret-looking environment variable its import held back",
+    )
+    .argument('<name>')
+    .argument('<variable>')
+    .option('--json', JSON_HELP)
+    .action(async (name: string, variable: string, o) =>
+      withCore(
+        async (core) => {
+          const config = await core.servers.get(name);
+          const held = config.heldVariables ?? [];
+          if (!held.includes(variable))
+            throw new MooringError(
+              'usage',
+              `${name} holds back no variable named ${variable}`,
+              held.length ? `It holds back: ${held.join(', ')}.` : 'It holds back none.',
+            );
+          await core.servers.update(name, { ...config, heldVariables: held.filter((v) => v !== variable) });
+          if (o.json) return void printJson({ ok: true, server: name, allowed: variable });
+          say(tty`${name} may now receive ${variable} in its URL or headers\n`);
         },
         { json: o.json },
       ),

@@ -81,6 +81,11 @@ function approvalDialog(req: ApprovalRequest): (ask: Asker) => Promise<DialogRes
     const since = req.diffSince === 'pinned' ? 'Mooring first saw it' : 'you allowed it';
     if (req.diff?.length) ask.say(`  this tool changed since ${since}:\n`);
     for (const d of req.diff ?? []) ask.say(diffLines(d));
+    // A flow between servers (docs/trust.md): named, with the way to allow the pair for good.
+    if (req.flow)
+      ask.say(
+        tty`  data flow: ${req.flow.from.join(', ')} → ${req.flow.to}${req.flow.strong ? ' (untrusted or open-world content into an open-world tool)' : ''}; to allow it from now on: mooring mcp flows allow ${req.flow.from[0] ?? ''} ${req.flow.to}\n`,
+      );
     const a = await ask.confirm('Run it?');
     if (!a.ok) return a;
     return { ok: true, value: { outcome: a.yes ? 'approve' : 'deny', decidedBy: 'user:cli' } };

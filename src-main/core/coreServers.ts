@@ -28,6 +28,7 @@ import { ConfiguredServers } from './services/configuredServers';
 import { DetectedClients } from './services/detectedClients';
 import { PermissionsService } from './services/permissions';
 import { ServerIcons } from './services/serverIcons';
+import type { FlowPermissions } from './safety/flowPermissions';
 
 export interface ServersInput {
   opts: {
@@ -44,6 +45,8 @@ export interface ServersInput {
   approvalStore: ApprovalStore;
   quarantine: ToolQuarantine;
   pins: ToolPins;
+  /** The pairs of servers data may flow between (docs/trust.md). */
+  flows: FlowPermissions;
   approvals: ApprovalBroker;
   sessions: Sessions;
   /** Ties a part to the root's lifetime: disposed when the core closes, in reverse order. */
@@ -85,6 +88,7 @@ export function buildServers(i: ServersInput): Servers {
         yolo: () => settings.current().yolo && confinement.allowsYolo(),
         grants,
         pins: i.pins,
+        flows: i.flows,
       },
       approvals: i.approvals,
       toolSet: (name) => settings.toolSet(name),
@@ -154,6 +158,7 @@ export function buildServers(i: ServersInput): Servers {
   });
   const permissions = new PermissionsService({
     approvals: approvalStore,
+    flows: i.flows,
     grants,
     workspaces,
     servers,

@@ -41,6 +41,7 @@ import { AuditLog } from './safety/auditLog';
 import type { Icon } from './safety/icons';
 import { SecretRedactor } from './safety/redact';
 import { ToolPins } from './safety/toolPins';
+import { FlowPermissions } from './safety/flowPermissions';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
@@ -76,6 +77,8 @@ interface Opened {
   quarantine: ToolQuarantine;
   /** Each tool's contract as first seen or last accepted (safety/toolPins.ts). */
   pins: ToolPins;
+  /** The pairs of servers data may flow between (docs/trust.md). */
+  flows: FlowPermissions;
   /** settings.json as loaded. */
   settings: Settings;
 }
@@ -208,6 +211,7 @@ export class MooringCore extends DisposableObject {
         approvalStore,
         quarantine,
         pins,
+        flows: opened.flows,
         approvals: this.approvals,
         sessions,
         register: (d) => this.register(d),
@@ -244,14 +248,15 @@ export class MooringCore extends DisposableObject {
   static async open(opts: MooringCoreOptions = {}): Promise<MooringCore> {
     const env = opts.env ?? process.env;
     const paths = homePaths(opts.home ?? resolveHome(env));
-    const [settings, approvalStore, quarantine, pins] = await Promise.all([
+    const [settings, approvalStore, quarantine, pins, flows] = await Promise.all([
       loadSettings(paths.settings),
       ApprovalStore.open(paths.home),
       ToolQuarantine.open(paths.home),
       ToolPins.open(paths.home),
+      FlowPermissions.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, pins, settings });
+    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, pins, flows, settings });
   }
 
   /** Hears one live event until the returned Disposable is disposed (the bus: `events`). */

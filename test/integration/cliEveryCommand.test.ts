@@ -57,6 +57,14 @@ const COMMANDS: Record<string, Line> = {
   'mcp enable': { args: (v) => ['mcp', 'enable', `pipe-${v}`] },
   'mcp set': { args: (v) => ['mcp', 'set', `pipe-${v}`, 'timeoutSeconds', '60'] },
   'mcp approve': { args: () => ['mcp', 'approve', 'proj', '--workspace', ws, '--yes'] },
+  'mcp flows allow': { args: (v) => ['mcp', 'flows', 'allow', 'every', `pipe-${v}`] },
+  'mcp flows list': { args: () => ['mcp', 'flows', 'list'] },
+  'mcp flows revoke': { args: (v) => ['mcp', 'flows', 'revoke', 'every', `pipe-${v}`] },
+  // Nothing here holds a variable back (no import put one in a remote server's headers): a usage error.
+  'mcp allow-variable': {
+    args: (v) => ['mcp', 'allow-variable', `pipe-${v}`, 'GITHUB_TOKEN'],
+    expect: () => 2,
+  },
   'mcp login': {
     args: () => ['mcp', 'login', 'remote', '--no-browser'],
     // Tokens are kept in the keychain only: without one the sign-in is refused, cleanly.

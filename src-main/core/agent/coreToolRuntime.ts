@@ -14,6 +14,7 @@ import { toErrorData } from '../errors';
 import type { ToolService } from '../calls/toolService';
 import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
 import { unattendedVerdict, type UnattendedPolicy } from './unattendedPolicy';
+import { describeFlow, flowDestination, flowOf, type ReadOrigin } from '@shared/dataFlow';
 
 /** What the runtime needs of the core: the tools service and the settings it reads. */
 export interface CoreToolRuntimeDeps {
@@ -147,6 +148,20 @@ export class CoreToolRuntime implements AgentToolRuntime {
     if (refusal) return { status: 'refused', text: refusal, target };
     const unattended = this.opts.unattended ? unattendedVerdict(this.opts.unattended, entry) : undefined;
     if (unattended && !unattended.run) return { status: 'refused', text: unattended.reason, target };
+    // Nobody watches a schedule: a call that would carry what it read to another server is refused.
+    const flow = this.opts.unattended
+      ? flowOf(
+          ctx.readFrom ?? [],
+          flowDestination(entry.server, entry.tool, entry.handle.definition.annotations),
+        )
+      : undefined;
+    if (flow)
+      return {
+        status: 'refused',
+        text: `${this.opts.unattended!.who} runs unattended and this call would move data between servers: ${describeFlow(flow)} Nobody could approve it.`,
+        target,
+      };
+    const annotations = entry.handle.definition.annotations;
     const preApproved = this.opts.preApproved || (unattended?.run && unattended.allowed);
     try {
       const outcome = await this.deps.tools.call(entry, call.arguments, {
@@ -162,8 +177,15 @@ export class CoreToolRuntime implements AgentToolRuntime {
           : {}),
         ...(this.opts.interactive === false || unattended ? { interactive: false } : {}),
         ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
+        ...(ctx.readFrom?.length ? { readFrom: ctx.readFrom } : {}),
       });
       const result = outcome.result;
+      const origin: ReadOrigin = {
+        server: entry.server,
+        tool: entry.tool,
+        openWorld: annotations?.openWorldHint !== false,
+        ...(result.trust ?? {}),
+      };
       // Images are kept whatever the model takes: the person always sees them (card and gallery); what the
       // model is sent of them is decided per request, for the model of that request (messagesForModel.ts).
       const content = toModelContent(result, {
@@ -183,6 +205,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(result.structured !== undefined ? { structured: result.structured } : {}),
         ...(result.structuredInText ? { structuredInText: true } : {}),
         ...(outcome.argsEdited ? { editedArguments: outcome.arguments } : {}),
+        origin,
       };
     } catch (err) {
       const refused = REFUSED_CODES.has(toErrorData(err).code);

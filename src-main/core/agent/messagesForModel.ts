@@ -2,10 +2,12 @@
 // that hold across providers: notes are never sent; a non-vision model gets `[image: image/png, 5 KB]`
 // in place of an image (never base64 as text); a failed or refused call reads as one sentence the model
 // can react to; arguments the user edited before approving are named in the result, so the model knows
-// what ran; a text-protocol model sees its calls as `MCP:` lines and results as user messages.
+// what ran; a text-protocol model sees its calls as `MCP:` lines and results as user messages; what a tool
+// returned goes inside a block naming its origin (resultFraming.ts).
 import { imagePlaceholder, type ChatMessage, type ContentPart, type ToolChatMessage } from '@shared/chat';
 import { cutResult, leftOutResult, type ResultLimits } from './largeResults';
 import { fitImage, type ImageLimits } from './modelImages';
+import { frameResult } from './resultFraming';
 import { TEXT_PROTOCOL_PREFIX } from './textToolProtocol';
 import type { ModelCapabilities, ModelMessage } from './providers/types';
 
@@ -17,15 +19,17 @@ export interface RequestLimits {
 
 /** The step's text framed once: the runtime stores the reason alone, this says what it means. */
 export function toolResultText(
-  m: Pick<ToolChatMessage, 'name' | 'status' | 'text' | 'editedArguments'>,
+  m: Pick<ToolChatMessage, 'name' | 'status' | 'text' | 'editedArguments' | 'target' | 'resultIsError'>,
 ): string {
   const edited = m.editedArguments
     ? `Note: the user edited your arguments before approving this call; it ran with ${JSON.stringify(m.editedArguments)}.\n`
     : '';
+  // What a tool returned is data, in its block (resultFraming.ts); Mooring's own sentences stay outside.
+  const framed = () => frameResult(m.text, m.target ?? { tool: m.name });
   if (m.status === 'failed')
-    return `${edited}Tool ${m.name} failed: ${m.text}\nAnswer without it, or try another way.`;
+    return `${edited}Tool ${m.name} failed: ${m.resultIsError ? framed() : m.text}\nAnswer without it, or try another way.`;
   if (m.status === 'refused') return `Tool ${m.name} was refused: ${m.text}\nAnswer without it.`;
-  return edited + m.text;
+  return edited + framed();
 }
 
 function imagesFor(

@@ -10,6 +10,7 @@ import { OpenAIProvider } from './providers/openaiProvider';
 import { inProcessRuntime, phaseEvent, type InProcessHandler } from '../../../test/helpers/mcpRuntime';
 import { openaiView } from '../../../test/helpers/wireViews';
 import type { AgentToolRuntime } from './toolRuntime';
+import { frameResult } from './resultFraming';
 import { runToolLoop } from './toolLoop';
 
 let server: FakeProviderServer | undefined;
@@ -86,7 +87,7 @@ describe('runToolLoop', () => {
         .toolResults(server.requests[1]!.body)
         .map((r) => r.text)
         .sort(),
-    ).toEqual(['ok 1', 'ok 2']);
+    ).toEqual([frameResult('ok 1', { tool: 'slow' }), frameResult('ok 2', { tool: 'slow' })]);
     expect(phases.filter((e) => e.progress?.message === 'half').map((e) => e.id)).toHaveLength(2);
   });
 

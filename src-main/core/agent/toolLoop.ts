@@ -25,6 +25,8 @@ import {
   textProtocolSystemPrompt,
 } from './textToolProtocol';
 import { PartialInputs } from './partialInputs';
+import { RESULTS_ARE_DATA } from './resultFraming';
+import type { ReadOrigin } from '@shared/dataFlow';
 import type { AgentToolRuntime, ToolOutcome } from './toolRuntime';
 
 export const DEFAULT_MAX_TOOL_ITERATIONS = 25;
@@ -115,6 +117,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     // keeps its prefix across turns; the text protocol's list grows as tools are loaded.
     const system = [
       opts.system,
+      tools.length ? RESULTS_ARE_DATA : undefined,
       runtime.systemPrompt?.(cid),
       textMode ? textProtocolSystemPrompt(tools) : undefined,
     ]
@@ -271,6 +274,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
         runtime.execute(call, {
           conversationId: cid,
           signal: controller.signal,
+          readFrom: readSoFar(history),
           ...(opts.onPhase ? { onPhase: opts.onPhase } : {}),
         }),
       ]);
@@ -300,7 +304,15 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       ...(outcome.target ? { target: outcome.target } : {}),
       ...(outcome.editedArguments ? { editedArguments: outcome.editedArguments } : {}),
       ...(outcome.resultIsError ? { resultIsError: true } : {}),
+      ...(outcome.origin ? { origin: outcome.origin } : {}),
     };
     await record(message);
   }
+}
+
+/** What the conversation has read: the origin of every result the model got (docs/trust.md). */
+function readSoFar(history: readonly ChatMessage[]): ReadOrigin[] {
+  const out: ReadOrigin[] = [];
+  for (const m of history) if (m.role === 'tool' && m.origin && m.status !== 'refused') out.push(m.origin);
+  return out;
 }

@@ -2,6 +2,7 @@
 // call"): the core's runtime (coreToolRuntime.ts) resolves the name and calls through the tools service's
 // one gated call. The loop only knows this interface, so tests can hand it any runtime.
 import type { ToolChatMessage, ToolOutcomeStatus } from '@shared/chat';
+import type { ReadOrigin } from '@shared/dataFlow';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ModelTool } from './providers/types';
 
@@ -27,6 +28,8 @@ export interface ToolOutcome {
   editedArguments?: Record<string, unknown>;
   /** `failed` because the tool's result was marked `isError`, not because the call did not complete. */
   resultIsError?: true;
+  /** Where the result came from, for the flows of later calls (shared/dataFlow.ts). */
+  origin?: ToolChatMessage['origin'];
 }
 
 export interface ToolExecutionContext {
@@ -35,6 +38,8 @@ export interface ToolExecutionContext {
   signal: AbortSignal;
   /** Each lifecycle event of this call (shared/toolCall.ts), like `onProgress` for progress. */
   onPhase?: (e: ToolCallEvent) => void;
+  /** What the conversation has read so far (each result's origin): the gate asks about flows. */
+  readFrom?: readonly ReadOrigin[];
 }
 
 export interface AgentToolRuntime {

@@ -13,6 +13,8 @@ export const approvalsRouter = router({
         outcome: ApprovalOutcomeSchema,
         /** The arguments as edited in the dialog; absent means "as requested". */
         arguments: z.record(z.string(), z.unknown()).optional(),
+        /** Also allow the request's flow's pairs of servers from now on (docs/trust.md). */
+        allowFlow: z.boolean().optional(),
       }),
     )
     .mutation(({ ctx, input }) => {
@@ -20,6 +22,7 @@ export const approvalsRouter = router({
         outcome: input.outcome,
         decidedBy: 'user:ui',
         ...(input.arguments ? { arguments: input.arguments } : {}),
+        ...(input.allowFlow ? { allowFlow: true } : {}),
       });
       return { id: input.id, outcome: input.outcome };
     }),

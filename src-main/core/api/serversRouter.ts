@@ -95,6 +95,8 @@ export const serversRouter = router({
         names: z.array(z.string()).min(1).max(200),
         /** Values of the file's VS Code inputs, kept in the keychain. */
         inputValues: z.record(z.string().max(200), z.string().max(8192)).optional(),
+        /** Per server: the secret-looking variables the person ticked for its remote URL or headers. */
+        allowVariables: z.record(z.string().max(200), z.array(z.string().max(200)).max(100)).optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
@@ -103,6 +105,7 @@ export const serversRouter = router({
         fileName: input.fileName,
         names: input.names,
         ...(input.inputValues ? { inputValues: input.inputValues } : {}),
+        ...(input.allowVariables ? { allowVariables: input.allowVariables } : {}),
       }),
     ),
 });

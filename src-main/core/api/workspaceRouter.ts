@@ -3,6 +3,7 @@
 // config/importConsent.ts), and approval (pinned to the entry's content; VS Code inputs are
 // asked here and kept in the keychain). Nothing from a workspace file runs until it is approved.
 import { z } from 'zod';
+import { describeVariable } from '@shared/importConsent';
 import { MooringError } from '../errors';
 import { describeWorkspaceErrors } from '../workspace/workspaceServers';
 import { publicProcedure, router } from './trpc';
@@ -23,6 +24,8 @@ export const workspaceRouter = router({
         grants: s.grants.map((g) => g.text),
         heldBack: s.heldBack.map((d) => d.text),
         heldBackAllowed: s.heldBackAllowed,
+        /** Every variable and where its value goes; a held one has a checkbox that allows it. */
+        variables: s.variables.map((v) => ({ ...v, text: describeVariable(v) })),
         /** The content shown: `approve` refuses an entry edited since. */
         pin: s.pin,
         inputs: s.inputs.map((i) => ({ id: i.id, description: i.description, password: i.password })),
@@ -41,6 +44,8 @@ export const workspaceRouter = router({
         inputs: z.record(z.string(), z.string()).default({}),
         /** Also allow what the entry asks beyond an import (its `heldBack`); only on the person's explicit yes. */
         allowHeldBack: z.boolean().default(false),
+        /** Secret-looking variables the person ticked for this server's remote URL or headers. */
+        allowVariables: z.array(z.string().max(200)).max(100).default([]),
         /** The scan's `pin` of what the person reviewed. */
         pin: z.string().optional(),
       }),
@@ -48,6 +53,7 @@ export const workspaceRouter = router({
     .mutation(async ({ ctx, input }) => {
       await ctx.core.workspaces.approve(input.dir, input.name, {
         allowHeldBack: input.allowHeldBack,
+        allowVariables: input.allowVariables,
         ...(input.pin !== undefined ? { pin: input.pin } : {}),
         ask: async (asked) => {
           const value = input.inputs[asked.id];

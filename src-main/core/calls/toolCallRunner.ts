@@ -5,6 +5,7 @@
 // call's own `onPhase` and to the tools service's one stream; every decision lands in the audit log.
 import { randomUUID } from 'node:crypto';
 import type { AuditDecision } from '@shared/approval';
+import { trustLabelsOf, type ReadOrigin } from '@shared/dataFlow';
 import type { Progress, ToolCallEvent, ToolCallPhase } from '@shared/toolCall';
 import type { ToolResult } from '@shared/toolResult';
 import { formatFix, type ArgFix } from '../catalog/argRepair';
@@ -64,6 +65,8 @@ export interface CallContext {
   approvalTimeoutMs?: number;
   /** The conversation's project folder (canonical, after core.workspaces.ensure): its servers take part. */
   workspace?: string;
+  /** What the conversation asking has read so far: the gate asks about a flow to another server. */
+  readFrom?: readonly ReadOrigin[];
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
   /** Every lifecycle event of this call, as it happens: the call's own view of the stream. */
@@ -187,6 +190,9 @@ export async function runToolCall(
       raw = await afterFailure(run, err);
     }
     const result = normalizeResult(raw, { outputSchema: entry.outputSchema });
+    // The result's trust labels (`_meta`, io.modelcontextprotocol/trust-annotations): its origin carries them.
+    const trust = trustLabelsOf(raw);
+    if (trust.untrusted || trust.sensitive) result.trust = trust;
     events.emit(result.isError ? 'failed' : 'done', { result });
     return {
       id: events.id,

@@ -227,6 +227,8 @@ export class ToolService extends EventEmitter<ToolServiceEvents> implements Disp
           'Open the tool result that shows the view, and use it there.',
         ),
       );
+    // What the conversation read is an input of this call's verdict (docs/trust.md).
+    if (ctx.readFrom?.length) call = { ...call, subject: { ...call.subject, readFrom: ctx.readFrom } };
     return runToolCall(this.runner, call, args, ctx);
   }
 

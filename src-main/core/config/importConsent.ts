@@ -12,7 +12,8 @@
 // come from a cloned repository just as much: the same rule holds them back (`serverConsent`), and the
 // approval shows the held-back settings, which run only when the person allows them explicitly.
 import { DEFAULT_SAMPLING_TOKENS_PER_HOUR, ServerConfigSchema, type ServerConfig } from '@shared/config';
-import type { ImportDropped, ImportGrant } from '@shared/importConsent';
+import type { ConfigVariable, ImportDropped, ImportGrant } from '@shared/importConsent';
+import { configVariables, heldVariableNames } from '../secrets/configVariables';
 import { KEYCHAIN_REF } from '../secrets/serverSecrets';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -28,6 +29,8 @@ export function withoutNeverImported(raw: Record<string, unknown>): {
 } {
   const entry: Record<string, unknown> = { ...raw };
   const dropped: ImportDropped[] = [];
+  // What a consent holds back is the consent's to say (`withHeldVariables`), never the file's.
+  delete entry.heldVariables;
   if ('trust' in entry) {
     if (entry.trust === true)
       dropped.push({
@@ -107,16 +110,36 @@ export interface ServerConsent {
   grants: ImportGrant[];
   /** The settings the entry had that `safe` leaves out; each one only with the person's explicit yes. */
   heldBack: ImportDropped[];
+  /** Every variable it refers to and where its value goes; secret ones for a remote server held unless allowed. */
+  variables: ConfigVariable[];
 }
 
 /**
  * A parsed server split by the import's rule: the one function the import consent's rule and a project
  * folder's approval both go through, so the two can never disagree on what a file may widen.
  */
-export function serverConsent(config: ServerConfig): ServerConsent {
+export function serverConsent(
+  config: ServerConfig,
+  opts: { allowedVariables?: readonly string[] } = {},
+): ServerConsent {
   const { entry, dropped } = withoutNeverImported(config);
-  const safe = ServerConfigSchema.parse(entry);
-  return { safe, grants: importGrants(safe), heldBack: dropped };
+  const safe = withHeldVariables(ServerConfigSchema.parse(entry), opts.allowedVariables);
+  return {
+    safe,
+    grants: importGrants(safe),
+    heldBack: dropped,
+    variables: configVariables(safe, { allowed: opts.allowedVariables ?? [] }),
+  };
+}
+
+/**
+ * The server with `heldVariables` set by the consent: the secret-looking variables its remote URL and
+ * headers refer to that the person did not allow for it (docs/config-variables.md). Empty: no field.
+ */
+export function withHeldVariables(config: ServerConfig, allowed: readonly string[] = []): ServerConfig {
+  const { heldVariables: _ignored, ...rest } = config;
+  const held = heldVariableNames(rest, { allowed });
+  return held.length ? { ...rest, heldVariables: held } : rest;
 }
 
 /** Everything beyond the command line or URL that widens what this server may do, names only. */

@@ -5,7 +5,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { ServerConfigSchema, type ServerConfig } from '@shared/config';
 import type { ImportDropped } from '@shared/importConsent';
 import { MooringError } from '../errors';
-import { withoutNeverImported } from './importConsent';
+import { withHeldVariables, withoutNeverImported } from './importConsent';
 import { detectFormat, FORMATS_READ, normaliseEntry, type ImportFormat } from './clientFormats';
 import { assignNames, convertForeign, isObject } from './importEntry';
 import { collectInputs, type ImportInput } from './importInputs';
@@ -43,6 +43,8 @@ export interface ParseImportOptions {
    * whose approval is pinned to each entry's whole content (workspace/workspaceApprovals.ts).
    */
   keepNeverImported?: boolean;
+  /** Per server: the secret-looking variables the person allowed into its remote URL or headers. */
+  allowVariables?: Readonly<Record<string, readonly string[]>>;
 }
 
 export function parseImport(text: string, opts: ParseImportOptions): ImportResult {
@@ -110,7 +112,12 @@ export function parseImport(text: string, opts: ParseImportOptions): ImportResul
         const mapped = field === undefined ? [] : (converted.fieldMap[field] ?? [field]);
         issueAt([...entry.source, ...mapped, ...rest], d.message, [...display, ...mapped, ...rest]);
       }
-    } else if (converted.errors.length === 0) servers.push(result.data);
+    } else if (converted.errors.length === 0)
+      servers.push(
+        opts.keepNeverImported
+          ? result.data
+          : withHeldVariables(result.data, opts.allowVariables?.[result.data.name]),
+      );
   }
   if (format === 'mooring')
     for (const key of Object.keys(doc)) if (key !== 'servers') warnings.push(`"${key}" is not imported`);

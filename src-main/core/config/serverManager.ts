@@ -99,7 +99,7 @@ export class ServerManager {
    */
   async update(name: string, input: ServerConfigInput, opts: SplitOptions = {}): Promise<ServerConfig> {
     const { config, secrets } = splitSecrets(input, opts);
-    const server = parseServerInput(config);
+    let server = parseServerInput(config);
     const writes = new SecretWrites(this.secrets);
     let old: ServerConfig | undefined;
     try {
@@ -121,6 +121,9 @@ export class ServerManager {
           const value = await this.secrets.get(k.from);
           if (value !== null) await writes.set(k.account, value);
         }
+        // What a consent held back stays held through an edit that does not name it (the app's form).
+        if (!('heldVariables' in input) && old.heldVariables)
+          server = { ...server, heldVariables: old.heldVariables };
         return current.map((s, i) => (i === at ? server : s));
       });
     } catch (err) {
@@ -151,6 +154,8 @@ export class ServerManager {
       only?: readonly string[];
       /** Values of the file's VS Code inputs (`${input:ID}`), kept in the keychain for each server using them. */
       inputValues?: Readonly<Record<string, string>>;
+      /** Per server: the secret-looking variables the person allowed into its remote URL or headers. */
+      allowVariables?: Readonly<Record<string, readonly string[]>>;
     } & SplitOptions,
   ): Promise<ImportResult & MergeResult> {
     const parsed = parseImport(text, opts);

@@ -7,11 +7,10 @@ import type { ServerConfig } from '@shared/config';
 import type { InstallLinkSource } from '@shared/install';
 import type { InstallInput } from '@shared/registry';
 import { MooringError } from '../errors';
+import { configVariables } from '../secrets/configVariables';
 import { inputReferences } from '../secrets/serverSecrets';
 import type { InstallDraft } from './installDraft';
 import { parseInstallLink } from './installLink';
-
-const ENV_REF = /\$\{env:/;
 
 export interface LinkDraft {
   draft: InstallDraft;
@@ -29,15 +28,8 @@ export function linkDraft(link: string): LinkDraft {
       result.hint,
     );
   const s: ServerConfig = result.server;
-  const values = [
-    s.command ?? '',
-    s.url ?? '',
-    s.cwd ?? '',
-    ...s.args,
-    ...Object.values(s.env),
-    ...Object.values(s.headers),
-  ];
-  if (values.some((v) => ENV_REF.test(v)))
+  // The import's reader of variables (secrets/configVariables.ts): a link may refer to none it would expand.
+  if (configVariables(s).some((v) => v.expanded))
     throw new MooringError(
       'refused',
       'This install link refers to Mooring’s own environment (${env:…}), which would hand your environment variables to the server. Nothing was installed.',

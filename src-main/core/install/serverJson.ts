@@ -24,7 +24,7 @@ export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** Control, format (bidi, zero-width) and separator characters: never in a value that reaches a command. */
 export const UNSAFE_IN_VALUE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 /** Mooring's own references: a registry value holding one would read Mooring's environment or keychain. */
-export const MOORING_REFERENCE = /\$\{(?:env|input):/;
+export { MOORING_REFERENCE } from '../secrets/configVariables';
 
 /** How much of a description or title a summary keeps. */
 export const MAX_DESCRIPTION_CHARS = 400;

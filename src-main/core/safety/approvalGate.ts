@@ -9,6 +9,7 @@
 // without an event (a file another process writes) implements `VerdictSource` and is listed in
 // `gateSources`, so the call path's one revision moves with it (calls/callRevision.ts).
 import type { ServerConfig } from '@shared/config';
+import { describeFlow, flowDestination, flowOf, type DataFlow, type ReadOrigin } from '@shared/dataFlow';
 import type { ApprovalLookup, AuditDecision, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
 import { MooringError } from '../errors';
 import { decide, type CallerKind } from './approvalPolicy';
@@ -16,6 +17,7 @@ import type { ApprovalBroker } from './approvalBroker';
 import type { ApprovalStore } from './approvalStore';
 import type { AuditInput, AuditLog } from './auditLog';
 import type { ConversationGrants } from './conversationGrants';
+import type { FlowPermissions } from './flowPermissions';
 import type { PinLookup, ToolPins } from './toolPins';
 import {
   serverIdentity,
@@ -34,6 +36,8 @@ export interface GateDeps {
   grants?: ConversationGrants;
   /** Each tool's contract as first seen or last accepted (safety/toolPins.ts). */
   pins?: Pick<ToolPins, 'lookup' | 'accept' | 'revision' | 'changed'>;
+  /** The pairs of servers data may flow between unasked (safety/flowPermissions.ts, docs/trust.md). */
+  flows?: Pick<FlowPermissions, 'allows' | 'allow' | 'revision'>;
 }
 
 /** What a call's decision depends on, apart from the call's own arguments and context. */
@@ -46,6 +50,11 @@ export interface GateSubject {
   disabled?: { reason?: string | undefined; hint?: string | undefined };
   /** Who wants the call (approvalPolicy.ts): a person's own call of a tool that is off asks. */
   caller?: CallerKind;
+  /**
+   * What the conversation asking has read so far (each result's origin, shared/dataFlow.ts): a call that can
+   * carry it to another server is a flow, which asks (docs/trust.md). Absent outside a conversation.
+   */
+  readFrom?: readonly ReadOrigin[];
 }
 
 export interface GateCall extends GateSubject {
@@ -93,31 +102,42 @@ export interface GateDecision {
   /** The tool against its pinned contract (absent without pins). */
   pin?: PinLookup;
   verdict: PolicyVerdict;
+  /** The flow the call makes from what the conversation read (docs/trust.md), when it makes one. */
+  flow?: DataFlow;
 }
 
 export function decideGate(
-  deps: Pick<GateDeps, 'store' | 'yolo' | 'pins'>,
+  deps: Pick<GateDeps, 'store' | 'yolo' | 'pins' | 'flows'>,
   subject: GateSubject,
 ): GateDecision {
   const { config, tool } = subject;
   const identity = serverIdentity(config);
   const remembered = deps.store.lookup(identity, tool);
   const pin = deps.pins?.lookup(identity, tool);
+  const yolo = deps.yolo();
+  const verdict = decide({
+    contractChanged: pin?.status === 'changed',
+    policy: config.policy,
+    annotations: tool.annotations,
+    enabled: subject.enabled,
+    disabledReason: subject.disabled?.reason,
+    ...(subject.caller ? { caller: subject.caller } : {}),
+    yolo,
+    remembered,
+  });
+  // What the conversation read is an input too: a call that carries it to another server is a flow.
+  const flow = subject.readFrom?.length
+    ? flowOf(subject.readFrom, flowDestination(config.name, tool.name, tool.annotations), deps.flows)
+    : undefined;
   return {
     identity,
     fingerprint: toolFingerprint(identity, tool),
     remembered,
     ...(pin ? { pin } : {}),
-    verdict: decide({
-      contractChanged: pin?.status === 'changed',
-      policy: config.policy,
-      annotations: tool.annotations,
-      enabled: subject.enabled,
-      disabledReason: subject.disabled?.reason,
-      ...(subject.caller ? { caller: subject.caller } : {}),
-      yolo: deps.yolo(),
-      remembered,
-    }),
+    verdict: flow
+      ? withFlow(verdict, flow, config.policy === 'trust-all' || yolo || remembered.status === 'allowed')
+      : verdict,
+    ...(flow ? { flow } : {}),
   };
 }
 
@@ -128,8 +148,13 @@ export interface VerdictSource {
 }
 
 /** The gate's own sources that change without an event: what the call path's revision polls. */
-export function gateSources(deps: Pick<GateDeps, 'store' | 'grants' | 'pins'>): VerdictSource[] {
-  return [deps.store, ...(deps.grants ? [deps.grants] : []), ...(deps.pins ? [deps.pins] : [])];
+export function gateSources(deps: Pick<GateDeps, 'store' | 'grants' | 'pins' | 'flows'>): VerdictSource[] {
+  return [
+    deps.store,
+    ...(deps.grants ? [deps.grants] : []),
+    ...(deps.pins ? [deps.pins] : []),
+    ...(deps.flows ? [deps.flows] : []),
+  ];
 }
 
 /** One call as the fast path needs it: its tool's subject and decision, its arguments and who asks. */
@@ -160,6 +185,7 @@ export function authorizeAutomatic(
     client: call.client,
     reason: decided.verdict.reason,
     arguments: call.arguments,
+    ...(decided.flow ? { flow: describeFlow(decided.flow) } : {}),
   };
   const result: GateResult = {
     arguments: call.arguments,
@@ -185,7 +211,8 @@ export async function authorizeCall(
   decided: GateDecision = decideGate(deps, call),
 ): Promise<GateResult> {
   const { config, tool } = call;
-  const { identity, fingerprint, remembered, pin, verdict } = decided;
+  const { identity, fingerprint, remembered, pin, verdict, flow } = decided;
+  const flowText = flow ? describeFlow(flow) : undefined;
   const label = `"${tool.name}" of server "${config.name}"`;
   const audit = (
     decision: AuditDecision,
@@ -202,6 +229,7 @@ export async function authorizeCall(
       reason: extra.reason ?? verdict.reason,
       arguments: extra.args ?? call.arguments,
       argsEdited: extra.edited,
+      ...(flowText ? { flow: flowText } : {}),
     });
   const done = (
     decision: AuditDecision,
@@ -236,12 +264,14 @@ export async function authorizeCall(
   const grantKey = call.conversationId
     ? { conversationId: call.conversationId, server: config.name, tool: tool.name, fingerprint }
     : undefined;
-  if (grantKey && deps.grants?.allows(grantKey)) {
+  // A flow is asked about afresh: an earlier "allow for this conversation" was given before it existed.
+  if (grantKey && !flow && deps.grants?.allows(grantKey)) {
     const decidedBy = 'user (allowed for this conversation)';
     await audit('approve', decidedBy);
     return done('approve', decidedBy);
   }
-  if (call.preApprovedBy) {
+  // --yes and a schedule's allowed tools never carry untrusted or open-world content into the open world.
+  if (call.preApprovedBy && !flow?.strong) {
     await audit('approve', call.preApprovedBy);
     return done('approve', call.preApprovedBy);
   }
@@ -250,9 +280,11 @@ export async function authorizeCall(
     throw new MooringError(
       'refused',
       `Calling ${label} needs your approval: ${verdict.reason}.`,
-      call.enabled
-        ? 'Re-run with --yes to approve this call, or set the server’s policy (e.g. trust-all) if you trust it.'
-        : `Re-run with --yes to approve this call. To let models use it too: ${call.disabled?.hint ?? `mooring mcp tools ${config.name} --enable ${tool.name} (in the app: Tools).`}`,
+      flow
+        ? `If ${flow.to.server} may receive it, allow the pair: mooring mcp flows allow ${flow.from[0]!.server} ${flow.to.server}`
+        : call.enabled
+          ? 'Re-run with --yes to approve this call, or set the server’s policy (e.g. trust-all) if you trust it.'
+          : `Re-run with --yes to approve this call. To let models use it too: ${call.disabled?.hint ?? `mooring mcp tools ${config.name} --enable ${tool.name} (in the app: Tools).`}`,
     );
   }
 
@@ -274,6 +306,16 @@ export async function authorizeCall(
             : {}),
         ...(call.client !== undefined ? { client: call.client } : {}),
         ...(call.conversationId !== undefined ? { conversationId: call.conversationId } : {}),
+        ...(flow && flowText
+          ? {
+              flow: {
+                text: flowText,
+                from: [...new Set(flow.from.map((o) => o.server))],
+                to: flow.to.server,
+                strong: flow.strong,
+              },
+            }
+          : {}),
       },
       { signal: call.signal, timeoutMs: call.timeoutMs },
     );
@@ -295,9 +337,32 @@ export async function authorizeCall(
   if (answer.outcome === 'always') await deps.store.remember({ identity, tool, decidedBy: answer.decidedBy });
   // A person saw the diff and let the call run: the tool as it is now is its contract from here on.
   if (pin?.status === 'changed') await deps.pins?.accept(identity, tool);
+  if (flow && answer.allowFlow)
+    for (const from of new Set(flow.from.map((o) => o.server)))
+      await deps.flows?.allow(from, flow.to.server, answer.decidedBy);
   // Only a request that named a conversation offers this answer; anything else counts as once.
   if (answer.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
   const audited = answer.outcome === 'conversation' ? 'approve' : answer.outcome;
   await audit(audited, answer.decidedBy, { args, edited });
   return done(audited, answer.decidedBy, args, edited);
 }
+
+/**
+ * The verdict with the flow taken in (docs/trust.md): a strong flow asks whatever skipped asking (trust-all,
+ * YOLO, "always allow"); any other flow asks where the tool would have run only for being read-only; a
+ * verdict that asks anyway names the flow.
+ */
+function withFlow(verdict: PolicyVerdict, flow: DataFlow, chosenToSkip: boolean): PolicyVerdict {
+  if (verdict.decision === 'refuse') return verdict;
+  // A reason is a clause: the dialog and the terminal end it with their own period.
+  const text = describeFlow(flow).replace(/\.$/, '');
+  if (verdict.decision === 'ask') return { decision: 'ask', reason: `${text}. ${capital(verdict.reason)}` };
+  if (flow.strong)
+    return {
+      decision: 'ask',
+      reason: `${text}. It comes from untrusted or open-world content and goes to an open-world tool`,
+    };
+  return chosenToSkip ? verdict : { decision: 'ask', reason: text };
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

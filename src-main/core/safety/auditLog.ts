@@ -30,6 +30,8 @@ export const AuditEntrySchema = z.object({
     .optional(),
   /** True when the user edited the arguments before approving. */
   argsEdited: z.boolean().optional(),
+  /** The call carried what the conversation read from other servers (docs/trust.md): the flow's sentence. */
+  flow: z.string().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
@@ -44,6 +46,8 @@ export interface AuditInput {
   /** The arguments the call runs with (hashed, never written raw). */
   arguments?: Record<string, unknown>;
   argsEdited?: boolean;
+  /** The flow the call makes, when it makes one (shared/dataFlow.ts `describeFlow`). */
+  flow?: string;
   at?: Date;
 }
 
@@ -150,6 +154,7 @@ export class AuditLog {
     if (input.client !== undefined) entry.client = this.redact(input.client);
     if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments, key);
     if (input.argsEdited) entry.argsEdited = true;
+    if (input.flow !== undefined) entry.flow = this.redact(input.flow);
     return entry;
   }
 

@@ -4,6 +4,7 @@
 // at start. `secretValuesOf` tells the redactor which resolved values to mask wherever text is shown.
 import type { ServerConfig, ServerConfigInput } from '@shared/config';
 import { MooringError } from '../errors';
+import { checkHeldVariables } from './configVariables';
 import type { SecretStore } from './secretStore';
 
 /** What the file holds in place of a value kept in the keychain. */
@@ -170,6 +171,8 @@ export async function resolveServerConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ServerConfig> {
   const name = config.name;
+  // A secret-looking variable the consent held back never reaches a remote server's URL or headers.
+  checkHeldVariables(config, env);
   const fetch = async (kind: 'env' | 'header', key: string, account: string): Promise<string> => {
     let value: string | null;
     try {

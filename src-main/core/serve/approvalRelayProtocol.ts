@@ -63,6 +63,15 @@ export const RelayedInputSchema = z.object({
   diff: z.custom<ToolChange[]>((v) => Array.isArray(v)).optional(),
   diffSince: z.enum(['approved', 'pinned']).optional(),
   client: z.string().optional(),
+  /** The flow between servers the call makes (docs/trust.md), named in the app's dialog too. */
+  flow: z
+    .object({
+      text: z.string().max(4000),
+      from: z.array(z.string().max(200)).max(50),
+      to: z.string().max(200),
+      strong: z.boolean(),
+    })
+    .optional(),
 });
 
 const SamplingContent = z.looseObject({ type: z.string() });

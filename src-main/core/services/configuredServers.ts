@@ -10,9 +10,10 @@ import type { ServerSourceKind } from '@shared/managedPolicy';
 import type { LogLine, SessionStatus } from '@shared/session';
 import type { ServerRow } from '@shared/wire';
 import type { ToolService } from '../calls/toolService';
-import type { ImportDropped, ImportGrant } from '@shared/importConsent';
+import type { ConfigVariable, ImportDropped, ImportGrant } from '@shared/importConsent';
 import { FORMAT_NAMES } from '../config/clientFormats';
 import { importGrants } from '../config/importConsent';
+import { configVariables } from '../secrets/configVariables';
 import { parseImport, type ImportResult } from '../config/importFormats';
 import type { ServerManager } from '../config/serverManager';
 import { parseServerInput } from '../config/serversStore';
@@ -80,6 +81,8 @@ export interface ImportRequest {
   inputValues?: Record<string, string>;
   /** The default safe set (default true); false only on the user's request (`mcp import --all-tools`). */
   safeDefaults?: boolean;
+  /** Per server: the secret-looking variables the person ticked for its remote URL or headers. */
+  allowVariables?: Record<string, string[]>;
 }
 
 /** One server of a file as the consent shows it (README, "Safety"; config/importConsent.ts). */
@@ -93,6 +96,8 @@ export interface ImportPreviewServer {
   dropped: ImportDropped[];
   /** What it will be able to write and reach, or that it runs unconfined (shared/confinement.ts). */
   confinement: string;
+  /** Every variable it refers to and where its value goes; secret ones bound for a remote server held. */
+  variables: ConfigVariable[];
 }
 
 export interface ImportPreview extends Pick<ImportResult, 'format' | 'renamed' | 'warnings' | 'inputs'> {
@@ -299,6 +304,7 @@ export class ConfiguredServers extends DisposableObject {
         exists: existing.has(config.name),
         grants: importGrants(config),
         dropped: parsed.dropped[config.name] ?? [],
+        variables: configVariables(config),
         confinement: confinementSummary(config),
       })),
     };
@@ -326,6 +332,7 @@ export class ConfiguredServers extends DisposableObject {
       ...(request.names ? { only: request.names } : {}),
       ...(request.replaceExisting ? { replaceExisting: true } : {}),
       ...(request.inputValues ? { inputValues: request.inputValues } : {}),
+      ...(request.allowVariables ? { allowVariables: request.allowVariables } : {}),
     });
     const names = [...merged.added, ...merged.replaced];
     if (request.safeDefaults === false) {

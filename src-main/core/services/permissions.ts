@@ -1,13 +1,15 @@
 // The permissions service: every standing permission a person gave, in one list, and taking any of them
 // back — "always allow" per tool (approvals.json, pinned to the tool's fingerprint), servers whose policy
 // lets calls run unasked, "allow for this conversation" (in memory), approved project-folder servers
-// (workspace-approvals.json, pinned to content) and OAuth sign-ins (the keychain). The Permissions screen
+// (workspace-approvals.json, pinned to content), pairs of servers data may flow between
+// (flow-permissions.json, docs/trust.md) and OAuth sign-ins (the keychain). The Permissions screen
 // and any CLI command come here; each permission stays owned by its own store.
 import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { PermissionsView, Revocation, ServerPermission, SignInPermission } from '@shared/permissions';
 import { MooringError } from '../errors';
 import type { ApprovalStore } from '../safety/approvalStore';
 import type { ConversationGrants } from '../safety/conversationGrants';
+import type { FlowPermissions } from '../safety/flowPermissions';
 import type { WorkspaceService } from '../workspace/workspaceService';
 import type { ConfiguredServers } from './configuredServers';
 
@@ -19,6 +21,8 @@ export interface SignIns {
 
 export interface PermissionsDeps {
   approvals: ApprovalStore;
+  /** Pairs of servers data may flow between (safety/flowPermissions.ts). */
+  flows: Pick<FlowPermissions, 'list' | 'revoke' | 'allow'>;
   grants: ConversationGrants;
   workspaces: Pick<WorkspaceService, 'approvals' | 'revokeApproval'>;
   servers: Pick<ConfiguredServers, 'configs' | 'setPolicy'>;
@@ -48,6 +52,7 @@ export class PermissionsService {
           decidedBy: e.decidedBy,
         }))
         .sort(byTime),
+      flows: this.deps.flows.list().sort((a, b) => b.allowedAt - a.allowedAt),
       servers: configs
         .filter((c) => UNASKED.has(c.policy))
         .map((c) => ({ server: c.name, policy: c.policy as ServerPermission['policy'] })),
@@ -67,6 +72,21 @@ export class PermissionsService {
     };
   }
 
+  /**
+   * Lets what a conversation read from `from` go to `to`'s tools without asking about the flow (`*` as
+   * `from`: `to` is a trusted destination for its read-only, closed-world tools). docs/trust.md.
+   */
+  async allowFlow(from: string, to: string): Promise<void> {
+    const names = new Set((await this.deps.servers.configs()).map((c) => c.name));
+    for (const [what, name] of [
+      ['from', from],
+      ['to', to],
+    ] as const)
+      if (!(name === '*' && what === 'from') && !names.has(name))
+        throw new MooringError('not_found', `No server named "${name}".`, 'Run "mooring mcp list".');
+    await this.deps.flows.allow(from, to, 'user:cli');
+  }
+
   /** Takes back one permission (or all); returns how many were taken back. */
   async revoke(r: Revocation): Promise<{ revoked: number }> {
     switch (r.kind) {
@@ -82,6 +102,8 @@ export class PermissionsService {
       case 'signIn':
         await this.deps.signIns.signOut(r.server);
         return { revoked: 1 };
+      case 'flow':
+        return { revoked: await this.deps.flows.revoke(r.from, r.to) };
       case 'all':
         return { revoked: await this.revokeAll() };
       default:
@@ -99,6 +121,7 @@ export class PermissionsService {
       n++;
     }
     n += this.deps.grants.clear();
+    for (const from of new Set(view.flows.map((f) => f.from))) n += await this.deps.flows.revoke(from);
     for (const w of view.workspaces)
       n += await this.deps.workspaces.revokeApproval(w.workspace, w.source, w.name);
     for (const s of view.signIns) {

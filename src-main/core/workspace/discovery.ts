@@ -120,7 +120,11 @@ export async function scanWorkspace(
         continue;
       }
       const full = substituteWorkspaceVariables(parsed, workspace);
-      const { safe, grants, heldBack } = serverConsent(full);
+      const pin = workspacePin({ workspace, source: read.source, server: full });
+      const approval = opts.approvals.get(workspace, read.source, full.name);
+      // Variables the person allowed count only for the content they approved.
+      const allowedVariables = approval?.pin === pin ? (approval.allowedVariables ?? []) : [];
+      const { safe, grants, heldBack, variables } = serverConsent(full, { allowedVariables });
       const inputs = referencedInputs(full).map(
         (id): ImportInput =>
           declared.find((i) => i.id === id) ?? {
@@ -131,8 +135,6 @@ export async function scanWorkspace(
             declared: false,
           },
       );
-      const pin = workspacePin({ workspace, source: read.source, server: full });
-      const approval = opts.approvals.get(workspace, read.source, full.name);
       const status = statusOf(approval, pin);
       const heldBackAllowed =
         heldBack.length > 0 && status.status === 'approved' && approval?.heldBackAllowed === true;
@@ -141,8 +143,10 @@ export async function scanWorkspace(
         source: read.source,
         file: read.file,
         name: full.name,
-        config: heldBackAllowed ? full : safe,
+        // Held-back settings allowed: the whole entry, still without the variables not allowed.
+        config: heldBackAllowed ? { ...full, ...heldVariablesOf(safe) } : safe,
         grants,
+        variables,
         heldBack,
         heldBackAllowed,
         commandLine: describeCommandLine(full),
@@ -170,6 +174,8 @@ export async function approveWorkspaceServer(opts: {
   decidedBy?: string;
   /** Also allow what the entry asks beyond an import (`offered.heldBack`); default: held back. */
   allowHeldBack?: boolean;
+  /** Secret-looking variables the person allowed into this remote server's URL or headers. */
+  allowVariables?: readonly string[];
 }): Promise<{ approval: WorkspaceApproval; askedInputs: string[] }> {
   const { offered } = opts;
   const askedInputs = await askMissingInputs({
@@ -187,6 +193,7 @@ export async function approveWorkspaceServer(opts: {
     commandLine: offered.commandLine,
     ...(opts.decidedBy ? { decidedBy: opts.decidedBy } : {}),
     ...(opts.allowHeldBack && offered.heldBack.length ? { heldBackAllowed: true } : {}),
+    ...allowedOf(offered, opts.allowVariables),
   });
   return { approval, askedInputs };
 }
@@ -201,4 +208,24 @@ export async function approvedServers(
 ): Promise<ServerConfig[]> {
   const scan = await scanWorkspace(dir, opts);
   return scan.servers.filter((s) => s.status === 'approved').map((s) => s.config);
+}
+
+const heldVariablesOf = (c: ServerConfig) => (c.heldVariables ? { heldVariables: c.heldVariables } : {});
+
+/**
+ * The variables an approval allows: those asked for now that the entry holds or allowed before (a name
+ * the entry does not send to its remote server is refused, so a typo is never a silent no).
+ */
+function allowedOf(offered: OfferedServer, asked: readonly string[] = []) {
+  const before = offered.variables.filter((v) => v.allowed).map((v) => v.name);
+  if (!asked.length) return before.length ? { allowedVariables: [...new Set(before)] } : {};
+  const bound = new Set(offered.variables.filter((v) => v.held || v.allowed).map((v) => v.name));
+  const unknown = asked.filter((n) => !bound.has(n));
+  if (unknown.length)
+    throw new MooringError(
+      'usage',
+      `"${offered.name}" sends no held-back variable named ${unknown.join(', ')}; nothing was approved.`,
+      `The variables it would send to its server are listed above: ${[...bound].join(', ') || 'none'}.`,
+    );
+  return { allowedVariables: [...new Set([...before, ...asked])] };
 }

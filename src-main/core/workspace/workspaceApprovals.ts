@@ -31,6 +31,8 @@ const RecordSchema = z
      * trust-all, private-network reach…: config/importConsent.ts). Absent: they are held back.
      */
     heldBackAllowed: z.boolean().optional(),
+    /** Secret-looking variables the person allowed into this remote server's URL or headers (docs/config-variables.md). */
+    allowedVariables: z.array(z.string().max(200)).optional(),
   })
   .strict();
 export type WorkspaceApproval = z.infer<typeof RecordSchema>;

@@ -3,6 +3,7 @@
 // back (config/importConsent.ts, the import's rule), what it overrides, the inputs it needs, and each broken
 // file with its location.
 import type { ServerConfig } from '@shared/config';
+import { describeVariable } from '@shared/importConsent';
 import type { OfferedServer, WorkspaceScan } from './workspaceTypes';
 
 const STATUS_WORDS = { approved: 'approved', pending: 'not approved', changed: 'changed since approval' };
@@ -39,6 +40,7 @@ export function formatWorkspaceScan(scan: WorkspaceScan, globals: readonly Serve
 export function describeOffered(s: OfferedServer): string[] {
   const lines = [`    runs: ${s.commandLine}`, `    ${s.confinement}`];
   for (const g of s.grants) lines.push(`    gives it: ${g.text}`);
+  for (const v of s.variables) lines.push(`    variable: ${describeVariable(v)}`);
   for (const d of s.heldBack)
     lines.push(
       s.heldBackAllowed

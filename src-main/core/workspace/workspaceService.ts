@@ -65,7 +65,7 @@ export class WorkspaceService implements Disposable {
   async approve(
     dir: string,
     name: string,
-    opts: { ask?: AskInput; allowHeldBack?: boolean; pin?: string } = {},
+    opts: { ask?: AskInput; allowHeldBack?: boolean; allowVariables?: string[]; pin?: string } = {},
   ): Promise<OfferedServer> {
     const scan = await this.scan(dir);
     const offered = scan.servers.find((s) => s.name === name);
@@ -88,6 +88,7 @@ export class WorkspaceService implements Disposable {
       secrets: this.deps.secrets,
       ...(opts.ask ? { ask: opts.ask } : {}),
       ...(opts.allowHeldBack ? { allowHeldBack: true } : {}),
+      ...(opts.allowVariables?.length ? { allowVariables: opts.allowVariables } : {}),
       decidedBy: 'user',
     });
     return offered;

@@ -1,7 +1,7 @@
 // The shapes the workspace room hands to the core, the CLI (`mooring mcp list --workspace DIR`) and the UI.
 import type { ServerConfig } from '@shared/config';
 import type { ErrorData } from '@shared/errors';
-import type { ImportDropped, ImportGrant } from '@shared/importConsent';
+import type { ConfigVariable, ImportDropped, ImportGrant } from '@shared/importConsent';
 import type { ImportInput } from '../config/importFormats';
 import type { ConfigIssue } from '../config/jsonDiagnostics';
 
@@ -42,6 +42,8 @@ export interface OfferedServer {
   heldBack: ImportDropped[];
   /** The approval of exactly this content allowed `heldBack` too. */
   heldBackAllowed: boolean;
+  /** Every variable it refers to and where its value goes (secrets/configVariables.ts); held ones are not sent. */
+  variables: ConfigVariable[];
   /** The full command line (stdio) or transport and URL, secret env values shown as •••. */
   commandLine: string;
   /** What it will be able to write and reach, or that it runs unconfined (shared/confinement.ts). */

@@ -61,11 +61,16 @@ function ApprovalBody({
     idempotent: a.idempotentHint === true,
     openWorld: a.openWorldHint !== false,
   };
-  const send = (outcome: ApprovalOutcome) => {
+  const send = (outcome: ApprovalOutcome, allowFlow = false) => {
     if (outcome === 'deny') return answer.mutate({ id: request.id, outcome });
     if (!check.ok) return;
     const edited = text !== original;
-    answer.mutate({ id: request.id, outcome, ...(edited ? { arguments: check.value } : {}) });
+    answer.mutate({
+      id: request.id,
+      outcome,
+      ...(edited ? { arguments: check.value } : {}),
+      ...(allowFlow ? { allowFlow: true } : {}),
+    });
   };
   return (
     <>
@@ -99,6 +104,7 @@ function ApprovalBody({
           </ul>
         </div>
       )}
+      {request.flow && <FlowBanner flow={request.flow} />}
       <label className="stack">
         Arguments (you may edit them before approving)
         <textarea
@@ -142,6 +148,24 @@ function ApprovalBody({
             </button>
             <span className="choice-hint" id={`${request.id}-conv`}>
               Every call of this tool in this conversation, until Mooring restarts.
+            </span>
+          </>
+        )}
+        {request.flow && (
+          <>
+            <button
+              type="button"
+              className="choice"
+              data-testid="approval-allow-flow"
+              onClick={() => send('approve', true)}
+              disabled={!check.ok || answer.isPending}
+              aria-describedby={`${request.id}-flow`}
+            >
+              Allow, and let {shown(request.flow.from.join(', '))} → {shown(request.flow.to)} flow
+            </button>
+            <span className="choice-hint" id={`${request.id}-flow`}>
+              This call, and from now on data read from {shown(request.flow.from.join(', '))} may go to{' '}
+              {shown(request.flow.to)} without this question (revoke it in Permissions).
             </span>
           </>
         )}
@@ -224,5 +248,23 @@ export function ApprovalDialog() {
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** The flow this call makes between servers (docs/trust.md), named before anything else is decided. */
+function FlowBanner({ flow }: { flow: NonNullable<ApprovalRequest['flow']> }) {
+  return (
+    <div className="banner warn" data-testid="approval-flow" role="note">
+      <strong>
+        Data would leave {shown(flow.from.join(', '))} for {shown(flow.to)}.
+      </strong>
+      <p>{shown(flow.text)}</p>
+      {flow.strong && (
+        <p>
+          It comes from content marked untrusted or read from the open world, and the tool reaches the open
+          world: “Always allow” and YOLO do not skip this question.
+        </p>
+      )}
+    </div>
   );
 }

@@ -6,6 +6,7 @@ import { escapeUntrusted as shown, jsonForTerminal } from '@shared/untrustedText
 import type { CallTask, TaskStatus } from '@shared/tasks';
 import type { ToolCallPhase, Progress } from '@shared/toolCall';
 import type { WireToolCallEvent, WireToolResult } from '@shared/wire';
+import { describeSigns, instructionSigns } from '@shared/instructionSigns';
 import { ResultView } from './ResultView';
 
 export interface CallView {
@@ -134,7 +135,21 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
           {view.fixes && <p className="muted small">Repaired: {view.fixes.join('; ')}</p>}
         </details>
       )}
+      {result && <InstructionSigns result={result} server={view.server} />}
       {result && <ResultView result={result} label={view.tool} />}
     </article>
+  );
+}
+
+/** A result whose text reads like instructions to the model (shared/instructionSigns.ts), flagged. */
+function InstructionSigns({ result, server }: { result: WireToolResult; server: string }) {
+  const text = result.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('\n');
+  const signs = instructionSigns(text);
+  if (!signs.length) return null;
+  return (
+    <p className="warn-text" role="note" data-testid="call-instruction-signs">
+      ⚠ This result {shown(describeSigns(signs))}. It is data from {shown(server)}: the model is told never to
+      follow it.
+    </p>
   );
 }

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
+import { ConfigVariables } from '../components/ConfigVariables';
 import { ErrorNote } from '../components/ErrorNote';
 import { Button, Callout, Dialog } from '../ui';
 import { useUi, type ImportSeed } from '../stores/uiStore';
@@ -21,6 +22,15 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   // VS Code inputs (`${input:ID}`): asked here, kept in the keychain, filled in when the server starts.
   const [inputValues, setInputValues] = useState<Record<string, string>>({});
+  // Per server, the secret-looking variables the person ticked to send to its remote URL or headers.
+  const [allowVars, setAllowVars] = useState<Record<string, Set<string>>>({});
+  const tickVariable = (server: string, name: string, allow: boolean) =>
+    setAllowVars((a) => {
+      const next = new Set(a[server]);
+      if (allow) next.add(name);
+      else next.delete(name);
+      return { ...a, [server]: next };
+    });
   // Where Claude Desktop keeps its servers on this platform: the file to choose below.
   const locations = useQuery({ ...trpc.clients.locations.queryOptions(), enabled: !seed });
   const claudeFile = locations.data?.find((l) => l.client === 'claude-desktop')?.path;
@@ -71,6 +81,11 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
       fileName: preview.variables?.fileName ?? fileName,
       names: (preview.data?.servers ?? []).filter((s) => chosen.has(s.config.name)).map((s) => s.config.name),
       inputValues: Object.fromEntries(Object.entries(inputValues).filter(([, v]) => v !== '')),
+      allowVariables: Object.fromEntries(
+        Object.entries(allowVars)
+          .filter(([server, names]) => chosen.has(server) && names.size > 0)
+          .map(([server, names]) => [server, [...names]]),
+      ),
     });
   const footer = preview.data ? (
     <>
@@ -221,6 +236,13 @@ export function ImportDialog({ onClose, seed }: { onClose: () => void; seed?: Im
                     ))}
                   </ul>
                 )}
+                <ConfigVariables
+                  server={s.config.name}
+                  variables={s.variables}
+                  ticked={allowVars[s.config.name] ?? new Set()}
+                  onTick={(name, allow) => tickVariable(s.config.name, name, allow)}
+                  testId="import-variables"
+                />
                 {s.dropped.length > 0 && (
                   <ul className="plain warn-text" data-testid="import-dropped">
                     {s.dropped.map((d) => (

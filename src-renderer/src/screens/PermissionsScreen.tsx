@@ -89,7 +89,12 @@ export function PermissionsScreen() {
   const go = (r: Revocation) => revoke.mutate(r);
   const v = list.data;
   const total = v
-    ? v.tools.length + v.servers.length + v.conversations.length + v.workspaces.length + v.signIns.length
+    ? v.tools.length +
+      v.flows.length +
+      v.servers.length +
+      v.conversations.length +
+      v.workspaces.length +
+      v.signIns.length
     : 0;
   const busy = revoke.isPending;
   return (
@@ -167,6 +172,27 @@ export function PermissionsScreen() {
                 label={`Revoke the policy of ${s.server}`}
                 busy={busy}
                 onRevoke={() => go({ kind: 'server', server: s.server })}
+              />
+            ))}
+          </Section>
+          <Section
+            title="Data may flow between servers"
+            count={v.flows.length}
+            hint="What a conversation read from the first server may go to the second's tools without asking about the flow (docs/trust.md)."
+          >
+            {v.flows.map((f) => (
+              <Row
+                key={`${f.from}→${f.to}`}
+                testId="perm-flow"
+                title={
+                  <>
+                    {f.from === '*' ? 'any server' : f.from} → {f.to}
+                  </>
+                }
+                meta={<span>allowed {when(f.allowedAt)}</span>}
+                label={`Revoke the flow from ${f.from} to ${f.to}`}
+                busy={busy}
+                onRevoke={() => go({ kind: 'flow', from: f.from, to: f.to })}
               />
             ))}
           </Section>

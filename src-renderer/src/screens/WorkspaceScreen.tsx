@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../api/trpc';
+import { ConfigVariables } from '../components/ConfigVariables';
 import { ErrorNote } from '../components/ErrorNote';
 import { Badge, Button, Callout, Card, PageHeader } from '../ui';
 import { CliHint } from './CliHint';
@@ -26,6 +27,15 @@ export function WorkspaceScreen() {
   const [values, setValues] = useState<Record<string, Record<string, string>>>({});
   /** Servers whose held-back settings the person ticked to allow (never ticked by default). */
   const [widen, setWiden] = useState<Record<string, boolean>>({});
+  /** Per server, the secret-looking variables the person ticked to send to its remote URL or headers. */
+  const [allowVars, setAllowVars] = useState<Record<string, Set<string>>>({});
+  const tickVariable = (server: string, name: string, allow: boolean) =>
+    setAllowVars((a) => {
+      const next = new Set(a[server]);
+      if (allow) next.add(name);
+      else next.delete(name);
+      return { ...a, [server]: next };
+    });
   const scan = useQuery({ ...trpc.workspace.scan.queryOptions({ dir: dir ?? '' }), enabled: dir !== null });
   const approve = useMutation(
     trpc.workspace.approve.mutationOptions({
@@ -100,6 +110,13 @@ export function WorkspaceScreen() {
                         ))}
                       </ul>
                     )}
+                    <ConfigVariables
+                      server={s.name}
+                      variables={s.variables}
+                      ticked={allowVars[s.name] ?? new Set()}
+                      onTick={(name, allow) => tickVariable(s.name, name, allow)}
+                      testId="offered-variables"
+                    />
                     {s.heldBack.length > 0 && (
                       <HeldBack
                         name={s.name}
@@ -129,26 +146,30 @@ export function WorkspaceScreen() {
                         </label>
                       ))}
                   </div>
-                  {dir && (s.status !== 'approved' || (s.heldBack.length > 0 && !s.heldBackAllowed)) && (
-                    <div className="offered-actions">
-                      <Button
-                        variant="primary"
-                        loading={approve.isPending}
-                        disabled={s.status === 'approved' && !widen[s.name]}
-                        onClick={() =>
-                          approve.mutate({
-                            dir,
-                            name: s.name,
-                            inputs: values[s.name] ?? {},
-                            allowHeldBack: widen[s.name] ?? false,
-                            pin: s.pin,
-                          })
-                        }
-                      >
-                        {s.status === 'approved' ? 'Allow what is held back' : 'Approve: run this command'}
-                      </Button>
-                    </div>
-                  )}
+                  {dir &&
+                    (s.status !== 'approved' ||
+                      (s.heldBack.length > 0 && !s.heldBackAllowed) ||
+                      s.variables.some((v) => v.held)) && (
+                      <div className="offered-actions">
+                        <Button
+                          variant="primary"
+                          loading={approve.isPending}
+                          disabled={s.status === 'approved' && !widen[s.name] && !allowVars[s.name]?.size}
+                          onClick={() =>
+                            approve.mutate({
+                              dir,
+                              name: s.name,
+                              inputs: values[s.name] ?? {},
+                              allowHeldBack: (widen[s.name] ?? false) || s.heldBackAllowed,
+                              allowVariables: [...(allowVars[s.name] ?? [])],
+                              pin: s.pin,
+                            })
+                          }
+                        >
+                          {s.status === 'approved' ? 'Allow what is held back' : 'Approve: run this command'}
+                        </Button>
+                      </div>
+                    )}
                 </Card>
               </li>
             ))}
