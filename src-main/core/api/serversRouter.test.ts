@@ -71,7 +71,16 @@ describe('servers router', () => {
       'the new tool on the Tools screen',
     );
     expect(late).toMatchObject({ enabled: false });
-    await expect(caller.tools.run({ name: 'mcp__fx__late_arrival' })).rejects.toThrow(/refused/);
+    // Held back means hidden from models; the person's own call of it (the Playground) asks, even under
+    // YOLO (docs/tool-calls.md, "The verdict is decided afresh"): denied here.
+    const asked = new Promise<void>((resolve) =>
+      core!.approvals.once('requested', (r) => {
+        core!.approvals.answer(r.id, { outcome: 'deny', decidedBy: 'user:test' });
+        resolve();
+      }),
+    );
+    await expect(caller.tools.run({ name: 'mcp__fx__late_arrival' })).rejects.toThrow(/denied|refused/i);
+    await asked;
 
     await caller.servers.setToolEnabled({ server: 'fx', tool: 'late_arrival', enabled: true });
 
