@@ -47,9 +47,12 @@ describe('mooring mcp (CLI)', () => {
       'safe',
       'write_file',
       JSON.stringify({ path: target, content: 'x' }),
-      '--yes',
     ]);
+    // Off means hidden from models; a person's own call of it asks, and with nobody to ask (no terminal,
+    // no --yes) it is refused, naming both ways on.
     expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(refused.stderr).toMatch(/mooring mcp tools safe --enable write_file/);
     expect(existsSync(target)).toBe(false);
     const saved = JSON.parse(readFileSync(join(home, 'mcp_servers.json'), 'utf8')).servers.find(
       (x: { name: string }) => x.name === 'safe',
