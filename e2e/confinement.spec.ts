@@ -135,6 +135,13 @@ test('a chat turn through confined server-filesystem and server-everything', asy
     'Your folder holds alpha.txt and beta.md.',
   );
   await ask('Echo something');
+  // The conversation has read the folder; echo could carry it to another server, so it asks and names
+  // the flow (docs/trust.md). Allowed once here.
+  const dialog = page.getByTestId('approval-dialog');
+  await expect(dialog.getByTestId('approval-flow')).toContainText(
+    'This call sends data to everything (echo)',
+  );
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(lastTool()).toHaveAttribute('data-state', 'done');
   await expect(lastTool().getByTestId('tool-result')).toContainText('hello from inside the sandbox');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('The echo came back.');
