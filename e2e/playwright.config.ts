@@ -1,6 +1,7 @@
 // End-to-end tests of the renderer in Debian's Chromium against browser mode (ARCHITECTURE.md, "Processes
 // and entry points"). Playwright's own browser download is blocked, so /usr/bin/chromium with these flags.
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
 export default defineConfig({
   testDir: '.',
@@ -22,16 +23,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 860 },
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     trace: 'retain-on-failure',
   },

@@ -4,21 +4,12 @@
 // chat's streamed text appended to a `<pre>` straight from the page's one event stream (the floor a
 // streaming view is compared with: a page of the same origin and stream without the app, openPreFloor). Times cross to Node as epoch milliseconds.
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/chromium';
 import { startMooringWeb, type RunningWeb } from '../../e2e/harness';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     // Playwright gives the browser a fresh profile of its own.
     args: CHROMIUM_ARGS,
