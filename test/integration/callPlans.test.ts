@@ -43,6 +43,12 @@ describe('call plans through the core', () => {
       env: { ...process.env, MOORING_NO_SHELL_PATH: '1' },
     });
     await core.start();
+    // Both sessions ready before any test: a session that becomes ready later moves the revision, and the
+    // first test counts catalog reads within one revision.
+    await waitFor(
+      () => core.servers.statuses().filter((s) => s.state === 'ready').length === 2,
+      'both servers ready',
+    );
   }, 60_000);
   afterAll(() => core?.close());
 

@@ -20,6 +20,7 @@ describe('settings defaults', () => {
       yolo: false,
       maxToolIterations: 25,
       titlesFromModel: true,
+      modelCapabilities: {},
       deferredToolThreshold: { tools: 40, tokens: 8000 },
       osvEndpoint: 'https://api.osv.dev/v1/query',
       providers: {
