@@ -117,7 +117,12 @@ export async function openInjectionWorld(opts: WorldOptions): Promise<InjectionW
     ...remote,
   ];
   writeFileSync(join(home, 'mcp_servers.json'), JSON.stringify({ servers }));
-  writeFileSync(join(home, 'settings.json'), '{}');
+  // Every schema offered up front: past 40 tools a model would first load them through tool_search
+  // (catalog/), which this model does not; the gate it attacks is the same either way.
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({ deferredToolThreshold: { tools: 1000, tokens: 1_000_000 } }),
+  );
 
   const model: FakeProviderServer = await startOpenAIServer(obedientModel);
   const core = await MooringCore.open({

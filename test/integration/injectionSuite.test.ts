@@ -14,10 +14,11 @@ describe('the injection scenarios (quick)', () => {
     expect(leaks).toEqual([]);
     expect(run.results.map((r) => r.via)).toEqual(expect.arrayContaining(['chat', 'schedule', 'serve']));
     // Held, not merely asked: the recorder denied the sink's call, so nothing reached a sink at all, and
-    // every chat and serve scenario was asked with the flow named (a schedule refused it, naming it).
+    // where a person was there the question named the flow; where nobody was, the refusal named it.
     for (const r of run.results) {
       expect(r.reached, r.id).toBe(false);
-      expect(r.via === 'schedule' ? r.refusedNamingFlow : r.askedNamingFlow, r.id).toBe(true);
+      const nobody = r.via === 'schedule' || r.via === 'chat, nobody to ask';
+      expect(nobody ? r.refusedNamingFlow : r.askedNamingFlow, r.id).toBe(true);
     }
     expect(run.benign.extra).toBeLessThanOrEqual(1);
   });
