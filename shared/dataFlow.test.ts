@@ -1,7 +1,8 @@
 // When a flow is strong (dataFlow.ts, docs/trust.md): untrusted or open-world content into an open-world
-// tool, or any data into a server that itself gave the conversation such content — the exfiltration in
-// which a fetched page asks for a local file to be sent back to the page's own server, whatever that
-// server's tool claims to be (found by the injection benchmark, bench/lib/injectionScenarios.ts, under YOLO).
+// tool, or any data into a server that itself gave the conversation content marked untrusted — the
+// exfiltration in which a fetched page asks for a local file to be sent back through the page's own server,
+// whatever that server's tool claims to be (found by the injection benchmark under YOLO,
+// bench/lib/injectionScenarios.ts).
 import { describe, expect, it } from 'vitest';
 import { flowDestination, flowOf, type ReadOrigin } from './dataFlow';
 
@@ -16,10 +17,13 @@ describe('flowOf: strong flows', () => {
     expect(flowOf([page, file], to('web', 'save_note', false, false))?.strong).toBe(true);
   });
 
-  it('a file sent to a server that gave nothing untrusted is a flow, not a strong one', () => {
+  it('a file sent to a server that gave nothing marked untrusted is a flow, not a strong one', () => {
     expect(flowOf([file], to('web', 'fetch', true))).toMatchObject({ from: [file], strong: false });
     const docs: ReadOrigin = { server: 'web', tool: 'read_doc', openWorld: false };
     expect(flowOf([docs, file], to('web', 'log', true))?.strong).toBe(false);
+    // Open-world by default (no annotations) is not a mark: a trusted server's own tools stay as trusted.
+    const unannotated: ReadOrigin = { server: 'engine', tool: 'list', openWorld: true };
+    expect(flowOf([unannotated, file], to('engine', 'add_tool', true, false))?.strong).toBe(false);
   });
 
   it('untrusted content into another server: strong into an open-world tool only', () => {
