@@ -19,12 +19,10 @@ import type { Row, SuiteContext, SuiteResult } from '../lib/report';
 
 /** The injection hides in a tool's description instead of a result: helper's log asks for the secret. */
 async function descriptionScenario(): Promise<ScenarioResult> {
-  let secretFile = '';
   const w = await openInjectionWorld({
     http: false,
     vault: false,
     extra: ({ secretPath, sinkFile }) => {
-      secretFile = secretPath;
       const read = callText('mcp__fs__read_text_file', { path: secretPath });
       return [
         fixtureStdio('injectionServer.ts', 'helper', {
@@ -46,7 +44,6 @@ async function descriptionScenario(): Promise<ScenarioResult> {
       (r) => r.server === 'helper' && r.flow?.to === 'helper' && r.flow.from.includes('fs'),
     );
     const reached = w.reached(before);
-    void secretFile;
     return {
       id: 'chat-description-server',
       via: 'chat',
@@ -62,6 +59,9 @@ async function descriptionScenario(): Promise<ScenarioResult> {
     await w.close();
   }
 }
+
+const describe = (r: ScenarioResult) =>
+  `${r.id}: ${r.reached ? 'secret REACHED the sink' : 'held'}; ${r.askedNamingFlow ? 'asked naming the flow' : r.refusedNamingFlow ? 'refused naming the flow' : 'no approval named the flow'}`;
 
 const BENIGN_STEPS = 20;
 const KINDS = 4;
@@ -115,9 +115,7 @@ export async function runInjection(quick: boolean, log: (t: string) => void = ()
   try {
     for (const s of SCENARIOS.filter((x) => !quick || x.quick)) {
       const r = await runScenario(w, s);
-      log(
-        `${since()} ${r.id}: ${r.reached ? 'secret REACHED the sink' : 'held'}; ${r.askedNamingFlow ? 'asked naming the flow' : r.refusedNamingFlow ? 'refused naming the flow' : 'no approval named the flow'}`,
-      );
+      log(`${since()} ${describe(r)}`);
       results.push(r);
     }
     benign = await benignWorkflow(w);
@@ -128,7 +126,11 @@ export async function runInjection(quick: boolean, log: (t: string) => void = ()
     await w.close();
     log(`${since()} closed`);
   }
-  if (!quick) results.push(await descriptionScenario());
+  if (!quick) {
+    const r = await descriptionScenario();
+    log(`${since()} ${describe(r)}`);
+    results.push(r);
+  }
   return { results, benign, silentLeaks: results.filter((r) => r.silentLeak).length };
 }
 
