@@ -68,6 +68,8 @@ test('the chat in dark: a tool card, the @ picker, an attached resource and an M
   await expect(page.getByTestId('msg-assistant').last()).toContainText('It describes the architecture.');
   await expectAccessible(page, 'Chat with an attached resource (dark)');
 
+  // A new conversation: this one has read files, and the counter's server is another (a flow, which asks).
+  await page.getByRole('button', { name: 'New conversation' }).click();
   await send('Show me a counter');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('The counter is on screen.');
   const view = page.getByTestId('app-view').last();
