@@ -161,6 +161,25 @@ describe('skills over MCP', () => {
     });
   });
 
+  it('a stale cached entry is taken afresh: the change asks again rather than failing the read', async () => {
+    // globex keeps its listing for 60 s: the load after the change first reads against the old entry.
+    await core.skills.approve({ server: 'globex', uri: REFUNDS, decidedBy: 'user:test' });
+    await core.skills.load(
+      { server: 'globex', uri: REFUNDS, file: 'examples/email.md' },
+      { interactive: false },
+    );
+    await core.tools.call(
+      'mcp__globex__change_skill_file',
+      { path: 'examples/email.md', text: 'Changed.\n' },
+      { client: 'test', preApproved: true },
+    );
+    await expect(
+      core.skills.load({ server: 'globex', uri: REFUNDS, file: 'examples/email.md' }, { interactive: false }),
+    ).rejects.toThrow(
+      /the skill changed since it was approved \(examples\/email\.md changed \(54 → 9 bytes\)\)/,
+    );
+  });
+
   it('refuses the tampered skill, naming the digest mismatch, and logs it', async () => {
     await core.skills.approve({ server: 'acme', uri: TAMPERED, decidedBy: 'user:test' });
     await expect(core.skills.load({ server: 'acme', uri: TAMPERED }, { interactive: false })).rejects.toThrow(

@@ -19,8 +19,10 @@ export function bytesOf(content: { text?: unknown; blob?: unknown }): Buffer {
 export const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** A verification failure: the content is refused, never used ("Verification on Read"). */
+export class SkillVerificationError extends MooringError {}
+
 export function verificationError(server: string, uri: string, what: string): MooringError {
-  return new MooringError(
+  return new SkillVerificationError(
     'refused',
     `Skill file ${uri} from "${server}" failed verification: ${what}. Mooring did not use it.`,
     'The server changed or corrupted the skill after listing it. Refresh the skill (Skills screen or `mooring mcp skills NAME`) and approve it again if you trust the new content.',

@@ -21,7 +21,15 @@ import type { SkillApprovals } from './skillApprovals';
 import { allowedToolsOf } from './skillApprovals';
 import type { SkillCatalog } from './skillCatalog';
 import { disambiguate, enclosingSkill, skillView } from './skillViews';
-import { bytesOf, listedFile, manifestOf, pathIn, verifyBytes, verifyFrontmatter } from './skillVerify';
+import {
+  bytesOf,
+  listedFile,
+  manifestOf,
+  pathIn,
+  SkillVerificationError,
+  verifyBytes,
+  verifyFrontmatter,
+} from './skillVerify';
 
 export interface SkillsServiceDeps {
   catalog: SkillCatalog;
@@ -167,16 +175,38 @@ export class SkillsService {
     return this.read(server, entry, file, signal);
   }
 
-  /** The skill-loading path: the current entry, the person's approval for it, then a verified read. */
+  /**
+   * The skill-loading path: the current entry, the person's approval for it, then a verified read. A read
+   * that fails verification against a cached entry takes the entry afresh once ("Verification on Read":
+   * a stale entry); a new manifest is a changed skill, asked about again with its diff; the same manifest
+   * keeps the refusal.
+   */
   async load(
     input: { server: string; uri: string; file?: string },
     ctx: SkillLoadContext,
   ): Promise<SkillFileContent> {
     const { server, uri } = input;
-    const entry = await this.deps.catalog.entry(server, uri, ctx.signal ? { signal: ctx.signal } : {});
+    const signal = ctx.signal ? { signal: ctx.signal } : {};
+    const entry = await this.deps.catalog.entry(server, uri, signal);
+    try {
+      return await this.loadEntry(server, entry, input.file, ctx);
+    } catch (err) {
+      if (!(err instanceof SkillVerificationError)) throw err;
+      const fresh = await this.deps.catalog.entry(server, uri, { refresh: true, ...signal });
+      if (JSON.stringify(manifestOf(fresh)) === JSON.stringify(manifestOf(entry))) throw err;
+      return this.loadEntry(server, fresh, input.file, ctx);
+    }
+  }
+
+  private async loadEntry(
+    server: string,
+    entry: SkillEntry,
+    file: string | undefined,
+    ctx: SkillLoadContext,
+  ) {
     const approval = this.deps.approvals.lookup(server, entry, ctx.conversationId);
     if (approval.state !== 'approved') await this.askFor(server, entry, approval, ctx);
-    return this.read(server, entry, input.file, ctx.signal);
+    return this.read(server, entry, file, ctx.signal);
   }
 
   private async askFor(
