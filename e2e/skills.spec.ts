@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './a11y';
-import { ROOT, startMooringWeb, type RunningWeb } from './harness';
+import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
+import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
+import { openaiView } from '../test/helpers/wireViews';
+import { startWebWithOpenAI } from './chatHarness';
+import { ROOT, type RunningWeb } from './harness';
 import { openScreen, runTool } from './uiFlows';
 
 const SHOTS = process.env.MOORING_SHOTS ?? join(import.meta.dirname, '../test-results/screenshots');
@@ -24,7 +28,9 @@ const fixture = (name: string, flavour: string) => ({
 test.describe.configure({ mode: 'serial' });
 
 let web: RunningWeb;
+let model: FakeProviderServer;
 let page: Page;
+const REFUNDS = 'skill://refunds/SKILL.md';
 const pageErrors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
@@ -34,7 +40,12 @@ test.beforeAll(async ({ browser }) => {
     join(home, 'mcp_servers.json'),
     JSON.stringify({ servers: [fixture('acme', 'acme'), fixture('globex', 'globex')] }),
   );
-  web = await startMooringWeb(home);
+  // The chat's scripted model (the OpenAI wire): it loads the refunds skill, then answers.
+  model = await startOpenAIServer([
+    { toolCalls: [{ name: 'load_skill', arguments: { server: 'acme', uri: REFUNDS } }] },
+    { text: 'Following the refunds skill from acme.' },
+  ]);
+  web = await startWebWithOpenAI(home, model.url);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(web.url);
@@ -45,6 +56,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await page?.close();
   await web?.stop();
+  await model?.close();
   expect(pageErrors).toEqual([]);
 });
 
@@ -105,4 +117,31 @@ test('a skill’s file is viewed as verified; Permissions lists the approval and
   await expect(perm).toContainText('skill://refunds/SKILL.md');
   await perm.getByRole('button', { name: 'Revoke skill refunds from acme' }).click();
   await expect(perm).toBeHidden();
+});
+
+test('in the chat, a changed skill asks again with the diff; its content reaches the model tagged with acme', async () => {
+  await openScreen(page, 'Skills');
+  await page.getByRole('button', { name: 'Approve skill acme: refunds', exact: true }).click();
+  await page.getByTestId('skill-approve').getByRole('button', { name: 'Approve these files' }).click();
+  await expect(page.getByTestId('skill-acme-refunds')).toContainText('approved');
+  await runTool(page, 'acme / change_skill_file', { path: 'examples/email.md', text: 'Changed again.\n' });
+  await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
+
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByLabel('Message').fill('Refund order 42');
+  await page.getByLabel('Message').press('Enter');
+  const dialog = page.getByTestId('approval-dialog');
+  await expect(dialog).toContainText('This skill changed since you approved it');
+  await expect(dialog.getByTestId('approval-diff')).toContainText('examples/email.md changed');
+  await expectAccessible(page, 'the skill approval in the chat');
+  await page.screenshot({ path: join(SHOTS, 'skills-5-chat-approval.png') });
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(page.getByText('Following the refunds skill from acme.').first()).toBeVisible();
+  await page.screenshot({ path: join(SHOTS, 'skills-6-chat-loaded.png') });
+  // The request after the call (the app also asks the model for a title and lists its models).
+  const after = model.requests.find((r) => r.body?.messages && openaiView.toolResults(r.body).length);
+  const [result] = openaiView.toolResults(after!.body);
+  expect(result!.text.startsWith(`<tool_result origin="acme/${REFUNDS}">`)).toBe(true);
+  expect(result!.text).toContain('# Refunds');
 });

@@ -187,7 +187,9 @@ export class SkillsService {
   ): Promise<SkillFileContent> {
     const { server, uri } = input;
     const signal = ctx.signal ? { signal: ctx.signal } : {};
-    const entry = await this.deps.catalog.entry(server, uri, signal);
+    // Loading SKILL.md activates the skill: its entry is taken afresh (skills/get), so the approval is
+    // checked against the manifest served now. A supporting file is read under the held entry.
+    const entry = await this.deps.catalog.entry(server, uri, { ...signal, refresh: !input.file });
     try {
       return await this.loadEntry(server, entry, input.file, ctx);
     } catch (err) {
