@@ -1,9 +1,11 @@
-// `mooring mcp skills|skill|skill-approve|skill-revoke`: a server's skills from a terminal (docs/skills.md),
-// on the same core service as the Skills screen (core.skills). `skill` shows one skill and prints one of
-// its files, verified against the manifest: an inspection, not a load (ext-skills specification, "Reading
-// Skill Content"). Every string from the server is printed through `tty`, or `printJson` with --json.
+// `mooring mcp skills|skill`: a server's skills from a terminal (docs/skills.md), on the same core service
+// as the Skills screen (core.skills). `skill` shows one skill and prints one of its files, verified against
+// the manifest: an inspection, not a load (ext-skills specification, "Reading Skill Content"); `--approve`
+// binds an approval to the manifest, `--revoke` takes it back. Every string from the server is printed
+// through `tty`, or `printJson` with --json.
 import type { Command } from 'commander';
 import type { SkillView } from '@shared/skills';
+import { MooringError } from '../core/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { startServer, type CoreRunner } from './coreRunner';
 import { multiline, print, printJson, tty } from './terminalText';
@@ -59,70 +61,52 @@ export function registerSkillCommands(mcp: Command, withCore: CoreRunner): void 
 
   mcp
     .command('skill')
-    .description('show one skill and print its SKILL.md, or --file, verified against its digest (not a load)')
+    .description(
+      'show one skill and print its SKILL.md, or --file, verified against its digest (not a load); --approve or --revoke its approval',
+    )
     .argument('<name>', 'the server')
     .argument('<uri>', "the skill's SKILL.md URI")
     .option('--file <path>', 'a file of the skill, relative to its root')
+    .option('--approve', 'approve the skill as its manifest reads now; any change to it asks again')
+    .option('--grant-tools', 'with --approve: also grant the tools its allowed-tools asks for')
+    .option('--revoke', "revoke the skill's approval")
     .option('--json', 'machine-readable output')
-    .action(async (name: string, uri: string, o: { json?: boolean; file?: string }) =>
-      withCore(
-        async (core) => {
-          await started(core, name);
-          const skill = await core.skills.skill(name, uri);
-          const content = await core.skills.inspect(name, uri, o.file);
-          if (o.json) return void printJson({ skill, content });
-          printSkill(skill, true);
-          print(
-            tty`\n--- ${content.uri} from "${name}" (${content.verified ? 'verified' : 'dynamic, unverified'}) ---\n`,
-          );
-          print(tty`${multiline(content.text)}\n`);
-        },
-        { json: o.json === true },
-      ),
-    );
-
-  mcp
-    .command('skill-approve')
-    .description('approve one skill as its manifest reads now; any change to it asks again')
-    .argument('<name>', 'the server')
-    .argument('<uri>', "the skill's SKILL.md URI")
-    .option(
-      '--grant-tools',
-      'also grant the tools its allowed-tools asks for (Mooring never does so unasked)',
-    )
-    .option('--json', 'machine-readable output')
-    .action(async (name: string, uri: string, o: { json?: boolean; grantTools?: boolean }) =>
-      withCore(
-        async (core) => {
-          await started(core, name);
-          const skill = await core.skills.approve({
-            server: name,
-            uri,
-            scope: 'always',
-            grantTools: o.grantTools === true,
-            decidedBy: 'user:cli',
-          });
-          if (o.json) return void printJson(skill);
-          printSkill(skill, true);
-        },
-        { json: o.json === true },
-      ),
-    );
-
-  mcp
-    .command('skill-revoke')
-    .description("revoke one skill's approval, or every skill approval of the server")
-    .argument('<name>', 'the server')
-    .argument('[uri]', "the skill's SKILL.md URI")
-    .option('--json', 'machine-readable output')
-    .action(async (name: string, uri: string | undefined, o: { json?: boolean }) =>
-      withCore(
-        async (core) => {
-          const revoked = await core.skills.revoke(name, uri);
-          if (o.json) return void printJson({ revoked });
-          print(tty`${String(revoked)} skill approval${revoked === 1 ? '' : 's'} revoked.\n`);
-        },
-        { json: o.json === true },
-      ),
+    .action(
+      async (
+        name: string,
+        uri: string,
+        o: { json?: boolean; file?: string; approve?: boolean; grantTools?: boolean; revoke?: boolean },
+      ) =>
+        withCore(
+          async (core) => {
+            if (o.approve && o.revoke)
+              throw new MooringError('usage', 'Pass --approve or --revoke, not both.');
+            if (o.grantTools && !o.approve)
+              throw new MooringError('usage', '--grant-tools goes with --approve.');
+            if (o.revoke) {
+              const revoked = await core.skills.revoke(name, uri);
+              if (o.json) return void printJson({ revoked });
+              return void print(tty`${String(revoked)} skill approval${revoked === 1 ? '' : 's'} revoked.\n`);
+            }
+            await started(core, name);
+            const skill = o.approve
+              ? await core.skills.approve({
+                  server: name,
+                  uri,
+                  scope: 'always',
+                  grantTools: o.grantTools === true,
+                  decidedBy: 'user:cli',
+                })
+              : await core.skills.skill(name, uri);
+            const content = await core.skills.inspect(name, uri, o.file);
+            if (o.json) return void printJson({ skill, content });
+            printSkill(skill, true);
+            print(
+              tty`\n--- ${content.uri} from "${name}" (${content.verified ? 'verified' : 'dynamic, unverified'}) ---\n`,
+            );
+            print(tty`${multiline(content.text)}\n`);
+          },
+          { json: o.json === true },
+        ),
     );
 }

@@ -1,6 +1,6 @@
 // Skills from a terminal (docs/skills.md, "Doors") against the skills fixture: `mooring mcp skills` lists
 // them with their origin, `mooring mcp skill` prints a verified file and refuses the tampered one naming the
-// digest mismatch; after `skill-approve`, a scripted model (the OpenAI wire) in `mooring chat` is shown the
+// digest mismatch; after `skill --approve`, a scripted model (the OpenAI wire) in `mooring chat` is shown the
 // skill by name and description, calls `load_skill`, and gets SKILL.md framed with the server it came from.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ describe('mooring mcp skills / skill', () => {
   });
 
   it('after approval, mooring chat’s model loads the skill and reads it tagged with its server', async () => {
-    const approved = await runMooring(home, ['mcp', 'skill-approve', 'acme', REFUNDS]);
+    const approved = await runMooring(home, ['mcp', 'skill', 'acme', REFUNDS, '--approve']);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain('[approved]');
     model = await startOpenAIServer([
