@@ -42,6 +42,8 @@ describe('mooring mcp skills / skill', () => {
     expect(bad.stderr).toMatch(
       /skill:\/\/tampered\/SKILL\.md from "acme" failed verification: (size|digest) mismatch/,
     );
+    // The hint names a command that exists, with this server's name.
+    expect(bad.stderr).toContain('mooring mcp skills acme --refresh');
   });
 
   it('after approval, mooring chat’s model loads the skill and reads it tagged with its server', async () => {

@@ -25,7 +25,7 @@ export function verificationError(server: string, uri: string, what: string): Mo
   return new SkillVerificationError(
     'refused',
     `Skill file ${uri} from "${server}" failed verification: ${what}. Mooring did not use it.`,
-    'The server changed or corrupted the skill after listing it. Refresh the skill (Skills screen or `mooring mcp skills NAME`) and approve it again if you trust the new content.',
+    `The server changed or corrupted the skill after listing it. List its skills again (Skills screen, Refresh) and approve it again if you trust the new content: mooring mcp skills ${server} --refresh`,
   );
 }
 

@@ -228,7 +228,7 @@ export class SkillsService {
       throw new MooringError(
         'refused',
         `Loading skill "${name}" (${entry.uri}) from "${server}" needs your approval: ${why}.`,
-        'Approve it on the Skills screen or with `mooring mcp skill SERVER URI --approve` first.',
+        `Look at it and approve it on the Skills screen, or: mooring mcp skill ${server} ${entry.uri} --approve`,
       );
     const tools = allowedToolsOf(entry);
     const files = manifestOf(entry).map((f) => `${pathIn(entry.uri, f.uri)} (${f.size} bytes)`);
