@@ -11,6 +11,7 @@ import { chatTurnSuite } from './suites/chatTurn';
 import { cliCallSuite } from './suites/cliCall';
 import { cliStartSuite } from './suites/cliStart';
 import { confinedSuite } from './suites/confined';
+import { injectionSuite } from './suites/injection';
 import { memorySuite } from './suites/memory';
 import { reconnectSuite } from './suites/reconnect';
 import { resultTransferSuite } from './suites/resultTransfer';
@@ -40,6 +41,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   uiTools: uiToolsSuite,
   uiStart: uiStartSuite,
   confined: confinedSuite,
+  injection: injectionSuite,
 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[]; markdown: boolean } {
