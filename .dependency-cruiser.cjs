@@ -18,11 +18,12 @@ const ROOMS = {
   tasks: ['config', 'mcp'],
   calls: ['catalog', 'mcp', 'safety', 'tasks'],
   agent: ['calls', 'catalog', 'clientFeatures', 'config', 'secrets'],
-  services: ['calls', 'catalog', 'config', 'mcp', 'safety', 'secrets', 'workspace'],
+  services: ['calls', 'catalog', 'config', 'mcp', 'safety', 'secrets', 'skills', 'workspace'],
   serve: ['agent', 'calls', 'catalog', 'config', 'memory', 'safety'],
   schedules: ['config'],
   apps: ['calls', 'catalog', 'clientFeatures', 'mcp', 'safety'],
   confine: ['config', 'mcp'],
+  skills: ['config', 'mcp'],
 };
 const KERNEL = ['errors\\.ts', 'home\\.ts', 'tokenCount\\.ts', 'disposable\\.ts', 'eventBus\\.ts'];
 const core = 'src-main/core/';

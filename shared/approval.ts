@@ -32,7 +32,7 @@ export interface PolicyVerdict {
 
 /** One human-readable difference between the approved tool and the tool the server now lists. */
 export interface ToolChange {
-  kind: 'identity' | 'title' | 'description' | 'schema' | 'annotation';
+  kind: 'identity' | 'title' | 'description' | 'schema' | 'annotation' | 'file';
   /** For schema and annotation changes: a JSON Pointer into the schema, or the annotation name. */
   path?: string;
   change: 'added' | 'removed' | 'changed';

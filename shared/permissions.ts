@@ -1,6 +1,7 @@
 // What the Permissions screen lists: every standing permission a person gave, with when it was given and
 // what it is pinned to, so each can be seen and taken back (services/permissions.ts in the core).
 import type { ServerPolicy } from './config';
+import type { SkillPermission } from './skills';
 
 /** "Always allow" for one tool, pinned to the tool's fingerprint: a changed tool asks again. */
 export interface ToolPermission {
@@ -65,6 +66,8 @@ export interface PermissionsView {
   conversations: ConversationPermission[];
   workspaces: WorkspacePermission[];
   signIns: SignInPermission[];
+  /** Skills approved "always", each bound to its manifest (shared/skills.ts, docs/skills.md). */
+  skills: SkillPermission[];
 }
 
 /** One permission to take back, or all of them. */
@@ -75,4 +78,5 @@ export type Revocation =
   | { kind: 'workspace'; workspace: string; source: string; name: string }
   | { kind: 'signIn'; server: string }
   | { kind: 'flow'; from: string; to?: string }
+  | { kind: 'skill'; server: string; uri?: string }
   | { kind: 'all' };

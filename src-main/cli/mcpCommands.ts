@@ -7,6 +7,7 @@ import { formatWorkspaceScan } from '../core/workspace/workspaceReport';
 import { registerCallCommand } from './callCommand';
 import { quickServers, type CoreRunner } from './coreRunner';
 import { registerFeatureCommands } from './featureCommands';
+import { registerSkillCommands } from './skillCommands';
 import { registerImportCommand } from './importCommand';
 import { EXIT } from './output';
 import { registerFlowCommands } from './flowCommands';
@@ -93,5 +94,6 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
   registerToolsCommand(mcp, withCore);
   registerCallCommand(mcp, withCore);
   registerFeatureCommands(mcp, withCore);
+  registerSkillCommands(mcp, withCore);
   return mcp;
 }

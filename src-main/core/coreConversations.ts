@@ -29,6 +29,7 @@ import type { SecretStore } from './secrets/secretStore';
 import type { SelfLaunch } from './serve/launchCommand';
 import type { ServedFeatures } from './serve/servedCore';
 import { Sharing } from './serve/sharing';
+import type { SkillsService } from './skills/skillsService';
 import { scheduledTurns } from './schedules/scheduledTurn';
 import { ScheduleService } from './schedules/scheduleService';
 import { declineUnattendedInteractions } from './schedules/unattendedInteractions';
@@ -42,6 +43,8 @@ export interface ConversationsInput {
   redactor: SecretRedactor;
   sessions: Sessions;
   tools: ToolService;
+  /** The servers' skills: approved ones are offered to the chat's model through load_skill (docs/skills.md). */
+  skills: SkillsService;
   /** Ties a part to the root's lifetime: disposed when the core closes, in reverse order. */
   register: <T extends Disposable>(d: T) => T;
 }
@@ -148,6 +151,7 @@ export function buildConversations(i: ConversationsInput): Conversations {
       roots: features.roots,
       ensureWorkspace: (dir) => workspaces.ensure(dir),
       attach: (server, uri) => resources.attachment(server, uri),
+      skills: i.skills,
     }),
   );
   register(listen(chat, 'chat', (e) => bus.emit('chat', e)));

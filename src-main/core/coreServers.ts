@@ -26,6 +26,7 @@ import type { ToolQuarantine } from './safety/toolQuarantine';
 import type { SecretStore } from './secrets/secretStore';
 import { ConfiguredServers } from './services/configuredServers';
 import { DetectedClients } from './services/detectedClients';
+import type { SkillsService } from './skills/skillsService';
 import { PermissionsService } from './services/permissions';
 import { ServerIcons } from './services/serverIcons';
 import type { FlowPermissions } from './safety/flowPermissions';
@@ -49,6 +50,8 @@ export interface ServersInput {
   flows: FlowPermissions;
   approvals: ApprovalBroker;
   sessions: Sessions;
+  /** The servers' skills and their approvals (docs/skills.md), for Permissions. */
+  skills: SkillsService;
   /** Ties a part to the root's lifetime: disposed when the core closes, in reverse order. */
   register: <T extends Disposable>(d: T) => T;
 }
@@ -163,6 +166,7 @@ export function buildServers(i: ServersInput): Servers {
     workspaces,
     servers,
     signIns: { state: (config) => oauth.signInState(config), signOut: (name) => auth.signOut(name) },
+    skills: i.skills,
   });
   const install = new InstallService({
     home: paths.home,

@@ -18,6 +18,7 @@ import type { ConfinementService } from './confine/confinementService';
 import { type ClientFeatures } from './clientFeatures/clientFeatures';
 import { PromptsService } from './clientFeatures/prompts';
 import { ResourcesService } from './clientFeatures/resourcesService';
+import { runningSession } from './clientFeatures/serverSession';
 import { type SamplingComplete } from './clientFeatures/sampling';
 import { type SamplingModel } from './clientFeatures/samplingModel';
 import type { InteractionBroker } from './clientFeatures/interactionBroker';
@@ -37,6 +38,9 @@ import { MemoryStore } from './memory/memoryStore';
 import type { SessionPool } from './mcp/sessionPool';
 import { ApprovalBroker } from './safety/approvalBroker';
 import { ApprovalStore } from './safety/approvalStore';
+import { SkillApprovals } from './skills/skillApprovals';
+import { SkillCatalog } from './skills/skillCatalog';
+import { SkillsService } from './skills/skillsService';
 import { AuditLog } from './safety/auditLog';
 import type { Icon } from './safety/icons';
 import { SecretRedactor } from './safety/redact';
@@ -79,6 +83,8 @@ interface Opened {
   pins: ToolPins;
   /** The pairs of servers data may flow between (docs/trust.md). */
   flows: FlowPermissions;
+  /** Skill approvals bound to their manifests (skill-approvals.json, docs/skills.md). */
+  skillApprovals: SkillApprovals;
   /** settings.json as loaded. */
   settings: Settings;
 }
@@ -142,6 +148,8 @@ export class MooringCore extends DisposableObject {
   readonly chat: ChatService;
   /** Scheduled prompts: the schedules, their runs and, in the process holding the lease (`own`), the scheduler. */
   readonly schedules: ScheduleService;
+  /** The servers' skills (Skills extension): listed per server, approved per manifest, loaded verified. */
+  readonly skills: SkillsService;
 
   private readonly features: ClientFeatures;
   private readonly samplingModel: SamplingModel;
@@ -191,6 +199,14 @@ export class MooringCore extends DisposableObject {
     this.register(this.approvals);
     this.register(listen(this.approvals, 'requested', (r) => bus.emit('approval', r)));
     this.register(listen(this.approvals, 'resolved', (r) => bus.emit('approvalResolved', r)));
+    this.skills = new SkillsService({
+      catalog: new SkillCatalog({ sessions: this.pool }),
+      approvals: opened.skillApprovals,
+      readResource: (server, uri, signal) =>
+        runningSession(this.pool, server).requests.readResource({ uri }, signal ? { signal } : {}),
+      ask: (input, o) => this.approvals.request(input, o),
+      log: (l) => bus.emit('log', l),
+    });
     // The one tool-call path and the configured servers (coreServers.ts).
     ({
       tools: this.tools,
@@ -214,6 +230,7 @@ export class MooringCore extends DisposableObject {
         flows: opened.flows,
         approvals: this.approvals,
         sessions,
+        skills: this.skills,
         register: (d) => this.register(d),
       }),
     ));
@@ -241,6 +258,7 @@ export class MooringCore extends DisposableObject {
       redactor: this.redactor,
       sessions,
       tools: this.tools,
+      skills: this.skills,
       register: (d) => this.register(d),
     }));
   }
@@ -248,15 +266,25 @@ export class MooringCore extends DisposableObject {
   static async open(opts: MooringCoreOptions = {}): Promise<MooringCore> {
     const env = opts.env ?? process.env;
     const paths = homePaths(opts.home ?? resolveHome(env));
-    const [settings, approvalStore, quarantine, pins, flows] = await Promise.all([
+    const [settings, approvalStore, quarantine, pins, flows, skillApprovals] = await Promise.all([
       loadSettings(paths.settings),
       ApprovalStore.open(paths.home),
       ToolQuarantine.open(paths.home),
       ToolPins.open(paths.home),
       FlowPermissions.open(paths.home),
+      SkillApprovals.open(paths.home),
     ]);
     const secrets = opts.secretStore ?? new KeytarSecretStore();
-    return new MooringCore(opts, { paths, secrets, approvalStore, quarantine, pins, flows, settings });
+    return new MooringCore(opts, {
+      paths,
+      secrets,
+      approvalStore,
+      quarantine,
+      pins,
+      flows,
+      skillApprovals,
+      settings,
+    });
   }
 
   /** Hears one live event until the returned Disposable is disposed (the bus: `events`). */

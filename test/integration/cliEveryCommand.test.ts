@@ -15,7 +15,7 @@ import type { FakeProviderServer } from '../fixtures/providers/scriptedServer';
 import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registryServer';
 import { runMooring } from '../helpers/cli';
 import { BIN, NO_KEYCHAIN, pipedToHead, STACK_TRACE } from '../helpers/cliPipes';
-import { EVERYTHING, freePort, tempDir } from '../helpers/servers';
+import { EVERYTHING, fixturePath, freePort, RUN_TS, tempDir } from '../helpers/servers';
 
 type Variant = 'text' | 'json';
 
@@ -51,6 +51,8 @@ const COMMANDS: Record<string, Line> = {
   'mcp resources': { args: () => ['mcp', 'resources', 'every'] },
   'mcp read': { args: () => ['mcp', 'read', 'every', 'demo://resource/static/document/architecture.md'] },
   'mcp logs': { args: () => ['mcp', 'logs', 'every'], json: 'lines' },
+  'mcp skills': { args: () => ['mcp', 'skills', 'skills'] },
+  'mcp skill': { args: () => ['mcp', 'skill', 'skills', 'skill://refunds/SKILL.md', '--approve'] },
   'mcp sandbox': { args: () => ['mcp', 'sandbox', 'every'] },
   'mcp trust': { args: (v) => ['mcp', 'trust', `pipe-${v}`] },
   'mcp disable': { args: (v) => ['mcp', 'disable', `pipe-${v}`] },
@@ -159,6 +161,7 @@ beforeAll(async () => {
       servers: [
         { name: 'every', ...server },
         { name: 'remote', transport: 'http', url: auth.mcpUrl },
+        { name: 'skills', command: 'node', args: [RUN_TS, fixturePath('skillsServer.ts')] },
       ],
     }),
   );

@@ -21,6 +21,7 @@ import { parseModelSpec } from './providers/resolveProvider';
 import { deliveryMessageId, deliveryText, type DeliveredTask } from './taskDelivery';
 import { prepareTerminalTurn, type TerminalTurnOptions, type TerminalTurnRun } from './terminalTurn';
 import { isEmptyMessage, messageContent, type AttachResource, type SendInput } from './turnMessage';
+import type { SkillAccess } from './skillTool';
 import { TurnRuntimes } from './turnRuntimes';
 import { UNATTENDED_NOTE } from './unattendedPolicy';
 
@@ -50,6 +51,8 @@ export interface ChatServiceDeps {
   ensureWorkspace: (dir: string) => Promise<string>;
   /** A server's resource as parts of a message (clientFeatures/resourcesService.ts `attachment`). */
   attach?: AttachResource;
+  /** Approved skills and the skill-loading path, offered to the model as `load_skill` (docs/skills.md). */
+  skills?: SkillAccess;
 }
 
 /** A turn nobody watches (a scheduled run): a new conversation under the unattended policy. */
@@ -82,7 +85,7 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
 
   constructor(private readonly deps: ChatServiceDeps) {
     super();
-    this.runtimes = new TurnRuntimes({ tools: deps.tools, settings: deps.settings });
+    this.runtimes = new TurnRuntimes({ tools: deps.tools, settings: deps.settings, skills: deps.skills });
     this.conversations = new ChatConversations({
       store: deps.store,
       turns: this,

@@ -13,6 +13,7 @@ import type { Provider } from '../catalog/adaptSchema';
 import { toErrorData } from '../errors';
 import type { ToolService } from '../calls/toolService';
 import type { AgentToolRuntime, ModelTool, ToolCall, ToolExecutionContext, ToolOutcome } from './toolRuntime';
+import { LOAD_SKILL, loadSkillTool, runLoadSkill, skillsPrompt, type SkillAccess } from './skillTool';
 import { unattendedVerdict, type UnattendedPolicy } from './unattendedPolicy';
 import { describeFlow, flowDestination, flowOf, type ReadOrigin } from '@shared/dataFlow';
 
@@ -20,6 +21,8 @@ import { describeFlow, flowDestination, flowOf, type ReadOrigin } from '@shared/
 export interface CoreToolRuntimeDeps {
   tools: Pick<ToolService, 'catalog' | 'call' | 'runsWithoutAsking'>;
   settings: () => Settings;
+  /** The servers' approved skills and the skill-loading path, for `load_skill` (skillTool.ts). */
+  skills?: SkillAccess;
 }
 
 export interface CoreToolRuntimeOptions {
@@ -87,9 +90,16 @@ export class CoreToolRuntime implements AgentToolRuntime {
     return ct;
   }
 
+  /** Whether this conversation's model is offered `load_skill`: some approved skill, and a person behind it. */
+  private offersSkills(conversationId: string): boolean {
+    return Boolean(
+      this.deps.skills && !this.opts.admit && this.deps.skills.approvedFor(conversationId).length,
+    );
+  }
+
   tools(conversationId: string): ModelTool[] {
     const ct = this.toolsOf(conversationId);
-    const all = ct.modelTools();
+    const all = [...ct.modelTools(), ...(this.offersSkills(conversationId) ? [loadSkillTool] : [])];
     const admit = this.opts.admit;
     if (!admit) return all;
     return all.filter((t) => {
@@ -108,7 +118,11 @@ export class CoreToolRuntime implements AgentToolRuntime {
   /** The system-prompt paragraph listing deferred tools (none in direct mode); frozen per conversation. */
   systemPrompt(conversationId: string): string | undefined {
     const ct = this.toolsOf(conversationId);
-    return ct.mode === 'deferred' ? ct.deferredListText() : undefined;
+    const skills = this.offersSkills(conversationId)
+      ? skillsPrompt(this.deps.skills!.approvedFor(conversationId))
+      : undefined;
+    const parts = [ct.mode === 'deferred' ? ct.deferredListText() : undefined, skills].filter(Boolean);
+    return parts.length ? parts.join('\n\n') : undefined;
   }
 
   viewTarget(conversationId: string, name: string): { server: string; tool: string } | undefined {
@@ -136,6 +150,12 @@ export class CoreToolRuntime implements AgentToolRuntime {
         return { status: 'failed', text: reason(err) };
       }
     }
+    if (call.name === LOAD_SKILL && this.offersSkills(ctx.conversationId))
+      return runLoadSkill(this.deps.skills!, call.arguments, {
+        ...ctx,
+        interactive: this.opts.interactive !== false && !this.opts.unattended,
+        client: this.opts.client ?? `conversation:${ctx.conversationId}`,
+      });
     // The one resolution of this call: exact, bare or suffix name, in this conversation's catalog.
     let entry: CatalogEntry;
     try {

@@ -4,6 +4,7 @@ import type { ToolService } from '../calls/toolService';
 import type { SettingsService } from '../config/settingsService';
 import { CoreToolRuntime, type CoreToolRuntimeOptions } from './coreToolRuntime';
 import { resultLimits } from './largeResults';
+import type { SkillAccess } from './skillTool';
 import type { RequestLimits } from './messagesForModel';
 import { PROVIDER_IMAGE_LIMITS } from './modelImages';
 import { contextWindow } from './providers/modelCapabilities';
@@ -11,12 +12,22 @@ import { contextWindow } from './providers/modelCapabilities';
 export class TurnRuntimes {
   private readonly byConversation = new Map<string, { key: string; runtime: CoreToolRuntime }>();
 
-  constructor(private readonly deps: { tools: ToolService; settings: SettingsService }) {}
+  constructor(
+    private readonly deps: {
+      tools: ToolService;
+      settings: SettingsService;
+      skills?: SkillAccess | undefined;
+    },
+  ) {}
 
   /** A tool runtime over the core's one gated call path (the chat's, and `mooring serve`'s agent). */
   toolRuntime(opts: CoreToolRuntimeOptions): CoreToolRuntime {
     return new CoreToolRuntime(
-      { tools: this.deps.tools, settings: () => this.deps.settings.current() },
+      {
+        tools: this.deps.tools,
+        settings: () => this.deps.settings.current(),
+        ...(this.deps.skills ? { skills: this.deps.skills } : {}),
+      },
       opts,
     );
   }

@@ -15,6 +15,7 @@ const RevocationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('workspace'), workspace: z.string(), source: z.string(), name: z.string() }),
   z.object({ kind: z.literal('signIn'), server: z.string() }),
   z.object({ kind: z.literal('flow'), from: z.string(), to: z.string().optional() }),
+  z.object({ kind: z.literal('skill'), server: z.string(), uri: z.string().optional() }),
   z.object({ kind: z.literal('all') }),
 ]);
 

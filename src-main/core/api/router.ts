@@ -18,6 +18,7 @@ import { schedulesRouter } from './schedulesRouter';
 import { serversRouter } from './serversRouter';
 import { modelsRouter } from './modelsRouter';
 import { resourcesRouter } from './resourcesRouter';
+import { skillsRouter } from './skillsRouter';
 import { toolsRouter } from './toolsRouter';
 import { publicProcedure, router } from './trpc';
 
@@ -38,6 +39,8 @@ export const appRouter = router({
   schedules: schedulesRouter,
   interactions: interactionsRouter,
   resources: resourcesRouter,
+  /** Skills servers publish (Skills extension): list, inspect, approve, revoke (docs/skills.md). */
+  skills: skillsRouter,
   /** mooring:// (and Cursor / VS Code) install links waiting for the user's consent. */
   install: installRouter,
   /** MCP Apps: interactive views of tool results, sandboxed. */

@@ -2,7 +2,8 @@
 // back — "always allow" per tool (approvals.json, pinned to the tool's fingerprint), servers whose policy
 // lets calls run unasked, "allow for this conversation" (in memory), approved project-folder servers
 // (workspace-approvals.json, pinned to content), pairs of servers data may flow between
-// (flow-permissions.json, docs/trust.md) and OAuth sign-ins (the keychain). The Permissions screen
+// (flow-permissions.json, docs/trust.md), OAuth sign-ins (the keychain) and skill approvals
+// (skill-approvals.json, docs/skills.md). The Permissions screen
 // and any CLI command come here; each permission stays owned by its own store.
 import { isRemoteServer, type ServerConfig } from '@shared/config';
 import type { PermissionsView, Revocation, ServerPermission, SignInPermission } from '@shared/permissions';
@@ -11,6 +12,7 @@ import type { ApprovalStore } from '../safety/approvalStore';
 import type { ConversationGrants } from '../safety/conversationGrants';
 import type { FlowPermissions } from '../safety/flowPermissions';
 import type { WorkspaceService } from '../workspace/workspaceService';
+import type { SkillsService } from '../skills/skillsService';
 import type { ConfiguredServers } from './configuredServers';
 
 /** Sign-in state and sign-out, from the auth room (this room may not import it). */
@@ -27,6 +29,8 @@ export interface PermissionsDeps {
   workspaces: Pick<WorkspaceService, 'approvals' | 'revokeApproval'>;
   servers: Pick<ConfiguredServers, 'configs' | 'setPolicy'>;
   signIns: SignIns;
+  /** Skill approvals bound to their manifests (skills/skillsService.ts). */
+  skills: Pick<SkillsService, 'permissions' | 'revoke'>;
 }
 
 const UNASKED = new Set(['trust-all', 'auto-read-only']);
@@ -69,6 +73,7 @@ export class PermissionsService {
         }))
         .sort((a, b) => b.approvedAt - a.approvedAt),
       signIns,
+      skills: this.deps.skills.permissions(),
     };
   }
 
@@ -104,6 +109,8 @@ export class PermissionsService {
         return { revoked: 1 };
       case 'flow':
         return { revoked: await this.deps.flows.revoke(r.from, r.to) };
+      case 'skill':
+        return { revoked: await this.deps.skills.revoke(r.server, r.uri) };
       case 'all':
         return { revoked: await this.revokeAll() };
       default:
@@ -128,6 +135,8 @@ export class PermissionsService {
       await this.deps.signIns.signOut(s.server);
       n++;
     }
+    for (const server of new Set(view.skills.map((s) => s.server)))
+      n += await this.deps.skills.revoke(server);
     return n;
   }
 

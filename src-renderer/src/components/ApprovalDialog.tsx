@@ -85,9 +85,11 @@ function ApprovalBody({
       {request.diff && request.diff.length > 0 && (
         <div className="banner warn" data-testid="approval-diff">
           <strong>
-            {request.diffSince === 'pinned'
-              ? 'This tool changed since Mooring first saw it (allowing this call accepts the change):'
-              : 'This tool changed since you allowed it:'}
+            {request.diff.some((d) => d.kind === 'file')
+              ? 'This skill changed since you approved it:'
+              : request.diffSince === 'pinned'
+                ? 'This tool changed since Mooring first saw it (allowing this call accepts the change):'
+                : 'This tool changed since you allowed it:'}
           </strong>
           <ul>
             {request.diff.map((d, i) => (

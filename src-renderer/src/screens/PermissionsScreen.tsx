@@ -94,7 +94,8 @@ export function PermissionsScreen() {
       v.servers.length +
       v.conversations.length +
       v.workspaces.length +
-      v.signIns.length
+      v.signIns.length +
+      v.skills.length
     : 0;
   const busy = revoke.isPending;
   return (
@@ -283,6 +284,36 @@ export function PermissionsScreen() {
                 label={`Sign out of ${s.server}`}
                 busy={busy}
                 onRevoke={() => go({ kind: 'signIn', server: s.server })}
+              />
+            ))}
+          </Section>
+          <Section
+            title="Approved skills"
+            count={v.skills.length}
+            hint="Bound to every file of the skill as approved: if the server changes one, loading it asks again."
+          >
+            {v.skills.map((s) => (
+              <Row
+                key={`${s.server} ${s.uri}`}
+                testId={`perm-skill-${s.server}-${s.name}`}
+                title={
+                  <>
+                    {s.name} <span className="muted">from {s.server}</span>
+                  </>
+                }
+                meta={
+                  <>
+                    <span>{s.uri}</span>
+                    <span>
+                      {s.files} file{s.files === 1 ? '' : 's'}
+                    </span>
+                    {s.toolsGranted && <span>allowed-tools granted</span>}
+                    <span>approved {when(s.at)}</span>
+                  </>
+                }
+                label={`Revoke skill ${s.name} from ${s.server}`}
+                busy={busy}
+                onRevoke={() => go({ kind: 'skill', server: s.server, uri: s.uri })}
               />
             ))}
           </Section>

@@ -14,6 +14,7 @@ export const ServersScreen = screen(() => import('./ServersScreen'), 'ServersScr
 export const BrowseScreen = screen(() => import('./install/BrowseScreen'), 'BrowseScreen');
 export const ToolsScreen = screen(() => import('./ToolsScreen'), 'ToolsScreen');
 export const ResourcesScreen = screen(() => import('./ResourcesScreen'), 'ResourcesScreen');
+export const SkillsScreen = screen(() => import('./skills/SkillsScreen'), 'SkillsScreen');
 export const ToolSetsScreen = screen(() => import('./ToolSetsScreen'), 'ToolSetsScreen');
 export const PermissionsScreen = screen(() => import('./PermissionsScreen'), 'PermissionsScreen');
 export const LogsScreen = screen(() => import('./LogsScreen'), 'LogsScreen');

@@ -5,6 +5,7 @@
 // derive from this list, in this order.
 import {
   Activity,
+  BookOpenCheck,
   Bot,
   CalendarClock,
   FileText,
@@ -37,6 +38,7 @@ export const SCREENS = [
   { route: 'browse', title: 'Browse servers', group: 'MCP', icon: PackagePlus },
   { route: 'tools', title: 'Tools', group: 'MCP', icon: Wrench },
   { route: 'resources', title: 'Resources', group: 'MCP', icon: FileText },
+  { route: 'skills', title: 'Skills', group: 'MCP', icon: BookOpenCheck },
   { route: 'toolsets', title: 'Tool sets', group: 'MCP', icon: Layers },
   { route: 'permissions', title: 'Permissions', group: 'MCP', icon: ShieldCheck },
   { route: 'logs', title: 'Logs', group: 'MCP', icon: ScrollText },
