@@ -23,6 +23,7 @@ const ROOMS = {
   schedules: ['config'],
   apps: ['calls', 'catalog', 'clientFeatures', 'mcp', 'safety'],
   confine: ['config', 'mcp'],
+  sandbox: [],
 };
 const KERNEL = ['errors\\.ts', 'home\\.ts', 'tokenCount\\.ts', 'disposable\\.ts', 'eventBus\\.ts'];
 const core = 'src-main/core/';
@@ -32,7 +33,7 @@ const ROOT = ['mooringCore\\.ts', 'coreSessions\\.ts', 'coreServers\\.ts', 'core
  * Rooms that load some modules on first use (docs/decisions/003-lazy-rooms.md): each through one file,
  * `<room>/lazy.ts`, whose import() calls load a package or a module of its own room. Nowhere else.
  */
-const LAZY_ROOMS = ['agent', 'install', 'safety', 'serve'];
+const LAZY_ROOMS = ['agent', 'install', 'safety', 'sandbox', 'serve'];
 const lazyFile = `^${core}(${LAZY_ROOMS.join('|')})/lazy\\.ts$`;
 /** The renderer's one file that loads modules on first use: its screens (docs/decisions/008-renderer-build.md). */
 const lazyScreens = '^src-renderer/src/screens/lazyScreens\\.ts$';
