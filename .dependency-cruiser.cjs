@@ -17,7 +17,7 @@ const ROOMS = {
   install: ['config', 'safety', 'secrets'],
   tasks: ['config', 'mcp'],
   calls: ['catalog', 'mcp', 'safety', 'tasks'],
-  agent: ['calls', 'catalog', 'clientFeatures', 'config', 'secrets'],
+  agent: ['calls', 'catalog', 'clientFeatures', 'config', 'sandbox', 'secrets'],
   services: ['calls', 'catalog', 'config', 'mcp', 'safety', 'secrets', 'workspace'],
   serve: ['agent', 'calls', 'catalog', 'config', 'memory', 'safety'],
   schedules: ['config'],

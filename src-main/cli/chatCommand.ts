@@ -84,6 +84,10 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
     .option('--json', 'one JSON event per line')
     .option('--tool-set <name>', 'offer the model only this named tool set (mooring toolset list)')
     .option(
+      '--code-mode',
+      'the model may write one program that calls many tools, run in a sandbox (run_code)',
+    )
+    .option(
       '--workspace <dir>',
       'the project folder: its approved servers, and the MCP root offered to servers',
     )
@@ -96,6 +100,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
             ...(o.toolSet ? { toolSet: o.toolSet } : {}),
             preApproved: Boolean(o.yes),
             interactive: interactive(),
+            ...(o.codeMode ? { codeMode: true } : {}),
           });
           // --yes approves tool calls, never sampling: a server spending the user's model is asked each time.
           const stopApprovals = !o.yes && interactive() ? answerApprovalsOnTerminal(core) : () => undefined;

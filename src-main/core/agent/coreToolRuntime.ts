@@ -6,6 +6,7 @@ import { Buffer } from 'node:buffer';
 import { isProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
 import type { CatalogEntry } from '../catalog/catalog';
+import type { DeclaredTool } from '../catalog/toolDeclarations';
 import { toModelContent } from '../catalog/normalizeResult';
 import { uiResourceUriOf } from '../catalog/toolVisibility';
 import { ConversationTools } from '../catalog/conversationTools';
@@ -95,6 +96,16 @@ export class CoreToolRuntime implements AgentToolRuntime {
     return all.filter((t) => {
       const e = ct.entry(t.name);
       return !e || admit(e) === undefined;
+    });
+  }
+
+  /** The conversation's server tools with their output schemas, for code mode's typed API. */
+  declaredTools(conversationId: string): DeclaredTool[] {
+    const ct = this.toolsOf(conversationId);
+    return this.tools(conversationId).flatMap((t) => {
+      if (ct.isToolSearch(t.name)) return [];
+      const outputSchema = ct.entry(t.name)?.handle.definition.outputSchema;
+      return [{ ...t, ...(outputSchema ? { outputSchema: outputSchema as Record<string, unknown> } : {}) }];
     });
   }
 
