@@ -55,6 +55,9 @@ function printToolStep(m: ToolChatMessage): void {
   const more = m.text.split('\n').length - shown.length;
   const from = m.target ? `${m.target.server}/${m.target.tool}` : m.name;
   say(tty`  ${m.status} (${from}):\n`);
+  // A code-mode step: each call the program made, one line each (docs/code-mode.md).
+  for (const c of m.program?.calls ?? [])
+    say(tty`  ↳ ${c.target ? `${c.target.server}/${c.target.tool}` : c.name} ${c.status} (${c.ms} ms)\n`);
   for (const l of shown) say(tty`  │ ${l}\n`);
   if (more > 0 || text.length < m.text.length)
     say(
