@@ -101,6 +101,8 @@ describe('code mode', () => {
     // The model was offered run_code, typed from the servers' schemas.
     const first = model.requests[0]!.body as { tools: { function: { name: string; description: string } }[] };
     const runCode = first.tools.find((t) => t.function.name === 'run_code')!;
+    // run_code stands in for the server tools: each is declared once, in its description.
+    expect(first.tools.map((t) => t.function.name)).not.toContain('mcp__fs__list_directory');
     // Its output type comes from the tool's outputSchema: the program reads `.content`.
     expect(runCode.function.description).toContain(
       'mcp__fs__list_directory(args: { path: string }): Promise<{ content: string }>',
