@@ -182,6 +182,36 @@ describe('code mode', () => {
     expect(next.step!.program!.returned).toBe('undefined undefined');
   });
 
+  it('a scheduled run in code mode: read-only calls run, the rest is refused inside the program', async () => {
+    const model = await startOpenAIServer([
+      program(`
+        const listed = await tools.mcp__fs__list_directory({ path: ${JSON.stringify(root)} });
+        let write;
+        try { await tools.mcp__fs__write_file({ path: ${JSON.stringify(join(root, 'night.txt'))}, content: 'x' }); write = 'written'; }
+        catch (e) { write = e.message; }
+        return { listed: listed.content.includes('file1.txt'), write };`),
+      { text: 'Nightly done.' },
+    ]);
+    models.push(model);
+    await core.models.save({ defaultModel: SPEC, baseUrls: { openai: `${model.url}/v1` } });
+    const result = await core.chat.runUnattended({
+      model: SPEC,
+      allow: [],
+      workspace: null,
+      prompt: 'Nightly check',
+      title: 'Nightly',
+      who: 'schedule "Nightly"',
+      codeMode: true,
+      signal: new AbortController().signal,
+    });
+    const saved = await core.conversations.load(result.conversationId);
+    const step = saved.messages.find((m): m is ToolChatMessage => m.role === 'tool' && m.name === 'run_code');
+    const returned = JSON.parse(step!.program!.returned!) as { listed: boolean; write: string };
+    expect(returned.listed).toBe(true);
+    expect(returned.write).toMatch(/^mcp__fs__write_file was refused: schedule "Nightly" runs unattended/);
+    expect(readdirSync(root)).not.toContain('night.txt');
+  });
+
   it('Stop cancels a program waiting on a call, and its call', async () => {
     const ac = new AbortController();
     const running = (e: ToolCallEvent) => {
