@@ -62,6 +62,9 @@ return sizes.sort((a, b) => b.size - a.size)[0].f;`,
   const dialog = page.getByTestId('approval-dialog');
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('create_entities');
+  // It shows the program, the line of this call marked.
+  await expect(dialog.getByTestId('approval-program')).toContainText('Call 4 of a program the model wrote');
+  await expect(dialog.locator('.program-line-call')).toHaveText(/tools\.mcp__memory__create_entities\(/);
   await shot(page, 'code-mode-01-approval');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
 

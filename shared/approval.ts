@@ -81,6 +81,8 @@ export interface ApprovalRequestInput {
    * content into an open-world tool: only the person's yes, or an allowed pair, lets it through).
    */
   flow?: { text: string; from: string[]; to: string; strong: boolean };
+  /** The call is one a code-mode program makes (docs/code-mode.md): the program, and which call it is. */
+  program?: { code: string; call: number };
 }
 
 export interface ApprovalRequest extends ApprovalRequestInput {

@@ -144,6 +144,8 @@ describe('code mode', () => {
     ]);
     const request = await asked;
     expect(request).toMatchObject({ server: 'fs', tool: 'write_file' });
+    // The dialog is shown the program and which call of it this is.
+    expect(request.program).toEqual({ code: expect.stringContaining('tools.mcp__fs__write_file('), call: 1 });
     expect(readdirSync(root)).not.toContain('denied.txt');
     expect(step!.program!.returned).toMatch(/^caught: mcp__fs__write_file was refused: You denied the call/);
     expect(step!.program!.calls[0]).toMatchObject({ name: 'mcp__fs__write_file', status: 'refused' });

@@ -89,13 +89,14 @@ export class CodeModeRuntime implements AgentToolRuntime {
     let n = 0;
     const callTool = async (name: string, args: unknown): Promise<unknown> => {
       if (!isRecord(args)) throw new Error(`${name} takes one argument object`);
-      const id = `${call.id}.${++n}`;
+      const number = ++n;
+      const id = `${call.id}.${number}`;
       const started = performance.now();
       let outcome: ToolOutcome;
       try {
         outcome = await this.inner.execute(
           { id, name, arguments: args },
-          { ...ctx, signal: ac.signal, readFrom: [...readFrom] },
+          { ...ctx, signal: ac.signal, readFrom: [...readFrom], program: { code, call: number } },
         );
       } catch (err) {
         outcome = { status: 'failed', text: toErrorData(err).message };

@@ -189,6 +189,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(this.opts.interactive === false || unattended ? { interactive: false } : {}),
         ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
         ...(ctx.readFrom?.length ? { readFrom: ctx.readFrom } : {}),
+        ...(ctx.program ? { program: ctx.program } : {}),
       });
       const result = outcome.result;
       const origin: ReadOrigin = {

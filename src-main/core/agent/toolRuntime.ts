@@ -43,6 +43,8 @@ export interface ToolExecutionContext {
   onPhase?: (e: ToolCallEvent) => void;
   /** What the conversation has read so far (each result's origin): the gate asks about flows. */
   readFrom?: readonly ReadOrigin[];
+  /** The code-mode program making this call, and which call it is: its approval shows them. */
+  program?: { code: string; call: number };
 }
 
 export interface AgentToolRuntime {
