@@ -12,6 +12,7 @@ import { cliCallSuite } from './suites/cliCall';
 import { cliStartSuite } from './suites/cliStart';
 import { codeModeSuite } from './suites/codeMode';
 import { confinedSuite } from './suites/confined';
+import { injectionSuite } from './suites/injection';
 import { memorySuite } from './suites/memory';
 import { reconnectSuite } from './suites/reconnect';
 import { resultTransferSuite } from './suites/resultTransfer';
@@ -42,6 +43,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   uiTools: uiToolsSuite,
   uiStart: uiStartSuite,
   confined: confinedSuite,
+  injection: injectionSuite,
 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[]; markdown: boolean } {

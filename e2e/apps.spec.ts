@@ -13,7 +13,7 @@ import { ROOT, type RunningWeb } from './harness';
 test.describe.configure({ mode: 'serial' });
 
 /** tsx as Node's loader: `node` is a known runtime to the stdio allowlist, tsx's own binary is not. */
-const TSX_LOADER = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 
 let web: RunningWeb;
@@ -22,9 +22,7 @@ let model: FakeProviderServer;
 const pageErrors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
-  const { home } = chatHome('apps', () => [
-    { name: 'apps', command: 'node', args: ['--import', TSX_LOADER, FIXTURE] },
-  ]);
+  const { home } = chatHome('apps', () => [{ name: 'apps', command: 'node', args: [RUN_TS, FIXTURE] }]);
   model = await startOpenAIServer([
     { text: 'Here is a counter.', toolCalls: [{ name: 'mcp__apps__show_counter', arguments: { start: 3 } }] },
     { text: 'The counter is on screen.' },

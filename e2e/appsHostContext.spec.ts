@@ -14,7 +14,7 @@ import { ROOT, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
 
-const TSX_LOADER = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 
 let web: RunningWeb;
@@ -25,7 +25,7 @@ const pageErrors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   const { home } = chatHome('apps-context', () => [
-    { name: 'apps', command: 'node', args: ['--import', TSX_LOADER, FIXTURE] },
+    { name: 'apps', command: 'node', args: [RUN_TS, FIXTURE] },
   ]);
   model = await startOpenAIServer([
     { text: 'Here is a counter.', toolCalls: [{ name: 'mcp__apps__show_counter', arguments: { start: 3 } }] },

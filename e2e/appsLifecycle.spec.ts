@@ -14,7 +14,7 @@ import { ROOT, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
 
-const TSX_LOADER = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 const TITLE = 'A title long enough to arrive in many pieces';
 
@@ -35,7 +35,7 @@ const consoleLines: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   const { home } = chatHome('apps-lifecycle', () => [
-    { name: 'apps', command: 'node', args: ['--import', TSX_LOADER, FIXTURE] },
+    { name: 'apps', command: 'node', args: [RUN_TS, FIXTURE] },
   ]);
   model = await startOpenAIServer([
     {

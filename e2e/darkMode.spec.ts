@@ -19,7 +19,7 @@ let web: RunningWeb;
 let page: Page;
 let model: FakeProviderServer;
 const pageErrors: string[] = [];
-const TSX_LOADER = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 
 test.beforeAll(async ({ browser }) => {
   const { home, root } = chatHome('dark', (dirs) => [
@@ -28,7 +28,7 @@ test.beforeAll(async ({ browser }) => {
     {
       name: 'apps',
       command: 'node',
-      args: ['--import', TSX_LOADER, join(ROOT, 'test/fixtures/servers/appsServer.ts')],
+      args: [RUN_TS, join(ROOT, 'test/fixtures/servers/appsServer.ts')],
     },
   ]);
   model = await startOpenAIServer([

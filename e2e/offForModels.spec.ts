@@ -12,7 +12,7 @@ import { runTool } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
 
-const TSX_LOADER = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 
 let web: RunningWeb;
@@ -25,7 +25,7 @@ test.beforeAll(async ({ browser }) => {
     {
       name: 'apps',
       command: 'node',
-      args: ['--import', TSX_LOADER, FIXTURE],
+      args: [RUN_TS, FIXTURE],
       excludeTools: ['reset_counter'],
     },
   ]);

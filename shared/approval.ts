@@ -78,7 +78,8 @@ export interface ApprovalRequestInput {
   /**
    * The call carries what the conversation read from other servers (shared/dataFlow.ts, docs/trust.md):
    * the sentence that names the flow, its servers, and whether it is strong (untrusted or open-world
-   * content into an open-world tool: only the person's yes, or an allowed pair, lets it through).
+   * content into an open-world tool, or into the server that gave it: only the person's yes, or an allowed
+   * pair, lets it through).
    */
   flow?: { text: string; from: string[]; to: string; strong: boolean };
   /** The call is one a code-mode program makes (docs/code-mode.md): the program, and which call it is. */

@@ -69,8 +69,10 @@ export interface DataFlow {
   from: ReadOrigin[];
   to: { server: string; tool: string };
   /**
-   * From content marked untrusted or read from the open world, into an open-world tool: "always allow",
-   * YOLO, trust-all and --yes do not skip it unless the person allowed that pair of servers.
+   * From content marked untrusted or read from the open world, into an open-world tool; or into any tool of
+   * a server that itself gave the conversation content marked untrusted (the instruction to send may have
+   * come with it): "always allow", YOLO, trust-all and --yes do not skip it unless the person allowed that
+   * pair of servers.
    */
   strong: boolean;
 }
@@ -106,7 +108,8 @@ export function flowOf(
   }
   const unallowed = from.filter((o) => !pairs?.allows(o.server, to.server));
   if (!unallowed.length) return undefined;
-  const strong = to.openWorld && unallowed.some((o) => o.untrusted || o.openWorld);
+  const fromDestination = read.some((o) => o.server === to.server && o.untrusted);
+  const strong = fromDestination || (to.openWorld && unallowed.some((o) => o.untrusted || o.openWorld));
   const trustedDestination = pairs?.allows('*', to.server) ?? false;
   if (!strong && trustedDestination && to.readOnly && !to.openWorld) return undefined;
   return { from: unallowed, to: { server: to.server, tool: to.tool }, strong };

@@ -62,7 +62,9 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
 
   mcp
     .command('test')
-    .description('handshake and tools/list with a 10 s ceiling, with the capabilities of a real session')
+    .description(
+      'handshake and tools/list with a 30 s ceiling (as long as a start may take), with the capabilities of a real session',
+    )
     .argument('<name>')
     .option('--json', 'machine-readable output')
     .action(async (name: string, o) =>

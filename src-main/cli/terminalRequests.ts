@@ -84,7 +84,7 @@ function approvalDialog(req: ApprovalRequest): (ask: Asker) => Promise<DialogRes
     // A flow between servers (docs/trust.md): named, with the way to allow the pair for good.
     if (req.flow)
       ask.say(
-        tty`  data flow: ${req.flow.from.join(', ')} → ${req.flow.to}${req.flow.strong ? ' (untrusted or open-world content into an open-world tool)' : ''}; to allow it from now on: mooring mcp flows allow ${req.flow.from[0] ?? ''} ${req.flow.to}\n`,
+        tty`  data flow: ${req.flow.from.join(', ')} → ${req.flow.to}${req.flow.strong ? ' (untrusted or open-world content: YOLO and always-allow do not skip it)' : ''}; to allow it from now on: mooring mcp flows allow ${req.flow.from[0] ?? ''} ${req.flow.to}\n`,
       );
     const a = await ask.confirm('Run it?');
     if (!a.ok) return a;

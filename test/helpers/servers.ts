@@ -54,7 +54,7 @@ export async function startEverythingHttp(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`server-everything ${mode} did not start`)), 20_000);
+    const timer = setTimeout(() => rej(new Error(`server-everything ${mode} did not start`)), 60_000);
     const onData = (d: Buffer) => {
       if (/listening|running/i.test(d.toString())) {
         clearTimeout(timer);
@@ -84,7 +84,7 @@ export const tempDir = (prefix = 'mooring-test-') => mkdtempSync(join(tmpdir(), 
 export async function waitFor<T>(
   fn: () => T | Promise<T>,
   what: string,
-  ms = 15_000,
+  ms = 60_000,
 ): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {

@@ -11,13 +11,12 @@ import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { startSandboxServer } from '../../src-main/core/web/sandboxServer';
 import { request } from 'node:http';
-import { fixturePath, tempDir } from '../helpers/servers';
+import { RUN_TS, fixturePath, tempDir } from '../helpers/servers';
 
-const TSX_LOADER = join(__dirname, '../../node_modules/tsx/dist/loader.mjs');
 const cores: MooringCore[] = [];
 afterEach(async () => void (await Promise.all(cores.splice(0).map((c) => c.close()))));
 
-const APPS_SERVER = { command: 'node', args: ['--import', TSX_LOADER, fixturePath('appsServer.ts')] };
+const APPS_SERVER = { command: 'node', args: [RUN_TS, fixturePath('appsServer.ts')] };
 
 async function appsCore(servers: object[] = [{ name: 'apps', ...APPS_SERVER }]) {
   const home = tempDir('mooring-apps-');

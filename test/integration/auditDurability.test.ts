@@ -7,7 +7,6 @@
 // out in one write per tick).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,9 +14,8 @@ import { resultText } from '@shared/toolResult';
 import { MooringCore } from '../../src-main/core/mooringCore';
 import { AuditLog, summariseArgs } from '../../src-main/core/safety/auditLog';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
-import { FILESYSTEM, tempDir } from '../helpers/servers';
+import { FILESYSTEM, RUN_TS, tempDir } from '../helpers/servers';
 
-const TSX = createRequire(import.meta.url).resolve('tsx');
 const CHILD = fileURLToPath(new URL('../fixtures/auditBurstChild.ts', import.meta.url));
 const IN_FLIGHT = 8;
 const KILLS = 4;
@@ -25,7 +23,7 @@ const KILLS = 4;
 /** Runs the child until it reported `after` calls done (plus a random few more), then kills it with SIGKILL. */
 function burstThenKill(home: string, after: number): Promise<{ started: Set<number>; done: Set<number> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, home, String(IN_FLIGHT)], {
+    const child = spawn(process.execPath, [RUN_TS, CHILD, home, String(IN_FLIGHT)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const started = new Set<number>();

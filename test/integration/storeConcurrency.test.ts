@@ -5,15 +5,12 @@
 // Slow on two cores (every process compiles the CLI through tsx): generous timeouts, no timing assertions.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonFileStore } from '../../src-main/core/config/jsonFileStore';
 import { lockPathOf } from '../../src-main/core/config/fileLock';
 import { settingsFormat, SettingsStore } from '../../src-main/core/config/settings';
-import { ROOT, tempDir } from '../helpers/servers';
-
-const TSX = createRequire(import.meta.url).resolve('tsx');
+import { ROOT, RUN_TS, tempDir } from '../helpers/servers';
 
 const BIN = join(ROOT, 'bin/mooring.mjs');
 
@@ -39,14 +36,10 @@ afterEach(() => {
 function holdLock(file: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     // One process (not tsx's CLI, which runs the script in a child): SIGKILL must reach the holder itself.
-    const child = spawn(
-      process.execPath,
-      ['--import', TSX, join(ROOT, 'test/fixtures/lockHolder.ts'), file],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [RUN_TS, join(ROOT, 'test/fixtures/lockHolder.ts'), file], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));

@@ -3,7 +3,6 @@
 // after the store appended and fsync'd it, so every acknowledged step must survive the kill.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +10,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startOpenAIServer } from '../../../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer, ScriptedReply } from '../../../test/fixtures/providers/scriptedServer';
 import { ConversationStore } from './conversationStore';
+import { RUN_TS } from '../../../test/helpers/servers';
 
-const require = createRequire(import.meta.url);
 const CHILD = fileURLToPath(new URL('../../../test/helpers/crashChild.ts', import.meta.url));
-const TSX = require.resolve('tsx');
 const RUNS = 20;
 
 let home: string;
@@ -37,13 +35,9 @@ afterAll(async () => {
 /** Runs the child until it acknowledged `killAfter` steps (then SIGKILL), and returns the acks. */
 function runAndKill(conversationId: string, killAfter: number, extraDelayMs: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', TSX, CHILD, home, conversationId, `${server.url}/v1`],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [RUN_TS, CHILD, home, conversationId, `${server.url}/v1`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const acks: string[] = [];
     let buffered = '';
     let stderr = '';

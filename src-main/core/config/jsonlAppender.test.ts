@@ -5,20 +5,19 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeJsonlAppender, jsonlAppender } from './jsonlAppender';
+import { RUN_TS } from '../../../test/helpers/servers';
 
-const TSX = createRequire(import.meta.url).resolve('tsx');
 const CHILD = fileURLToPath(new URL('../../../test/fixtures/appendChild.ts', import.meta.url));
 const dir = () => mkdtempSync(join(tmpdir(), 'mooring-append-'));
 
 function runChild(file: string, who: string, count: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, file, who, String(count)], {
+    const child = spawn(process.execPath, [RUN_TS, CHILD, file, who, String(count)], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, appendFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,14 +10,14 @@ import { homePaths } from '../home';
 import { AuditEntrySchema, AuditLog } from './auditLog';
 import { redactText } from './redact';
 import { canonicalJson } from './toolFingerprint';
+import { RUN_TS } from '../../../test/helpers/servers';
 
-const TSX = createRequire(import.meta.url).resolve('tsx');
 const CHILD = fileURLToPath(new URL('../../../test/fixtures/auditKeyChild.ts', import.meta.url));
 
 /** A separate Mooring process writing one audit line for {"id":6} in `home`; resolves with its hash. */
 function childHash(home: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, home], {
+    const child = spawn(process.execPath, [RUN_TS, CHILD, home], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -71,13 +71,13 @@ const pinOf = (tool: FingerprintedTool, at = Date.now()): Pin => ({
   at,
 });
 
-/** Pins the tools that have none; true when one was added. */
-function pinNew(state: State, key: string, tools: readonly FingerprintedTool[]): boolean {
+/** Pins the tools that have none, with the given pins (made once, so memory and file hold the same). */
+function pinNew(state: State, key: string, made: Readonly<Record<string, Pin>>): boolean {
   const pins = (state[key] ??= {});
   let added = false;
-  for (const t of tools)
-    if (!pins[t.name]) {
-      pins[t.name] = pinOf(t);
+  for (const [name, pin] of Object.entries(made))
+    if (!pins[name]) {
+      pins[name] = pin;
       added = true;
     }
   return added;
@@ -150,9 +150,14 @@ export class ToolPins {
   see(identity: ServerIdentity, tools: readonly FingerprintedTool[]): void {
     this.refresh();
     const key = serverKey(identity);
-    if (!pinNew(this.state, key, tools)) return;
+    const known = this.state[key] ?? {};
+    const fresh = tools.filter((t) => !known[t.name]);
+    if (fresh.length === 0) return;
+    const at = Date.now();
+    const made = Object.fromEntries(fresh.map((t) => [t.name, pinOf(t, at)]));
+    pinNew(this.state, key, made);
     this.version++;
-    this.persist((disk) => void pinNew(disk, key, tools));
+    this.persist((disk) => void pinNew(disk, key, made));
   }
 
   /** A person accepted the tool as it is now (an approval dialog's answer, the Tools screen). */
@@ -183,9 +188,18 @@ export class ToolPins {
       return; // invalid: memory keeps the last valid state, as it does when a change is refused
     }
     if (!disk) return;
-    this.state = disk.pins;
-    for (const change of this.inflight) change(this.state);
-    this.version++;
+    for (const change of this.inflight) change(disk.pins);
+    this.take(disk.pins);
+  }
+
+  /**
+   * Memory takes `state`; the revision moves only when it differs from what memory held: this process's
+   * own write read back is no change (calls/callRevision.ts keeps what it made for one revision).
+   */
+  private take(state: State): void {
+    const news = canonicalJson(state) !== canonicalJson(this.state);
+    this.state = state;
+    if (news) this.version++;
   }
 
   /** Applies the same change to the file as it is now (under its lock); memory then takes the file's state. */
@@ -203,8 +217,7 @@ export class ToolPins {
         (written) => {
           this.inflight.delete(own);
           if (this.inflight.size > 0) return;
-          this.state = written.pins;
-          this.version++; // it may hold what another process pinned meanwhile
+          this.take(written.pins); // it may hold what another process pinned meanwhile
         },
         // An invalid file is never overwritten and refuses the change; memory keeps it until the file is fixed.
         () => void this.inflight.delete(own),

@@ -9,6 +9,7 @@
 // - with no app to ask at all, the relay refuses at once (approvalRelayClient.ts).
 // The phase comes from the call's own lifecycle (`onPhase`), never from a listener on the core.
 import { randomUUID } from 'node:crypto';
+import type { ReadOrigin } from '@shared/dataFlow';
 import type { Progress } from '@shared/toolCall';
 import type { CatalogEntry } from '../catalog/catalog';
 import type { ToolCallEvent, ToolCallOutcome } from '../calls/toolCallRunner';
@@ -24,6 +25,8 @@ export const HEARTBEAT_MS = 15_000;
 
 export interface CallThroughCoreOptions {
   client: string;
+  /** What the client read through this process before (servedReads.ts): a flow to another server asks. */
+  readFrom?: readonly ReadOrigin[];
   approvalTimeoutMs: number;
   signal?: AbortSignal;
   /** Set when the client sent a progressToken: the wait is reported, and the tool's progress relayed. */
@@ -77,6 +80,7 @@ export async function callThroughCore(
     return await tools.call(entry, args, {
       id: randomUUID(),
       client: opts.client,
+      ...(opts.readFrom?.length ? { readFrom: opts.readFrom } : {}),
       onPhase,
       interactive: true,
       signal: opts.signal ? AbortSignal.any([opts.signal, approval.signal]) : approval.signal,

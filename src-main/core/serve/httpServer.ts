@@ -26,6 +26,7 @@ import { createModernHttpEntry } from './modernHttp';
 import { readBody, sendWebResponse, toWebRequest } from './nodeWebBridge';
 import { createMooringServer, type MooringServerDeps } from './mooringServer';
 import { ServedEvents } from './servedEvents';
+import { ServedReads } from './servedReads';
 import { TokenRing, type ServerToken } from './serverTokens';
 
 export const MCP_PATH = '/mcp';
@@ -112,9 +113,11 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
   const table = new HttpSessionTable({ ...DEFAULT_SESSION_LIMITS, ...opts.sessionLimits });
   const transports = new Map<string, Session>();
   const events = opts.events ?? new ServedEvents(opts.core.tools);
+  const reads = opts.reads ?? new ServedReads();
   const modern = createModernHttpEntry({
     ...opts,
     events,
+    reads,
     maxBodyBytes: MAX_BODY,
     ...(opts.onError ? { onError: opts.onError } : {}),
   });
@@ -137,7 +140,7 @@ export async function startMcpHttpServer(opts: McpHttpServerOptions): Promise<Mc
         onsessioninitialized: () => void (tracked.initialized = true),
         onsessionclosed: (id) => void table.drop(id),
       });
-      const conn = createMooringServer({ ...opts, events }, () => who);
+      const conn = createMooringServer({ ...opts, events, reads }, () => who);
       tracked.close = async () => {
         transports.delete(tracked.id);
         await conn.close();

@@ -13,6 +13,7 @@ import {
 import type { ClientIdentity } from './clientScope';
 import { createMooringServer, type MooringServerDeps } from './mooringServer';
 import { ServedEvents } from './servedEvents';
+import { ServedReads } from './servedReads';
 
 export interface ModernHttpEntry {
   /**
@@ -38,10 +39,11 @@ export function createModernHttpEntry(
 ): ModernHttpEntry {
   // One listener on the core for every per-request server (servedEvents.ts).
   const events = deps.events ?? new ServedEvents(deps.core.tools);
+  const reads = deps.reads ?? new ServedReads();
   const handler: McpHttpHandler = createMcpHandler(
     ({ authInfo }) => {
       const who = identityOf(authInfo);
-      const conn = createMooringServer({ ...deps, events }, () => who);
+      const conn = createMooringServer({ ...deps, events, reads }, () => who);
       // One instance per request: when the SDK closes it, it stops following the core's catalog.
       const previous = conn.mcp.server.onclose;
       conn.mcp.server.onclose = () => {

@@ -10,6 +10,7 @@ import { serveServerFeatures } from './servedFeatures';
 import { registerMemoryCapability } from './memoryCapability';
 import { registerSessionsCapability } from './sessionsCapability';
 import { ServedEvents } from './servedEvents';
+import { ServedReads } from './servedReads';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, serveCoreTools } from './servedTools';
 
 export const SERVER_INFO = { name: 'mooring', title: 'Mooring', version: '0.1.0' };
@@ -24,6 +25,8 @@ export interface MooringServerDeps {
   defaultModel?: string;
   /** The core's events, shared by every connection of this process (default: one for this connection). */
   events?: ServedEvents;
+  /** What each client read, shared by every connection of this process (default: one for this connection). */
+  reads?: ServedReads;
 }
 
 export interface MooringServerConnection {
@@ -63,6 +66,7 @@ export function createMooringServer(
     mcp,
     identity,
     approvalTimeoutMs,
+    reads: deps.reads ?? new ServedReads(),
   });
   const stopFeatures = deps.core.servedFeatures
     ? serveServerFeatures(mcp, { features: deps.core.servedFeatures, identity })

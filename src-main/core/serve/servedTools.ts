@@ -15,6 +15,7 @@ import type { CatalogEntry } from '../catalog/catalog';
 import { MooringError } from '../errors';
 import type { ToolService } from '../calls/toolService';
 import { callThroughCore } from './approvalWait';
+import type { ServedReads } from './servedReads';
 import { scopeAllows, type ClientIdentity } from './clientScope';
 import type { ServedEvents } from './servedEvents';
 import { errorResult, toCallToolResult } from './toolResults';
@@ -61,6 +62,8 @@ export interface ServedToolsOptions {
   /** A function: over stdio the client's name is known only after the handshake. */
   identity: () => ClientIdentity;
   approvalTimeoutMs: number;
+  /** What each client read through this process (servedReads.ts). */
+  reads: ServedReads;
 }
 
 /** Registers the core's tools on `mcp` and keeps them in step; returns the unsubscribe. */
@@ -93,6 +96,7 @@ export function serveCoreTools(opts: ServedToolsOptions): () => void {
       const token = ctx.mcpReq._meta?.progressToken;
       const outcome = await callThroughCore(tools, entry, args, {
         client: who.name,
+        readFrom: opts.reads.of(who.name),
         approvalTimeoutMs: opts.approvalTimeoutMs,
         signal: ctx.mcpReq.signal,
         ...(token !== undefined
@@ -103,6 +107,13 @@ export function serveCoreTools(opts: ServedToolsOptions): () => void {
                   .catch(() => undefined),
             }
           : {}),
+      });
+      // The client has read this result: its next call to another server is a flow (docs/trust.md).
+      opts.reads.record(who.name, {
+        server: entry.server,
+        tool: entry.tool,
+        openWorld: entry.handle.definition.annotations?.openWorldHint !== false,
+        ...(outcome.result.trust ?? {}),
       });
       return toCallToolResult(outcome.result);
     } catch (err) {

@@ -12,6 +12,7 @@ import type { ClientIdentity, ClientScope } from './clientScope';
 import { FULL_SCOPE } from './clientScope';
 import { createMooringServer, type MooringServerConnection, type MooringServerDeps } from './mooringServer';
 import { ServedEvents } from './servedEvents';
+import { ServedReads } from './servedReads';
 
 export interface StdioServeOptions extends MooringServerDeps {
   scope?: ClientScope;
@@ -92,6 +93,7 @@ export async function serveMooringStdio(opts: StdioServeOptions): Promise<StdioS
   // One server per connection, plus a discarded one when a 2025 client opens after a probe: each follows
   // the core's catalog (through one shared listener) until its McpServer closes.
   const events = opts.events ?? new ServedEvents(opts.core.tools);
+  const reads = opts.reads ?? new ServedReads();
   const handle = serveStdio(
     () => {
       const ref: { conn?: MooringServerConnection } = {};
@@ -99,7 +101,7 @@ export async function serveMooringStdio(opts: StdioServeOptions): Promise<StdioS
         name: ref.conn?.mcp.server.getClientVersion()?.name || wire.clientName || 'mcp-client (stdio)',
         scope,
       });
-      const conn = (ref.conn = createMooringServer({ ...opts, events }, identity));
+      const conn = (ref.conn = createMooringServer({ ...opts, events, reads }, identity));
       connections.add(conn);
       const previous = conn.mcp.server.onclose;
       conn.mcp.server.onclose = () => {
