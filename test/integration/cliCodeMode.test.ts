@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../fixtures/providers/scriptedServer';
 import { runMooring } from '../helpers/cli';
+import { mooringInPty } from '../helpers/pty';
 import { FILESYSTEM, tempDir } from '../helpers/servers';
 import { openaiView } from '../helpers/wireViews';
 
@@ -55,6 +56,26 @@ describe('mooring chat --code-mode', () => {
     expect(res.stderr).toMatch(/↳ fs\/read_text_file done \(\d+ ms\)/);
     expect(res.stdout).toContain('There are 2 files.');
     expect(openaiView.toolResults(model.requests[1]!.body)[0]!.text).toContain('{"files":2,"first":"alpha"}');
+  });
+
+  it("a program's destructive call asks at the terminal, showing the program; no is an exception in it", async () => {
+    const code = `try { await tools.mcp__fs__write_file({ path: ${JSON.stringify(join(root, 'no.txt'))}, content: 'x' }); }
+catch (e) { return 'caught'; }`;
+    const model = await startOpenAIServer([
+      { toolCalls: [{ name: 'run_code', arguments: { code } }] },
+      { text: 'It was refused.' },
+    ]);
+    models.push(model);
+    const pty = mooringInPty(home, ['chat', '--model', 'openai:gpt-4o', '--code-mode', 'write it'], {
+      MOORING_OPENAI_BASE_URL: `${model.url}/v1`,
+      OPENAI_API_KEY: 'k',
+    });
+    await pty.waitFor('Run it? [y/N]');
+    expect(pty.output()).toContain('call 1 of a program the model wrote:');
+    expect(pty.output()).toContain('│ try { await tools.mcp__fs__write_file(');
+    pty.type('n\r');
+    expect(await pty.exited).toBe(0);
+    expect(openaiView.toolResults(model.requests[1]!.body)[0]!.text).toContain('Returned:\ncaught');
   });
 
   it('is off without the flag', async () => {
