@@ -3,18 +3,15 @@
 // counter view from the model's tool call, in a frame on another origin; a click runs the app-only tool;
 // the model never gets that tool; a destructive call from the view asks for approval labelled as the
 // app's; the escape view gets out nowhere and the app keeps answering.
-import { join } from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
-import { ROOT, type RunningWeb } from './harness';
+import { APPS_SERVER, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
 
 /** tsx as Node's loader: `node` is a known runtime to the stdio allowlist, tsx's own binary is not. */
-const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
-const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 
 let web: RunningWeb;
 let page: Page;
@@ -22,7 +19,7 @@ let model: FakeProviderServer;
 const pageErrors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
-  const { home } = chatHome('apps', () => [{ name: 'apps', command: 'node', args: [RUN_TS, FIXTURE] }]);
+  const { home } = chatHome('apps', () => [APPS_SERVER]);
   model = await startOpenAIServer([
     { text: 'Here is a counter.', toolCalls: [{ name: 'mcp__apps__show_counter', arguments: { start: 3 } }] },
     { text: 'The counter is on screen.' },

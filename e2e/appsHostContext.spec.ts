@@ -4,18 +4,14 @@
 // helpers, and a scripted OpenAI-format model. The view's colours come from Mooring's tokens in light and
 // dark, an OS theme switch re-themes it live, and its locale, time zone, device and frame size are the
 // page's own, with display-mode and size changes sent as context changes.
-import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Frame, type Page } from '@playwright/test';
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { chatHome, shot, startWebWithOpenAI } from './chatHarness';
-import { ROOT, type RunningWeb } from './harness';
+import { APPS_SERVER, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
-
-const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
-const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 
 let web: RunningWeb;
 let context: BrowserContext;
@@ -24,9 +20,7 @@ let model: FakeProviderServer;
 const pageErrors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
-  const { home } = chatHome('apps-context', () => [
-    { name: 'apps', command: 'node', args: [RUN_TS, FIXTURE] },
-  ]);
+  const { home } = chatHome('apps-context', () => [APPS_SERVER]);
   model = await startOpenAIServer([
     { text: 'Here is a counter.', toolCalls: [{ name: 'mcp__apps__show_counter', arguments: { start: 3 } }] },
     { text: 'The counter is on screen.' },

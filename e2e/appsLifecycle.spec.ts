@@ -5,17 +5,14 @@
 // partial input before the complete input and the result; a cancellation after a Deny, a Stop while the
 // call runs, and a Stop while the model still writes the call; and a view whose resource the server
 // changes is torn down and reloaded with the same call's data.
-import { join } from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { chatHome, startWebWithOpenAI } from './chatHarness';
-import { ROOT, type RunningWeb } from './harness';
+import { APPS_SERVER, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
 
-const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
-const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 const TITLE = 'A title long enough to arrive in many pieces';
 
 /** A promise the test resolves: the model's stream waits on it halfway through a call's arguments. */
@@ -34,9 +31,7 @@ const pageErrors: string[] = [];
 const consoleLines: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
-  const { home } = chatHome('apps-lifecycle', () => [
-    { name: 'apps', command: 'node', args: [RUN_TS, FIXTURE] },
-  ]);
+  const { home } = chatHome('apps-lifecycle', () => [APPS_SERVER]);
   model = await startOpenAIServer([
     {
       toolCalls: [{ name: 'mcp__apps__show_recorder', arguments: { title: TITLE }, gate: streamed.promise }],

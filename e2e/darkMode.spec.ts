@@ -10,7 +10,7 @@ import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
 import { chatHome, openChatApp, scriptedModelSettings, shot } from './chatHarness';
-import { EVERYTHING, FILESYSTEM, ROOT, type RunningWeb } from './harness';
+import { APPS_SERVER, EVERYTHING, FILESYSTEM, type RunningWeb } from './harness';
 import { everyScreen, openScreen } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
@@ -19,17 +19,12 @@ let web: RunningWeb;
 let page: Page;
 let model: FakeProviderServer;
 const pageErrors: string[] = [];
-const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 
 test.beforeAll(async ({ browser }) => {
   const { home, root } = chatHome('dark', (dirs) => [
     { name: 'everything', command: 'node', args: [EVERYTHING, 'stdio'] },
     { name: 'files', command: 'node', args: [FILESYSTEM, dirs.root] },
-    {
-      name: 'apps',
-      command: 'node',
-      args: [RUN_TS, join(ROOT, 'test/fixtures/servers/appsServer.ts')],
-    },
+    APPS_SERVER,
   ]);
   model = await startOpenAIServer([
     { text: 'Let me look.', toolCalls: [{ name: 'mcp__files__list_directory', arguments: { path: root } }] },

@@ -12,6 +12,12 @@ export const ROOT = resolve(import.meta.dirname, '..');
 export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+/** The MCP Apps fixture (test/fixtures/servers/appsServer.ts) as a server entry named `apps`. */
+export const APPS_SERVER = {
+  name: 'apps',
+  command: 'node',
+  args: [join(ROOT, 'test/fixtures/runTs.mjs'), join(ROOT, 'test/fixtures/servers/appsServer.ts')],
+};
 
 export interface RunningWeb {
   url: string;

@@ -2,18 +2,14 @@
 // makes themselves — an MCP App view's button, the Playground — goes through the approval gate and asks,
 // where it used to be refused as "listed in excludeTools"; the model is still never offered the tool.
 // (`mooring mcp call … --yes` on such a tool: test/integration/cliHints.test.ts.)
-import { join } from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
-import { ROOT, type RunningWeb } from './harness';
+import { APPS_SERVER, type RunningWeb } from './harness';
 import { runTool } from './uiFlows';
 
 test.describe.configure({ mode: 'serial' });
-
-const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
-const FIXTURE = join(ROOT, 'test/fixtures/servers/appsServer.ts');
 
 let web: RunningWeb;
 let page: Page;
@@ -21,14 +17,7 @@ let model: FakeProviderServer;
 const pageErrors: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
-  const { home } = chatHome('off-for-models', () => [
-    {
-      name: 'apps',
-      command: 'node',
-      args: [RUN_TS, FIXTURE],
-      excludeTools: ['reset_counter'],
-    },
-  ]);
+  const { home } = chatHome('off-for-models', () => [{ ...APPS_SERVER, excludeTools: ['reset_counter'] }]);
   model = await startOpenAIServer([
     { text: 'Here is a counter.', toolCalls: [{ name: 'mcp__apps__show_counter', arguments: { start: 3 } }] },
     { text: 'The counter is on screen.' },

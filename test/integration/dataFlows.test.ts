@@ -128,6 +128,31 @@ describe('a call that carries one server’s content to another', () => {
     }
   });
 
+  it('"allow for this conversation" on its question covers the same flow in that conversation only', async () => {
+    const requests: ApprovalRequest[] = [];
+    const answer = (r: ApprovalRequest) => {
+      requests.push(r);
+      core.approvals.answer(r.id, { decidedBy: 'user:test', outcome: 'conversation' } as never);
+    };
+    core.approvals.on('requested', answer);
+    try {
+      await turn([
+        { toolCalls: [{ name: 'mcp__web__fetch_page', arguments: {} }] },
+        { toolCalls: [{ name: 'mcp__notes__log', arguments: { text: 'conv-1' } }] },
+        { toolCalls: [{ name: 'mcp__notes__log', arguments: { text: 'conv-2' } }] },
+        { text: 'Done.' },
+      ]);
+      // Asked once, naming the flow; the second call of the same flow in that conversation ran unasked.
+      expect(requests.map((r) => r.flow?.to)).toEqual(['notes']);
+      expect(sunk()).toContain('conv-2');
+      // Another conversation has not allowed it.
+      await turn(obeys('conv-3'));
+      expect(requests.map((r) => r.flow?.to)).toEqual(['notes', 'notes']);
+    } finally {
+      core.approvals.off('requested', answer);
+    }
+  });
+
   it('work inside one server asks nothing new', async () => {
     let questions = 0;
     const count = () => questions++;

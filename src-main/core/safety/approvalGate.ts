@@ -264,10 +264,16 @@ export async function authorizeCall(
   });
   if (automatic) return automatic;
   const grantKey = call.conversationId
-    ? { conversationId: call.conversationId, server: config.name, tool: tool.name, fingerprint }
+    ? {
+        conversationId: call.conversationId,
+        server: config.name,
+        tool: tool.name,
+        fingerprint,
+        ...(flow ? { flowFrom: [...new Set(flow.from.map((o) => o.server))].sort() } : {}),
+      }
     : undefined;
-  // A flow is asked about afresh: an earlier "allow for this conversation" was given before it existed.
-  if (grantKey && !flow && deps.grants?.allows(grantKey)) {
+  // A flow is covered only by an "allow for this conversation" given on a question that named it.
+  if (grantKey && deps.grants?.allows(grantKey)) {
     const decidedBy = 'user (allowed for this conversation)';
     await audit('approve', decidedBy);
     return done('approve', decidedBy);

@@ -1,13 +1,16 @@
 // "Allow for this conversation": an approval that lasts as long as one conversation does in this process.
 // Kept in memory only (never written), keyed by the conversation's id, and pinned to the tool's fingerprint
 // like "always allow" (safety/approvalStore.ts): it never carries over to another conversation, to another
-// Mooring process, or past a restart, and a tool that changes asks again.
+// Mooring process, or past a restart, and a tool that changes asks again. Given on a flow's question
+// (docs/trust.md), it covers the tool receiving what the conversation read from those servers, and no other.
 
 export interface ConversationGrant {
   conversationId: string;
   server: string;
   tool: string;
   fingerprint: string;
+  /** The servers whose content the call carried when the grant was given (a flow); absent: none. */
+  flowFrom?: string[];
   at: number;
 }
 
@@ -31,11 +34,20 @@ export class ConversationGrants {
     return full;
   }
 
-  /** True when this conversation allowed exactly this version of the tool. */
-  allows(q: { conversationId: string; server: string; tool: string; fingerprint: string }): boolean {
-    return (
-      this.byConversation.get(q.conversationId)?.get(keyOf(q.server, q.tool))?.fingerprint === q.fingerprint
-    );
+  /**
+   * True when this conversation allowed exactly this version of the tool, and, for a call that carries
+   * content from other servers (`flowFrom`), allowed it carrying content from each of them.
+   */
+  allows(q: {
+    conversationId: string;
+    server: string;
+    tool: string;
+    fingerprint: string;
+    flowFrom?: readonly string[];
+  }): boolean {
+    const g = this.byConversation.get(q.conversationId)?.get(keyOf(q.server, q.tool));
+    if (g?.fingerprint !== q.fingerprint) return false;
+    return (q.flowFrom ?? []).every((s) => g.flowFrom?.includes(s));
   }
 
   list(): ConversationGrant[] {

@@ -43,9 +43,15 @@ describe('Markdown', () => {
   });
 
   it('renders math with KaTeX, inline and as a block', () => {
-    const el = md('Euler: $e^{i\\pi} + 1 = 0$\n\n$$\n\\int_0^1 x\\,dx\n$$');
+    const el = md('Euler: $$e^{i\\pi} + 1 = 0$$\n\n$$\n\\int_0^1 x\\,dx\n$$');
     expect(el.querySelectorAll('.katex').length).toBe(2);
     expect(el.querySelector('.katex-display')).not.toBeNull();
+  });
+
+  it('keeps single dollars as text: prices are not math', () => {
+    const el = md('It costs $5 and $10 with tax.');
+    expect(el.querySelector('.katex')).toBeNull();
+    expect(el.textContent).toContain('It costs $5 and $10 with tax.');
   });
 
   it('shows raw HTML from a model or a tool as text, never as elements', () => {

@@ -51,7 +51,13 @@ function remarkHtmlAsText() {
   return walk;
 }
 
-const remarkPlugins: PluggableList = [remarkGfm, remarkMath, remarkHtmlAsText];
+// Math needs `$$`: a single dollar is a price far more often than math ("$5 and $10"), in a model's answer and
+// in a tool's text alike.
+const remarkPlugins: PluggableList = [
+  remarkGfm,
+  [remarkMath, { singleDollarTextMath: false }],
+  remarkHtmlAsText,
+];
 /** Sanitise what the text produced (both pipelines stop here or go on from here). */
 const sanitize: PluggableList = [[rehypeSanitize, schema]];
 /** Then the renderers' own markup, on finished text only. */
