@@ -17,13 +17,14 @@ const ROOMS = {
   install: ['config', 'safety', 'secrets'],
   tasks: ['config', 'mcp'],
   calls: ['catalog', 'mcp', 'safety', 'tasks'],
-  agent: ['calls', 'catalog', 'clientFeatures', 'config', 'secrets'],
+  agent: ['calls', 'catalog', 'clientFeatures', 'config', 'sandbox', 'secrets'],
   services: ['calls', 'catalog', 'config', 'mcp', 'safety', 'secrets', 'skills', 'workspace'],
   serve: ['agent', 'calls', 'catalog', 'config', 'memory', 'safety'],
   schedules: ['config'],
   apps: ['calls', 'catalog', 'clientFeatures', 'mcp', 'safety'],
   confine: ['config', 'mcp'],
   skills: ['config', 'mcp'],
+  sandbox: [],
 };
 const KERNEL = ['errors\\.ts', 'home\\.ts', 'tokenCount\\.ts', 'disposable\\.ts', 'eventBus\\.ts'];
 const core = 'src-main/core/';
@@ -33,7 +34,7 @@ const ROOT = ['mooringCore\\.ts', 'coreSessions\\.ts', 'coreServers\\.ts', 'core
  * Rooms that load some modules on first use (docs/decisions/003-lazy-rooms.md): each through one file,
  * `<room>/lazy.ts`, whose import() calls load a package or a module of its own room. Nowhere else.
  */
-const LAZY_ROOMS = ['agent', 'install', 'safety', 'serve'];
+const LAZY_ROOMS = ['agent', 'install', 'safety', 'sandbox', 'serve'];
 const lazyFile = `^${core}(${LAZY_ROOMS.join('|')})/lazy\\.ts$`;
 /** The renderer's one file that loads modules on first use: its screens (docs/decisions/008-renderer-build.md). */
 const lazyScreens = '^src-renderer/src/screens/lazyScreens\\.ts$';

@@ -12,7 +12,8 @@ export default defineConfig({
   // bundled in, so a start reads a few files instead of resolving hundreds in node_modules (the CLI's
   // `--help` took ~0.6 s with them external, ~0.25 s bundled). Left outside, loaded from node_modules at run
   // time: electron (the runtime), keytar (a native module, rebuilt per runtime by electron-builder, and
-  // optional) and gpt-tokenizer (loaded on first use only, src-main/core/tokenCount.ts).
+  // optional), gpt-tokenizer (loaded on first use only, src-main/core/tokenCount.ts) and quickjs-emscripten
+  // (loaded on first use, src-main/core/sandbox/lazy.ts; its variant reads its .wasm file beside itself).
   main: {
     resolve: { alias },
     plugins: [asciiChunks()],
@@ -20,7 +21,7 @@ export default defineConfig({
       outDir: 'out/main',
       externalizeDeps: false,
       rollupOptions: {
-        external: ['electron', 'keytar', 'gpt-tokenizer'],
+        external: ['electron', 'keytar', 'gpt-tokenizer', 'quickjs-emscripten'],
         output: { minify: NODE_OUTPUT },
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),

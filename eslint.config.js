@@ -47,7 +47,7 @@ const noDynamicImport = {
 };
 const restricted = (opts) => ['error', opts];
 /** Must match LAZY_ROOMS in .dependency-cruiser.cjs. */
-const LAZY_ROOMS = ['agent', 'install', 'safety', 'serve'];
+const LAZY_ROOMS = ['agent', 'install', 'safety', 'sandbox', 'serve'];
 const lazyImportLimits = [
   {
     selector: "ImportExpression[source.type!='Literal']",

@@ -10,6 +10,7 @@ import { catalogScaleSuite } from './suites/catalogScale';
 import { chatTurnSuite } from './suites/chatTurn';
 import { cliCallSuite } from './suites/cliCall';
 import { cliStartSuite } from './suites/cliStart';
+import { codeModeSuite } from './suites/codeMode';
 import { confinedSuite } from './suites/confined';
 import { injectionSuite } from './suites/injection';
 import { memorySuite } from './suites/memory';
@@ -35,6 +36,7 @@ const SUITES: Record<string, (ctx: SuiteContext) => Promise<SuiteResult>> = {
   reconnect: reconnectSuite,
   resultTransfer: resultTransferSuite,
   chatTurn: chatTurnSuite,
+  codeMode: codeModeSuite,
   memory: memorySuite,
   uiStream: uiStreamSuite,
   uiConversation: uiConversationSuite,

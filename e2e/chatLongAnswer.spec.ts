@@ -1,5 +1,5 @@
 // A long answer streamed as a fast local model streams it (docs/chat.md, "A turn in the chat"; the
-// streaming view: docs/decisions/007-streaming-markdown.md): 40 KB of Markdown (tables, code in six
+// streaming view: docs/decisions/010-streaming-markdown.md): 40 KB of Markdown (tables, code in six
 // languages, math, lists) in 4-character deltas at 300 a second, from a scripted OpenAI-compatible model
 // (test/fixtures/providers/pacedOpenAI.ts), against a real `mooring web` child. What is checked is what a
 // person notices: the composer keeps the focus after the first message of a new conversation and takes the

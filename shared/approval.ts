@@ -82,6 +82,8 @@ export interface ApprovalRequestInput {
    * pair, lets it through).
    */
   flow?: { text: string; from: string[]; to: string; strong: boolean };
+  /** The call is one a code-mode program makes (docs/code-mode.md): the program, and which call it is. */
+  program?: { code: string; call: number };
 }
 
 export interface ApprovalRequest extends ApprovalRequestInput {

@@ -1,6 +1,7 @@
 // The chat's messages and events (ARCHITECTURE.md, `agent/`): what the conversation store keeps, what a
 // turn streams, and what the UI and the CLI (`mooring chat --json`) render. A tool call's lifecycle is
 // not here: it travels as the one tool-call event (shared/toolCall.ts). Plain data, no Node.
+import type { ProgramStep } from './codeMode';
 import type { ReadOrigin } from './dataFlow';
 import type { AppOrigin } from './appViews';
 import type { ErrorData } from './errors';
@@ -114,6 +115,8 @@ export interface ToolChatMessage extends MessageBase {
    * cancellation.
    */
   resultIsError?: true;
+  /** A code-mode step (`run_code`): the program, its nested calls, what it printed (shared/codeMode.ts). */
+  program?: ProgramStep;
 }
 
 /** Visible to the person, never sent to the model (iteration cap, protocol give-up, cancel). */

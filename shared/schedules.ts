@@ -72,6 +72,8 @@ export const ScheduleInputSchema = z
     model: ModelSpecSchema,
     /** A named tool set (settings.toolSets); absent: every enabled tool. */
     toolSet: z.string().min(1).optional(),
+    /** The model may write programs over the tools (docs/code-mode.md); each call under the same policy. */
+    codeMode: z.boolean().optional(),
     /**
      * Tools that may run in this schedule although they are not marked read-only, by model name
      * (`mcp__server__tool`); a trailing `*` matches a prefix. Nobody is there to approve anything else.

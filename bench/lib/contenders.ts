@@ -31,6 +31,8 @@ export interface ServerSpec {
   maxMessageMB?: number;
   /** Runs it confined (docs/confinement.md): no writes but its temporary folder, no network. */
   sandboxEnabled?: boolean;
+  /** Environment variables the server is started with (Mooring's contender only). */
+  env?: Record<string, string>;
 }
 
 export const everything = (name = 'everything'): ServerSpec => ({
@@ -51,6 +53,7 @@ function configOf(s: ServerSpec): ServerConfig {
     args: [s.script, ...(s.args ?? [])],
     ...(s.maxMessageMB ? { maxMessageMB: s.maxMessageMB } : {}),
     ...(s.sandboxEnabled ? { sandboxEnabled: true } : {}),
+    ...(s.env ? { env: s.env } : {}),
   });
 }
 

@@ -55,6 +55,9 @@ function printToolStep(m: ToolChatMessage): void {
   const more = m.text.split('\n').length - shown.length;
   const from = m.target ? `${m.target.server}/${m.target.tool}` : m.name;
   say(tty`  ${m.status} (${from}):\n`);
+  // A code-mode step: each call the program made, one line each (docs/code-mode.md).
+  for (const c of m.program?.calls ?? [])
+    say(tty`  ↳ ${c.target ? `${c.target.server}/${c.target.tool}` : c.name} ${c.status} (${c.ms} ms)\n`);
   for (const l of shown) say(tty`  │ ${l}\n`);
   if (more > 0 || text.length < m.text.length)
     say(
@@ -84,6 +87,10 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
     .option('--json', 'one JSON event per line')
     .option('--tool-set <name>', 'offer the model only this named tool set (mooring toolset list)')
     .option(
+      '--code-mode',
+      'the model may write one program that calls many tools, run in a sandbox (run_code)',
+    )
+    .option(
       '--workspace <dir>',
       'the project folder: its approved servers, and the MCP root offered to servers',
     )
@@ -96,6 +103,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
             ...(o.toolSet ? { toolSet: o.toolSet } : {}),
             preApproved: Boolean(o.yes),
             interactive: interactive(),
+            ...(o.codeMode ? { codeMode: true } : {}),
           });
           // --yes approves tool calls, never sampling: a server spending the user's model is asked each time.
           const stopApprovals = !o.yes && interactive() ? answerApprovalsOnTerminal(core) : () => undefined;

@@ -21,6 +21,7 @@ interface AddOptions {
   timezone?: string;
   model: string;
   toolSet?: string;
+  codeMode?: boolean;
   allow?: string[];
   workspace?: string;
   missed?: string;
@@ -126,6 +127,7 @@ export function registerScheduleCommands(program: Command, withCore: CoreRunner)
     )
     .requiredOption('--model <provider:model>', 'e.g. ollama:llama3.2, openai:gpt-4o')
     .option('--tool-set <name>', 'offer only this named tool set (default: every enabled tool)')
+    .option('--code-mode', 'the model may write one program that calls many tools (each call as policed)')
     .option(
       '--allow <tool>',
       'a tool that may run although not read-only (repeatable; a trailing * matches a prefix)',
@@ -147,6 +149,7 @@ export function registerScheduleCommands(program: Command, withCore: CoreRunner)
             model: o.model,
             when: whenFrom(o),
             ...(o.toolSet ? { toolSet: o.toolSet } : {}),
+            ...(o.codeMode ? { codeMode: true } : {}),
             allow: o.allow ?? [],
             workspace: o.workspace ?? null,
             ...(missed ? { missed } : {}),

@@ -86,6 +86,11 @@ function approvalDialog(req: ApprovalRequest): (ask: Asker) => Promise<DialogRes
       ask.say(
         tty`  data flow: ${req.flow.from.join(', ')} → ${req.flow.to}${req.flow.strong ? ' (untrusted or open-world content: YOLO and always-allow do not skip it)' : ''}; to allow it from now on: mooring mcp flows allow ${req.flow.from[0] ?? ''} ${req.flow.to}\n`,
       );
+    // A code-mode program's call (docs/code-mode.md): the program, each line escaped.
+    if (req.program) {
+      ask.say(tty`  call ${String(req.program.call)} of a program the model wrote:\n`);
+      for (const line of req.program.code.split('\n')) ask.say(tty`  │ ${line}\n`);
+    }
     const a = await ask.confirm('Run it?');
     if (!a.ok) return a;
     return { ok: true, value: { outcome: a.yes ? 'approve' : 'deny', decidedBy: 'user:cli' } };

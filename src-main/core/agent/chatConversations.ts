@@ -19,7 +19,7 @@ export interface ConversationTurns {
 export interface ChatConversationsDeps {
   store: ConversationStore;
   turns: ConversationTurns;
-  models: Pick<ChatModels, 'modelOf' | 'forget'>;
+  models: Pick<ChatModels, 'modelOf' | 'codeModeOf' | 'forget'>;
   /** The roots offered to servers: each conversation's project folder, the active one current. */
   roots: RootsRegistry;
 }
@@ -41,12 +41,15 @@ export class ChatConversations {
    * One conversation with every message; it becomes the active one (its folder is the MCP root).
    * `running` is as of `turnSeq` (TurnState.seq).
    */
-  async load(id: string): Promise<LoadedConversation & { running: boolean; turnSeq: number; model: string }> {
+  async load(
+    id: string,
+  ): Promise<LoadedConversation & { running: boolean; turnSeq: number; model: string; codeMode: boolean }> {
     const loaded = await this.deps.store.load(id);
     await this.open(id, loaded.summary.workspace);
     const model = await this.deps.models.modelOf(id);
     const { turns } = this.deps;
-    return { ...loaded, running: turns.isRunning(id), turnSeq: turns.turnSeq, model };
+    const codeMode = await this.deps.models.codeModeOf(id);
+    return { ...loaded, running: turns.isRunning(id), turnSeq: turns.turnSeq, model, codeMode };
   }
 
   rename(id: string, title: string): Promise<void> {

@@ -76,11 +76,23 @@ export class ChatModels {
     }));
   }
 
-  /** A deleted conversation's model is forgotten. */
+  /** A deleted conversation's model and code mode are forgotten. */
   async forget(conversationId: string): Promise<void> {
     await this.deps.prefs.update((p) => {
       const { [conversationId]: _gone, ...rest } = p.conversationModels;
-      return { ...p, conversationModels: rest };
+      return { ...p, conversationModels: rest, codeMode: p.codeMode.filter((c) => c !== conversationId) };
+    });
+  }
+
+  /** Whether the conversation runs in code mode (docs/code-mode.md): off unless switched on. */
+  async codeModeOf(conversationId: string | undefined): Promise<boolean> {
+    return Boolean(conversationId && (await this.deps.prefs.get()).codeMode.includes(conversationId));
+  }
+
+  async setCodeMode(conversationId: string, on: boolean): Promise<void> {
+    await this.deps.prefs.update((p) => {
+      const others = p.codeMode.filter((c) => c !== conversationId);
+      return { ...p, codeMode: on ? [...others, conversationId] : others };
     });
   }
 

@@ -11,6 +11,8 @@ import { MooringError } from '../errors';
 const PreferencesSchema = z.object({
   defaultModel: z.string().optional(),
   conversationModels: z.record(z.string(), z.string()).default({}),
+  /** The conversations in code mode (docs/code-mode.md); off for every other. */
+  codeMode: z.array(z.string()).default([]),
 });
 export type ChatPreferences = z.infer<typeof PreferencesSchema>;
 
@@ -22,7 +24,7 @@ export class ChatPreferencesFile {
       file: join(home, 'chat-preferences.json'),
       format: {
         schema: PreferencesSchema,
-        empty: () => ({ conversationModels: {} }),
+        empty: () => ({ conversationModels: {}, codeMode: [] }),
         fileHint: (f) =>
           `Fix ${f} by hand (Mooring has not changed it), or delete it: it only holds the models last picked.`,
         changeHint: 'Pick the model again.',
@@ -43,7 +45,8 @@ export class ChatPreferencesFile {
     try {
       return await this.store.read();
     } catch (err) {
-      if (err instanceof MooringError && err.code === 'config_invalid') return { conversationModels: {} };
+      if (err instanceof MooringError && err.code === 'config_invalid')
+        return { conversationModels: {}, codeMode: [] };
       throw err;
     }
   }

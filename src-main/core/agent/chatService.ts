@@ -62,6 +62,8 @@ export interface UnattendedTurn {
   /** Tools allowed although not read-only (unattendedPolicy.ts). */
   allow: string[];
   workspace: string | null;
+  /** The run's model writes programs (docs/code-mode.md); each call they make is under the same policy. */
+  codeMode?: boolean;
   prompt: string;
   title: string;
   /** Who runs it, in refusals and the audit log: `schedule "Nightly report"`. */
@@ -161,12 +163,14 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     models.answerSampling(spec);
     // A project folder brings its approved servers (overriding globals of the same name, for this
     // conversation only); a folder that is gone or unreadable leaves the global servers in use.
+    if (input.codeMode !== undefined) await models.setCodeMode(conversationId, input.codeMode);
     const folder = roots.folderOf(conversationId);
     const workspace = folder ? await this.deps.ensureWorkspace(folder).catch(() => undefined) : undefined;
     const runtime = this.runtimes.forConversation(conversationId, {
       provider: provider.id,
       toolSet: input.toolSet,
       workspace,
+      codeMode: await models.codeModeOf(conversationId),
     });
     const ac = new AbortController();
     this.turns.set(conversationId, ac);
@@ -285,7 +289,8 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const workspace = created.workspace
       ? await this.deps.ensureWorkspace(created.workspace).catch(() => undefined)
       : undefined;
-    const runtime = this.runtimes.toolRuntime({
+    const runtime = this.runtimes.turnRuntime({
+      ...(r.codeMode ? { codeMode: true } : {}),
       provider: provider.id,
       client: r.who,
       unattended: { who: r.who, allow: r.allow },

@@ -6,6 +6,7 @@ import { Buffer } from 'node:buffer';
 import { isProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
 import type { CatalogEntry } from '../catalog/catalog';
+import type { DeclaredTool } from '../catalog/toolDeclarations';
 import { toModelContent } from '../catalog/normalizeResult';
 import { uiResourceUriOf } from '../catalog/toolVisibility';
 import { ConversationTools } from '../catalog/conversationTools';
@@ -108,6 +109,16 @@ export class CoreToolRuntime implements AgentToolRuntime {
     });
   }
 
+  /** The conversation's server tools with their output schemas, for code mode's typed API. */
+  declaredTools(conversationId: string): DeclaredTool[] {
+    const ct = this.toolsOf(conversationId);
+    return this.tools(conversationId).flatMap((t) => {
+      if (ct.isToolSearch(t.name)) return [];
+      const outputSchema = ct.entry(t.name)?.handle.definition.outputSchema;
+      return [{ ...t, ...(outputSchema ? { outputSchema: outputSchema as Record<string, unknown> } : {}) }];
+    });
+  }
+
   beginTurn(conversationId: string): string | undefined {
     const { on, off } = this.toolsOf(conversationId).applySwitches();
     const admitted = (list: CatalogEntry[]) => list.filter((e) => !this.opts.admit?.(e));
@@ -198,6 +209,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(this.opts.interactive === false || unattended ? { interactive: false } : {}),
         ...(ctx.onPhase ? { onPhase: ctx.onPhase } : {}),
         ...(ctx.readFrom?.length ? { readFrom: ctx.readFrom } : {}),
+        ...(ctx.program ? { program: ctx.program } : {}),
       });
       const result = outcome.result;
       const origin: ReadOrigin = {

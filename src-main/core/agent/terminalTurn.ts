@@ -19,6 +19,8 @@ export interface TerminalTurnOptions {
   preApproved?: boolean;
   /** False when nobody can answer an approval (a script without --yes). */
   interactive?: boolean;
+  /** `--code-mode`: the model may write programs over the tools (docs/code-mode.md). */
+  codeMode?: boolean;
 }
 
 export interface TerminalTurnRun {
@@ -54,7 +56,8 @@ export async function prepareTerminalTurn(
         store: deps.store,
         provider,
         model,
-        runtime: deps.runtimes.toolRuntime({
+        runtime: deps.runtimes.turnRuntime({
+          ...(opts.codeMode ? { codeMode: true } : {}),
           provider: provider.id,
           ...(toolSet ? { toolSet } : {}),
           ...(opts.preApproved ? { preApproved: true } : {}),

@@ -305,6 +305,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       ...(outcome.editedArguments ? { editedArguments: outcome.editedArguments } : {}),
       ...(outcome.resultIsError ? { resultIsError: true } : {}),
       ...(outcome.origin ? { origin: outcome.origin } : {}),
+      ...(outcome.program ? { program: outcome.program } : {}),
     };
     await record(message);
   }
@@ -313,6 +314,11 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
 /** What the conversation has read: the origin of every result the model got (docs/trust.md). */
 function readSoFar(history: readonly ChatMessage[]): ReadOrigin[] {
   const out: ReadOrigin[] = [];
-  for (const m of history) if (m.role === 'tool' && m.origin && m.status !== 'refused') out.push(m.origin);
+  for (const m of history) {
+    if (m.role !== 'tool') continue;
+    if (m.origin && m.status !== 'refused') out.push(m.origin);
+    // A code-mode step read what its calls returned (agent/codeModeRuntime.ts).
+    for (const c of m.program?.calls ?? []) if (c.origin && c.status !== 'refused') out.push(c.origin);
+  }
   return out;
 }

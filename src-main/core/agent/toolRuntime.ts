@@ -2,6 +2,7 @@
 // call"): the core's runtime (coreToolRuntime.ts) resolves the name and calls through the tools service's
 // one gated call. The loop only knows this interface, so tests can hand it any runtime.
 import type { ToolChatMessage, ToolOutcomeStatus } from '@shared/chat';
+import type { ProgramStep } from '@shared/codeMode';
 import type { ReadOrigin } from '@shared/dataFlow';
 import type { ToolCallEvent } from '@shared/toolCall';
 import type { ModelTool } from './providers/types';
@@ -30,6 +31,8 @@ export interface ToolOutcome {
   resultIsError?: true;
   /** Where the result came from, for the flows of later calls (shared/dataFlow.ts). */
   origin?: ToolChatMessage['origin'];
+  /** A code-mode step: the program and its nested calls (shared/codeMode.ts). */
+  program?: ProgramStep;
 }
 
 export interface ToolExecutionContext {
@@ -40,6 +43,8 @@ export interface ToolExecutionContext {
   onPhase?: (e: ToolCallEvent) => void;
   /** What the conversation has read so far (each result's origin): the gate asks about flows. */
   readFrom?: readonly ReadOrigin[];
+  /** The code-mode program making this call, and which call it is: its approval shows them. */
+  program?: { code: string; call: number };
 }
 
 export interface AgentToolRuntime {

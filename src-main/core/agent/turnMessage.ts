@@ -27,6 +27,8 @@ export interface SendInput {
   images?: ImagePart[];
   /** Text files sent with the text, inline after it (shared/attachedFiles.ts); the title ignores them. */
   files?: AttachedTextFile[];
+  /** Switches the conversation's code mode on or off from this turn (docs/code-mode.md). */
+  codeMode?: boolean;
 }
 
 /** A server's resource as parts of a message (clientFeatures/resourcesService.ts `attachment`). */

@@ -2,15 +2,17 @@
 // over the core's one gated call path, and the limits of one request to a model.
 import type { ToolService } from '../calls/toolService';
 import type { SettingsService } from '../config/settingsService';
+import { CodeModeRuntime } from './codeModeRuntime';
 import { CoreToolRuntime, type CoreToolRuntimeOptions } from './coreToolRuntime';
 import { resultLimits } from './largeResults';
 import type { SkillAccess } from './skillTool';
 import type { RequestLimits } from './messagesForModel';
 import { PROVIDER_IMAGE_LIMITS } from './modelImages';
 import { contextWindow } from './providers/modelCapabilities';
+import type { AgentToolRuntime } from './toolRuntime';
 
 export class TurnRuntimes {
-  private readonly byConversation = new Map<string, { key: string; runtime: CoreToolRuntime }>();
+  private readonly byConversation = new Map<string, { key: string; runtime: AgentToolRuntime }>();
 
   constructor(
     private readonly deps: {
@@ -32,18 +34,26 @@ export class TurnRuntimes {
     );
   }
 
+  /** The runtime as the turn runs it: with `run_code` over it in code mode (agent/codeModeRuntime.ts). */
+  turnRuntime(opts: CoreToolRuntimeOptions & { codeMode?: boolean }): AgentToolRuntime {
+    const { codeMode, ...rest } = opts;
+    const runtime = this.toolRuntime(rest);
+    return codeMode ? new CodeModeRuntime(runtime) : runtime;
+  }
+
   /**
-   * One runtime per conversation, provider, tool set and project folder: the tool schemas follow the
-   * provider's rules, the tools the set and the folder's servers.
+   * One runtime per conversation, provider, tool set, project folder and code mode: the tool schemas follow
+   * the provider's rules, the tools the set and the folder's servers.
    */
   forConversation(
     conversationId: string,
-    o: { provider: string; toolSet: string | undefined; workspace: string | undefined },
-  ): CoreToolRuntime {
-    const key = JSON.stringify([o.provider, o.toolSet ?? null, o.workspace ?? null]);
+    o: { provider: string; toolSet: string | undefined; workspace: string | undefined; codeMode: boolean },
+  ): AgentToolRuntime {
+    const key = JSON.stringify([o.provider, o.toolSet ?? null, o.workspace ?? null, o.codeMode]);
     const held = this.byConversation.get(conversationId);
     if (held && held.key === key) return held.runtime;
-    const runtime = this.toolRuntime({
+    const runtime = this.turnRuntime({
+      codeMode: o.codeMode,
       provider: o.provider,
       interactive: true,
       maxChars: Infinity,

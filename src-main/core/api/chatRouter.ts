@@ -42,6 +42,8 @@ export const chatRouter = router({
         model: ModelSpec.optional(),
         workspace: z.string().max(4096).nullable().optional(),
         toolSet: z.string().max(64).optional(),
+        /** Switches the conversation's code mode from this turn (docs/code-mode.md). */
+        codeMode: z.boolean().optional(),
         /**
          * Resources attached with `@` (read when the message is sent; resourcesService.attachment); `name`
          * is the server's name for one, shown on its chip in the transcript.
@@ -83,6 +85,7 @@ export const chatRouter = router({
         ...(input.conversationId ? { conversationId: input.conversationId } : {}),
         ...(input.model ? { model: input.model } : {}),
         ...(input.workspace !== undefined ? { workspace: input.workspace } : {}),
+        ...(input.codeMode !== undefined ? { codeMode: input.codeMode } : {}),
       }),
     ),
 
@@ -130,6 +133,14 @@ export const chatRouter = router({
     .mutation(async ({ ctx, input }) => {
       await ctx.core.models.setModel(input.conversationId, input.model);
       return { model: input.model };
+    }),
+
+  /** Code mode on or off for this conversation (docs/code-mode.md), from its next turn. */
+  setCodeMode: publicProcedure
+    .input(z.object({ conversationId: Id, on: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.core.models.setCodeMode(input.conversationId, input.on);
+      return { codeMode: input.on };
     }),
 
   setWorkspace: publicProcedure

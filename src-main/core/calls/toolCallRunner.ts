@@ -72,6 +72,8 @@ export interface CallContext {
   /** Every lifecycle event of this call, as it happens: the call's own view of the stream. */
   onPhase?: (e: ToolCallEvent) => void;
   id?: string;
+  /** The code-mode program making the call: its approval shows it (docs/code-mode.md). */
+  program?: { code: string; call: number };
 }
 
 export interface ToolCallOutcome {
@@ -295,6 +297,7 @@ function authorizeWithPerson(
   const call: GateCall = { ...target.subject, arguments: o.args };
   if (ctx.client) call.client = ctx.client;
   if (ctx.conversationId) call.conversationId = ctx.conversationId;
+  if (ctx.program) call.program = ctx.program;
   if (ctx.signal) call.signal = ctx.signal;
   if (ctx.preApproved) call.preApprovedBy = ctx.approvedBy ?? `${ctx.client ?? 'user'} (--yes)`;
   if (ctx.interactive === false) call.interactive = false;

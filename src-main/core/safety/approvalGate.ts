@@ -72,6 +72,8 @@ export interface GateCall extends GateSubject {
   /** False when no UI can answer (a CLI without a TTY): an `ask` is refused with a hint instead of waiting. */
   interactive?: boolean;
   timeoutMs?: number;
+  /** The code-mode program making the call, shown in the dialog (docs/code-mode.md). */
+  program?: { code: string; call: number };
 }
 
 export interface GateResult {
@@ -312,6 +314,7 @@ export async function authorizeCall(
             : {}),
         ...(call.client !== undefined ? { client: call.client } : {}),
         ...(call.conversationId !== undefined ? { conversationId: call.conversationId } : {}),
+        ...(call.program ? { program: call.program } : {}),
         ...(flow && flowText
           ? {
               flow: {

@@ -10,6 +10,7 @@ import { UNATTENDED_CLIENT_PREFIX } from './unattendedInteractions';
 export interface UnattendedTurnInput {
   model: string;
   toolSet?: string;
+  codeMode?: boolean;
   allow: string[];
   workspace: string | null;
   prompt: string;
@@ -31,6 +32,7 @@ export function scheduledTurns(run: UnattendedTurnRunner): RunPrompt {
     const result = await run({
       model: schedule.model,
       ...(schedule.toolSet ? { toolSet: schedule.toolSet } : {}),
+      ...(schedule.codeMode ? { codeMode: true } : {}),
       allow: schedule.allow,
       workspace: schedule.workspace,
       prompt: schedule.prompt,

@@ -72,6 +72,8 @@ export const RelayedInputSchema = z.object({
       strong: z.boolean(),
     })
     .optional(),
+  /** The code-mode program making the call (docs/code-mode.md). */
+  program: z.object({ code: z.string().max(100_000), call: z.number().int() }).optional(),
 });
 
 const SamplingContent = z.looseObject({ type: z.string() });

@@ -107,6 +107,7 @@ function ApprovalBody({
         </div>
       )}
       {request.flow && <FlowBanner flow={request.flow} />}
+      {request.program && <ProgramOfCall program={request.program} tool={request.tool} />}
       <label className="stack">
         Arguments (you may edit them before approving)
         <textarea
@@ -268,5 +269,34 @@ function FlowBanner({ flow }: { flow: NonNullable<ApprovalRequest['flow']> }) {
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * The code-mode program making this call (docs/code-mode.md): its text, with the lines that call this tool
+ * marked, so the person sees what the call is part of. The program is the model's: shown escaped.
+ */
+function ProgramOfCall({ program, tool }: { program: { code: string; call: number }; tool: string }) {
+  const key = tool.replace(/[^A-Za-z0-9_$]/g, '_');
+  const pre = useRef<HTMLPreElement>(null);
+  // The marked line in view inside its box (the program may be longer than the box).
+  useEffect(() => {
+    const box = pre.current;
+    const line = box?.querySelector<HTMLElement>('.program-line-call');
+    if (box && line) box.scrollTop = Math.max(0, line.offsetTop - box.clientHeight / 3);
+  }, [program.code]);
+  const calls = new RegExp(`(^|[^A-Za-z0-9_$])(\\w*__)?${key.replace(/\$/g, '\\$')}\\s*\\(`);
+  return (
+    <details className="approval-program" data-testid="approval-program" open>
+      <summary>Call {program.call} of a program the model wrote</summary>
+      <pre className="code" ref={pre}>
+        {program.code.split('\n').map((line, i) => (
+          <span key={i} className={calls.test(line) ? 'program-line-call' : undefined}>
+            {shown(line)}
+            {'\n'}
+          </span>
+        ))}
+      </pre>
+    </details>
   );
 }

@@ -1,7 +1,7 @@
 // The model's answers and a tool's text as people expect to read them: Markdown with GitHub's extensions
 // (tables, task lists, strikethrough, autolinks), highlighted code blocks with a copy button, and math,
 // through the one pipeline (markdownPipeline.tsx: untrusted text, sanitised before anything renders).
-// An answer that is still streaming renders in blocks (markdownBlocks.ts, docs/decisions/007-streaming-
+// An answer that is still streaming renders in blocks (markdownBlocks.ts, docs/decisions/010-streaming-
 // markdown.md): only the open last block again as text arrives, without math and highlighting; a block
 // that finishes shows at once as it was parsed, and gets its math and highlighting once, when the main
 // thread is idle. The complete text renders as those same blocks, so the end of a stream re-renders only

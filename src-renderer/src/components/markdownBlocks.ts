@@ -1,4 +1,4 @@
-// A streaming answer's Markdown cut into blocks (docs/decisions/007-streaming-markdown.md): the text before a
+// A streaming answer's Markdown cut into blocks (docs/decisions/010-streaming-markdown.md): the text before a
 // cut never changes how it renders whatever follows, so a finished block renders once, and only the open
 // last block is parsed again as text arrives. The cuts are found by the renderer's own parser (so never
 // inside a code fence, a $$ math block or an HTML block), and only where a top-level node starts at the

@@ -1,5 +1,5 @@
 // The pieces of the chat's one-row header (chat.css, "The header"): the button that shows or hides the
-// conversation list, and the conversation's project folder and tool set behind one button, so the
+// conversation list, and the conversation's project folder, tool set and code mode behind one button, so the
 // header keeps its title and model picker on one row in a narrow window as well.
 import { FolderOpen, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { Button, IconButton, Popover } from '../../ui';
@@ -37,8 +37,15 @@ export function FolderAndTools(props: {
   toolSets: readonly { name: string }[];
   toolSet: string;
   onToolSet: (name: string) => void;
+  /** The model may write one program that calls many tools (docs/code-mode.md). */
+  codeMode: boolean;
+  onCodeMode: (on: boolean) => void;
 }) {
-  const summary = [props.folder ? lastPart(props.folder) : 'No folder', props.toolSet].filter(Boolean);
+  const summary = [
+    props.folder ? lastPart(props.folder) : 'No folder',
+    props.toolSet,
+    props.codeMode ? 'code mode' : '',
+  ].filter(Boolean);
   return (
     <Popover
       label="Project folder and tools"
@@ -85,6 +92,21 @@ export function FolderAndTools(props: {
           </select>
         </label>
       )}
+      <label className="row chat-code-mode">
+        <input
+          type="checkbox"
+          aria-label="Code mode"
+          checked={props.codeMode}
+          onChange={(e) => props.onCodeMode(e.target.checked)}
+        />
+        <span className="stack">
+          Code mode
+          <span className="muted small">
+            The model may write one short program that calls many tools, run in a sandbox. Each call still
+            asks as usual.
+          </span>
+        </span>
+      </label>
     </Popover>
   );
 }

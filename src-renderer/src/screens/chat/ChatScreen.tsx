@@ -74,6 +74,9 @@ function Conversation({ id }: { id: string | null }) {
   const [folder, setFolder] = useState<string | null>(null);
   const toolSets = useQuery(trpc.toolSets.list.queryOptions());
   const [toolSet, setToolSet] = useState('');
+  /** Code mode as the person last switched it here; else the conversation's (docs/code-mode.md). */
+  const [codeMode, setCodeMode] = useState<boolean | null>(null);
+  const shownCodeMode = codeMode ?? loaded.data?.codeMode ?? false;
   const shownModel = model ?? loaded.data?.model ?? defaultModel.data?.model ?? '';
   const chosen = useModelChoice(shownModel);
   const shownFolder = folder ?? loaded.data?.summary.workspace ?? '';
@@ -95,6 +98,7 @@ function Conversation({ id }: { id: string | null }) {
     }),
   );
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
+  const saveCodeMode = useMutation(trpc.chat.setCodeMode.mutationOptions());
   const saveModel = useMutation(trpc.chat.setModel.mutationOptions());
   const saveFolder = useMutation(
     trpc.chat.setWorkspace.mutationOptions({
@@ -230,6 +234,11 @@ function Conversation({ id }: { id: string | null }) {
             toolSets={toolSets.data ?? []}
             toolSet={toolSet}
             onToolSet={setToolSet}
+            codeMode={shownCodeMode}
+            onCodeMode={(on) => {
+              setCodeMode(on);
+              if (id) saveCodeMode.mutate({ conversationId: id, on });
+            }}
           />
           {id && shown && <ConversationMenu id={id} messages={shown.messages} />}
           <IconButton
@@ -239,7 +248,7 @@ function Conversation({ id }: { id: string | null }) {
           />
         </div>
       </header>
-      <ErrorNote error={saveModel.error ?? saveFolder.error} />
+      <ErrorNote error={saveModel.error ?? saveFolder.error ?? saveCodeMode.error} />
       {(noModel && !id) || modelError ? (
         <div className="banner warn" role="alert" data-testid="chat-no-model">
           <strong>No model is reachable{noModel ? ` (${noModel.model})` : ''}.</strong>{' '}
@@ -287,6 +296,7 @@ function Conversation({ id }: { id: string | null }) {
             ...(model ? { model } : {}),
             ...(toolSet ? { toolSet } : {}),
             ...(!id && folder ? { workspace: folder } : {}),
+            ...(!id && codeMode !== null ? { codeMode } : {}),
           })
         }
       />

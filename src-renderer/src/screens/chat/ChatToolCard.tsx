@@ -5,6 +5,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
+import { RUN_CODE_TOOL } from '@shared/codeMode';
 import { callKey, isTerminalPhase, type ToolCallPhase } from '@shared/toolCall';
 import { parseModelName } from '@shared/toolNames';
 import type { WirePart, WireToolCallEvent } from '@shared/wire';
@@ -13,6 +14,7 @@ import { AppViewSlot, type AppViewProps } from '../../components/apps/AppView';
 import { ToolCallCard, viewOfEvent, type CallView } from '../../components/ToolCallCard';
 import { useCalls } from '../../stores/callStore';
 import { useChat } from './chatStore';
+import { ProgramCard } from './ProgramCard';
 
 const approxBytes = (b64: string) => Math.floor((b64.length * 3) / 4);
 
@@ -100,6 +102,23 @@ function viewFeedOf(
 }
 
 export function ChatToolCard(props: {
+  conversationId: string;
+  call: ToolCallRequest;
+  step: ToolChatMessage | undefined;
+  /** A call the model is still writing (of a tool with a view), or was writing when the turn ended. */
+  partial?: { target: { server: string; tool: string }; stopped?: string };
+}) {
+  // A code-mode step is one card with the program and its calls (docs/code-mode.md).
+  if (props.call.name === RUN_CODE_TOOL)
+    return (
+      <div className="chat-tool" data-testid="chat-tool" data-tool={RUN_CODE_TOOL}>
+        <ProgramCard conversationId={props.conversationId} call={props.call} step={props.step} />
+      </div>
+    );
+  return <ServerToolCard {...props} />;
+}
+
+function ServerToolCard(props: {
   conversationId: string;
   call: ToolCallRequest;
   step: ToolChatMessage | undefined;

@@ -6,7 +6,7 @@
 // over server-sent events in browser mode alike; the store takes them in at most once an animation frame,
 // and less often when showing them takes long (at most a third of the main thread's time), so a slow or
 // busy machine still answers keys; any other change takes in the deltas before it first, so the order of
-// events holds (docs/decisions/007-streaming-markdown.md).
+// events holds (docs/decisions/010-streaming-markdown.md).
 import { create } from 'zustand';
 import type { ChatEvent, ChatMessage } from '@shared/chat';
 import type { ErrorData } from '@shared/errors';
