@@ -2,7 +2,7 @@
 // per revision, the verdict is decided at every call, and each input of it — the tool's fingerprint, a
 // remembered approval, the server's tool filter, the YOLO switch — takes effect on the very next call
 // after it changes (every input in turn, at random: verdictInputs.test.ts).
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callTarget } from '../../src-main/core/calls/callTarget';
@@ -14,6 +14,7 @@ import { ApprovalBroker } from '../../src-main/core/safety/approvalBroker';
 import { ApprovalStore } from '../../src-main/core/safety/approvalStore';
 import { AuditLog } from '../../src-main/core/safety/auditLog';
 import { serverIdentity } from '../../src-main/core/safety/toolFingerprint';
+import { toolPinsPath } from '../../src-main/core/safety/toolPins';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { FILESYSTEM, RUN_TS, fixtureStdio, fixturePath, tempDir, waitFor } from '../helpers/servers';
 
@@ -24,9 +25,10 @@ const NEEDS_APPROVAL = { code: 'refused', message: expect.stringMatching(/needs 
 describe('call plans through the core', () => {
   let core: MooringCore;
   let root: string;
+  let home: string;
 
   beforeAll(async () => {
-    const home = tempDir('mooring-plans-');
+    home = tempDir('mooring-plans-');
     root = tempDir('mooring-plans-files-');
     writeFileSync(
       join(home, 'mcp_servers.json'),
@@ -53,6 +55,16 @@ describe('call plans through the core', () => {
   afterAll(() => core?.close());
 
   it('a name is resolved once: later calls of the same tool read no catalog', async () => {
+    await core.tools.call('mcp__files__list_directory', { path: root }, unattended);
+    // The first sight of both servers' tools is pinned (safety/toolPins.ts): once it is on disk, one more
+    // call takes in the file's new stamp, and from then on nothing moves the revision.
+    const pins = toolPinsPath(home);
+    await waitFor(
+      () =>
+        existsSync(pins) &&
+        /list_directory[\s\S]*send_note|send_note[\s\S]*list_directory/.test(readFileSync(pins, 'utf8')),
+      'both servers’ tools pinned on disk',
+    );
     await core.tools.call('mcp__files__list_directory', { path: root }, unattended);
     const reads = vi.spyOn(core.tools, 'catalog');
     try {

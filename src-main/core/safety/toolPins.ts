@@ -188,13 +188,15 @@ export class ToolPins {
       return; // invalid: memory keeps the last valid state, as it does when a change is refused
     }
     if (!disk) return;
-    for (const change of this.inflight) change(disk.pins);
-    this.take(disk.pins);
+    this.state = disk.pins;
+    for (const change of this.inflight) change(this.state);
+    this.version++;
   }
 
   /**
-   * Memory takes `state`; the revision moves only when it differs from what memory held: this process's
-   * own write read back is no change (calls/callRevision.ts keeps what it made for one revision).
+   * Memory takes the state this process wrote; the revision moves only when it differs from what memory
+   * held (another process pinned meanwhile): a catalog made after this process's own pinning stays valid
+   * (calls/callRevision.ts).
    */
   private take(state: State): void {
     const news = canonicalJson(state) !== canonicalJson(this.state);
