@@ -102,8 +102,11 @@ function collect(rootMap, extra, procs) {
     if (p.sid === pid) sessions.add(pid);
   };
   for (const [pid, start] of rootMap) {
+    // Gone before it was tracked (no start time to know it by): its pid may name another process by now —
+    // on a busy machine pids wrap within seconds — so it is never signalled, nor its group or session.
+    if (start === undefined) continue;
     const p = procs.get(pid);
-    if (p && start !== undefined && p.start !== start) continue; // the pid names another process now
+    if (p && p.start !== start) continue; // the pid names another process now
     // A leader that is gone still names its group and session while members are left (the kernel does not
     // reuse a pid that is still some group's or session's id).
     groups.add(pid);
