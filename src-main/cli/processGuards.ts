@@ -37,9 +37,13 @@ export function onStop(fn: (why: StopReason) => void): () => void {
   process.on('SIGTERM', sigterm);
   pipeListeners.add(pipe);
   return () => {
-    process.off('SIGINT', sigint);
-    process.off('SIGTERM', sigterm);
     pipeListeners.delete(pipe);
+    // Off once the signal's other listeners have run: signal-exit (proper-lockfile's, execa's) re-raises a
+    // signal when it finds itself the last listener, which would kill a process that is stopping cleanly.
+    setImmediate(() => {
+      process.off('SIGINT', sigint);
+      process.off('SIGTERM', sigterm);
+    });
   };
 }
 
@@ -56,8 +60,19 @@ function closedPipe(): void {
   for (const fn of [...pipeListeners]) fn();
 }
 
+/** True once stdout or stderr itself is broken (its reader went away), not some other stream or socket. */
+const outputBroken = (): boolean =>
+  [process.stdout, process.stderr].some((s) => s.destroyed || s.errored !== null);
+
 function unexpected(err: unknown): void {
-  if (isClosedPipe(err)) return closedPipe();
+  if (isClosedPipe(err)) {
+    if (outputBroken()) return closedPipe();
+    // A peer that went away (a client of `mooring serve --http` closing its connection mid-write): its
+    // socket's error, not this process's output. Stopping here would end a server for one client.
+    if (process.env.MOORING_DEBUG)
+      process.stderr.write(tty`mooring: a connection closed under a write: ${String(err)}\n`);
+    return;
+  }
   const message = err instanceof Error ? err.message : String(err);
   try {
     process.stderr.write(
