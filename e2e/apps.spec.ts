@@ -3,10 +3,10 @@
 // counter view from the model's tool call, in a frame on another origin; a click runs the app-only tool;
 // the model never gets that tool; a destructive call from the view asks for approval labelled as the
 // app's; the escape view gets out nowhere and the app keeps answering.
-import { expect, test, type Frame, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
+import { appViewFrame, chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
 import { APPS_SERVER, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
@@ -58,12 +58,7 @@ const toolsSent = () =>
     );
 
 /** The view's own frame (the inner one, inside the sandbox page) of the last app view on the page. */
-async function viewFrame(): Promise<Frame> {
-  const outer = await page.getByTestId('app-view-frame').last().elementHandle();
-  const proxy = await outer!.contentFrame();
-  await expect.poll(() => proxy!.childFrames().length).toBeGreaterThan(0);
-  return proxy!.childFrames()[0]!;
-}
+const viewFrame = () => appViewFrame(page);
 
 test('the counter view renders on another origin, and a click runs the app-only tool', async () => {
   await send('Show me a counter', true);

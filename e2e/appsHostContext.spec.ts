@@ -8,7 +8,7 @@ import { expect, test, type BrowserContext, type Frame, type Page } from '@playw
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, shot, startWebWithOpenAI } from './chatHarness';
+import { appViewFrame, chatHome, shot, startWebWithOpenAI } from './chatHarness';
 import { APPS_SERVER, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
@@ -47,12 +47,7 @@ test.afterAll(async () => {
 });
 
 /** The view's own frame (inside the sandbox page) of the last app view on the page. */
-async function viewFrame(): Promise<Frame> {
-  const outer = await page.getByTestId('app-view-frame').last().elementHandle();
-  const proxy = await outer!.contentFrame();
-  await expect.poll(() => proxy!.childFrames().length).toBeGreaterThan(0);
-  return proxy!.childFrames()[0]!;
-}
+const viewFrame = () => appViewFrame(page);
 
 /** A token of Mooring's, as the page resolves it now (a colour comes back as the browser's rgb()). */
 const hostColour = (token: string) =>

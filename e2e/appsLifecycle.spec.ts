@@ -8,7 +8,7 @@
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, startWebWithOpenAI } from './chatHarness';
+import { appViewFrame, chatHome, startWebWithOpenAI } from './chatHarness';
 import { APPS_SERVER, type RunningWeb } from './harness';
 
 test.describe.configure({ mode: 'serial' });
@@ -79,10 +79,7 @@ const send = async (text: string) => {
 /** The view's own frame (inside the sandbox page) of the last app view on the page. */
 async function viewFrame(): Promise<Frame> {
   await expect(page.getByTestId('app-view-frame').last()).toBeVisible();
-  const outer = await page.getByTestId('app-view-frame').last().elementHandle();
-  const proxy = await outer!.contentFrame();
-  await expect.poll(() => proxy!.childFrames().length).toBeGreaterThan(0);
-  return proxy!.childFrames()[0]!;
+  return appViewFrame(page);
 }
 
 type Received = { method: string; params: Record<string, unknown> }[];

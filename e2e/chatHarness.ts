@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Frame, type Page } from '@playwright/test';
 import { startMooringWeb, type RunningWeb } from './harness';
 
 export const SHOTS = join(import.meta.dirname, '../test-results/screenshots');
@@ -93,6 +93,14 @@ export async function openChatApp(
   for (const name of opts.ready)
     await expect(page.getByTestId(`server-${name}`).getByTestId('server-state')).toHaveText('ready');
   return { web, page };
+}
+
+/** The last MCP App view's own frame: the view runs inside a sandbox proxy frame (docs/mcp-apps.md). */
+export async function appViewFrame(page: Page): Promise<Frame> {
+  const outer = await page.getByTestId('app-view-frame').last().elementHandle();
+  const proxy = await outer!.contentFrame();
+  await expect.poll(() => proxy!.childFrames().length).toBeGreaterThan(0);
+  return proxy!.childFrames()[0]!;
 }
 
 export function longConversation(home: string, id: string, pairs: number): void {

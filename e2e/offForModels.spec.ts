@@ -2,10 +2,10 @@
 // makes themselves — an MCP App view's button, the Playground — goes through the approval gate and asks,
 // where it used to be refused as "listed in excludeTools"; the model is still never offered the tool.
 // (`mooring mcp call … --yes` on such a tool: test/integration/cliHints.test.ts.)
-import { expect, test, type Frame, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
+import { appViewFrame, chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
 import { APPS_SERVER, type RunningWeb } from './harness';
 import { runTool } from './uiFlows';
 
@@ -31,12 +31,7 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
 
-async function viewFrame(): Promise<Frame> {
-  const outer = await page.getByTestId('app-view-frame').last().elementHandle();
-  const proxy = await outer!.contentFrame();
-  await expect.poll(() => proxy!.childFrames().length).toBeGreaterThan(0);
-  return proxy!.childFrames()[0]!;
-}
+const viewFrame = () => appViewFrame(page);
 
 test("a view's destructive button on a tool that is off asks the person, and runs when allowed", async () => {
   await page.getByRole('button', { name: 'Chat', exact: true }).click();
