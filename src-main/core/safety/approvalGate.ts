@@ -215,6 +215,8 @@ export async function authorizeCall(
   const { config, tool } = call;
   const { identity, fingerprint, remembered, pin, verdict, flow } = decided;
   const flowText = flow ? describeFlow(flow) : undefined;
+  /** The servers whose content the call carries, each once. */
+  const flowFrom = flow ? [...new Set(flow.from.map((o) => o.server))] : undefined;
   const label = `"${tool.name}" of server "${config.name}"`;
   const audit = (
     decision: AuditDecision,
@@ -269,7 +271,7 @@ export async function authorizeCall(
         server: config.name,
         tool: tool.name,
         fingerprint,
-        ...(flow ? { flowFrom: [...new Set(flow.from.map((o) => o.server))].sort() } : {}),
+        ...(flowFrom ? { flowFrom } : {}),
       }
     : undefined;
   // A flow is covered only by an "allow for this conversation" given on a question that named it.
@@ -319,7 +321,7 @@ export async function authorizeCall(
           ? {
               flow: {
                 text: flowText,
-                from: [...new Set(flow.from.map((o) => o.server))],
+                from: flowFrom!,
                 to: flow.to.server,
                 strong: flow.strong,
               },
@@ -347,8 +349,7 @@ export async function authorizeCall(
   // A person saw the diff and let the call run: the tool as it is now is its contract from here on.
   if (pin?.status === 'changed') await deps.pins?.accept(identity, tool);
   if (flow && answer.allowFlow)
-    for (const from of new Set(flow.from.map((o) => o.server)))
-      await deps.flows?.allow(from, flow.to.server, answer.decidedBy);
+    for (const from of flowFrom!) await deps.flows?.allow(from, flow.to.server, answer.decidedBy);
   // Only a request that named a conversation offers this answer; anything else counts as once.
   if (answer.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
   const audited = answer.outcome === 'conversation' ? 'approve' : answer.outcome;
