@@ -14,10 +14,6 @@ export default defineConfig({
   // One browser, one core at a time: real child processes on two noisy cores.
   workers: 1,
   fullyParallel: false,
-  // A stopgap, on CI only, for one open defect: now and then a page's server row stays "connecting…" with
-  // no later event reaching the page (the event stream's headers arrive; no refetch follows), seen in 2 of
-  // 127 tests of one run. A retry reports the test as flaky, never as passed; the defect stays open.
-  retries: process.env.CI ? 1 : 0,
   timeout: 180_000,
   // A deadline, not a speed judgement: a real server's start (a process, its handshake) can take over 20 s
   // beside a busy core, and an expectation only waits this long when it is failing.

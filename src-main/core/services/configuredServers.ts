@@ -179,9 +179,10 @@ export class ConfiguredServers extends DisposableObject {
   /** The Servers screen: each server with its live state, token cost and command line. */
   async rows(): Promise<ServerRow[]> {
     const configs = await this.configs();
+    const confinement = await this.deps.confinement?.(configs);
+    // The live parts are read after the last await: an answer is never older than the events sent before it.
     const statuses = new Map(this.statuses().map((s) => [s.name, s]));
     const costs = this.deps.tools.tokenCostByServer();
-    const confinement = await this.deps.confinement?.(configs);
     return configs.map((config) => {
       const icon = this.deps.serverIcon?.(config.name);
       const confined = confinement?.get(config.name);

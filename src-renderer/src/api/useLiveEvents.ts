@@ -12,6 +12,7 @@ import { useCalls } from '../stores/callStore';
 import { useResourceUpdates } from '../stores/resourceUpdates';
 import { toast } from '../ui';
 import type { ServerRow, UiEvent } from '@shared/wire';
+import { patchLive, refetchFromNow } from './liveCache';
 import { dispatchUiEvent, type UiEventHandlers } from './liveEvents';
 import { useTRPC } from './trpc';
 
@@ -28,21 +29,22 @@ export function useLiveEvents(): { connected: boolean } {
     if (pendingInvalidate.current) return;
     pendingInvalidate.current = setTimeout(() => {
       pendingInvalidate.current = null;
-      void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() });
-      void qc.invalidateQueries({ queryKey: trpc.tools.list.pathKey() });
-      void qc.invalidateQueries({ queryKey: trpc.diagnostics.queryKey() });
+      refetchFromNow(qc, { queryKey: trpc.servers.list.queryKey() });
+      refetchFromNow(qc, { queryKey: trpc.tools.list.pathKey() });
+      refetchFromNow(qc, { queryKey: trpc.diagnostics.queryKey() });
       // What each ready server offers (the Resources screen) follows its state.
-      void qc.invalidateQueries({ queryKey: trpc.resources.servers.queryKey() });
+      refetchFromNow(qc, { queryKey: trpc.resources.servers.queryKey() });
     }, 150);
   };
 
-  // A new or resumed stream, or one that fell behind (`resync`): fetch again whatever may have changed.
-  const refetchAll = () => void qc.invalidateQueries();
+  // A new or resumed stream, or one that fell behind (`resync`): fetch again whatever may have changed,
+  // from requests sent after the stream opened (api/liveCache.ts).
+  const refetchAll = () => refetchFromNow(qc);
   const handlers: UiEventHandlers = {
     connected: refetchAll,
     resync: refetchAll,
     status: (e) => {
-      qc.setQueryData<ServerRow[]>(trpc.servers.list.queryKey(), (rows) =>
+      patchLive<ServerRow[]>(qc, trpc.servers.list.queryKey(), (rows) =>
         rows?.map((r) => (r.config.name === e.status.name ? { ...r, status: e.status } : r)),
       );
       invalidateSoon();
@@ -53,23 +55,23 @@ export function useLiveEvents(): { connected: boolean } {
       // A call's end moves the server's metrics.
       if (e.event.phase === 'done' || e.event.phase === 'failed') invalidateSoon();
     },
-    serversFile: () => void qc.invalidateQueries({ queryKey: trpc.servers.list.queryKey() }),
+    serversFile: () => refetchFromNow(qc, { queryKey: trpc.servers.list.queryKey() }),
     log: (e) =>
-      qc.setQueryData<LogLine[]>(trpc.servers.logs.queryKey({ name: e.line.server }), (lines) =>
+      patchLive<LogLine[]>(qc, trpc.servers.logs.queryKey({ name: e.line.server }), (lines) =>
         lines ? [...lines, e.line].slice(-MAX_LOG_LINES) : lines,
       ),
     approval: (e) =>
-      qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
+      patchLive<ApprovalRequest[]>(qc, trpc.approvals.pending.queryKey(), (list) =>
         list?.some((r) => r.id === e.request.id) ? list : [...(list ?? []), e.request],
       ),
     approvalResolved: (e) =>
-      qc.setQueryData<ApprovalRequest[]>(trpc.approvals.pending.queryKey(), (list) =>
+      patchLive<ApprovalRequest[]>(qc, trpc.approvals.pending.queryKey(), (list) =>
         list?.filter((r) => r.id !== e.id),
       ),
     appViewUpdated: (e) =>
       // An MCP App view's resource changed on its server: open views of that resource read it again
       // (docs/decisions/005-app-view-updates.md); views of other resources stay as they are.
-      void qc.invalidateQueries({
+      refetchFromNow(qc, {
         queryKey: trpc.apps.open.pathKey(),
         predicate: (q) => {
           const view = q.state.data as { server?: string; uri?: string } | null | undefined;
@@ -77,14 +79,14 @@ export function useLiveEvents(): { connected: boolean } {
         },
       }),
     // The install consent screen reads the list; the event says it changed.
-    installLink: () => void qc.invalidateQueries({ queryKey: trpc.install.pending.queryKey() }),
+    installLink: () => refetchFromNow(qc, { queryKey: trpc.install.pending.queryKey() }),
     resourceUpdated: (e) => bumpResource(e.server, e.uri),
     listChanged: (e) => {
       // A server's resources or prompts changed: the lists that show them are fetched again.
-      if (e.what === 'prompts') void qc.invalidateQueries({ queryKey: trpc.chat.prompts.queryKey() });
+      if (e.what === 'prompts') refetchFromNow(qc, { queryKey: trpc.chat.prompts.queryKey() });
       else {
-        void qc.invalidateQueries({ queryKey: trpc.resources.list.queryKey({ server: e.server }) });
-        void qc.invalidateQueries({ queryKey: trpc.resources.templates.queryKey({ server: e.server }) });
+        refetchFromNow(qc, { queryKey: trpc.resources.list.queryKey({ server: e.server }) });
+        refetchFromNow(qc, { queryKey: trpc.resources.templates.queryKey({ server: e.server }) });
       }
     },
     schedule: (e) => {
@@ -94,8 +96,8 @@ export function useLiveEvents(): { connected: boolean } {
         if (!('mooring' in window)) toast({ title: e.event.title, description: e.event.body });
         return;
       }
-      void qc.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
-      if (e.event.type === 'run') void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
+      refetchFromNow(qc, { queryKey: trpc.schedules.pathKey() });
+      if (e.event.type === 'run') refetchFromNow(qc, { queryKey: trpc.chat.conversations.queryKey() });
     },
     // Chat streams and server interactions (sampling, elicitation): screens/chat/liveChat.ts.
     ...chatEventHandlers(qc, trpc),

@@ -3,6 +3,7 @@
 // list. A call's lifecycle is not here: it is a `toolCall` event, for the calls store.
 import type { QueryClient } from '@tanstack/react-query';
 import type { Interaction } from '@shared/interactions';
+import { patchLive, refetchFromNow } from '../../api/liveCache';
 import type { UiEventHandlers } from '../../api/liveEvents';
 import type { useTRPC } from '../../api/trpc';
 import { useChat } from './chatStore';
@@ -20,8 +21,8 @@ export function chatEventHandlers(
       if (ev.type === 'title') {
         // The model named the conversation (saved already): the list and the search re-read it; the open
         // conversation's header takes it as it is (a reload would also make that conversation the active one).
-        void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
-        void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
+        refetchFromNow(qc, { queryKey: trpc.chat.conversations.queryKey() });
+        refetchFromNow(qc, { queryKey: trpc.chat.search.pathKey() });
         const key = trpc.chat.load.queryKey({ id: ev.conversationId });
         const patch = () =>
           qc.setQueryData(key, (d) =>
@@ -57,15 +58,15 @@ export function chatEventHandlers(
     turn: (e) => {
       useChat.getState().setRunning(e.turn.conversationId, e.turn.running, e.turn.seq);
       // The list shows which conversations answer, and when each was last updated.
-      void qc.invalidateQueries({ queryKey: trpc.chat.conversations.queryKey() });
-      void qc.invalidateQueries({ queryKey: trpc.chat.search.pathKey() });
+      refetchFromNow(qc, { queryKey: trpc.chat.conversations.queryKey() });
+      refetchFromNow(qc, { queryKey: trpc.chat.search.pathKey() });
     },
     interaction: (e) =>
-      qc.setQueryData<Interaction[]>(trpc.interactions.pending.queryKey(), (list) =>
+      patchLive<Interaction[]>(qc, trpc.interactions.pending.queryKey(), (list) =>
         list?.some((r) => r.id === e.request.id) ? list : [...(list ?? []), e.request],
       ),
     interactionResolved: (e) =>
-      qc.setQueryData<Interaction[]>(trpc.interactions.pending.queryKey(), (list) =>
+      patchLive<Interaction[]>(qc, trpc.interactions.pending.queryKey(), (list) =>
         list?.filter((r) => r.id !== e.id),
       ),
   };
