@@ -240,6 +240,11 @@ export const LIVE_EVENTS = {
   schedule: (event: ScheduleEvent) => ({ event }),
   /** An MCP App view's resource changed on its server (`resources/updated`): open views load it again. */
   appViewUpdated: (u: { server: string; uri: string }) => ({ server: u.server, uri: u.uri }),
+  /**
+   * An MCP App view's tool call ended (src-main/core/apps/viewCallTickets.ts): its view takes the outcome by
+   * ticket (`apps.takeCall`). The call's request answered at once, so no approval holds a connection.
+   */
+  appCallDone: (d: { ticket: string; viewId: string }) => ({ ticket: d.ticket, viewId: d.viewId }),
 };
 
 /** A live event whose wire form only the core can make; the core's converter is checked against `W`. */

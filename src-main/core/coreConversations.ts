@@ -131,6 +131,7 @@ export function buildConversations(i: ConversationsInput): Conversations {
     }),
   );
   register(listen(apps, 'updated', (u) => bus.emit('appViewUpdated', u)));
+  register(listen(apps.calls, 'done', (d) => bus.emit('appCallDone', d)));
   // The chat's models; the latest turn's model, else the default, answers sampling from here on.
   const models = new ChatModels({
     prefs: new ChatPreferencesFile(paths.home),

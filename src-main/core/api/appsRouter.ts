@@ -28,7 +28,14 @@ export const appsRouter = router({
         arguments: z.record(z.string(), z.unknown()).default({}),
       }),
     )
-    .mutation(({ ctx, input }) => ctx.core.apps.callTool(input)),
+    // Answers at once with a ticket; `appCallDone` on the live stream says when to take the outcome, so
+    // a call waiting for approval holds no connection (apps/viewCallTickets.ts).
+    .mutation(({ ctx, input }) => ctx.core.apps.startCall(input)),
+
+  /** A view call's outcome, once (`done: false` while it runs); never waits. */
+  takeCall: publicProcedure
+    .input(z.object({ viewId: ViewId, ticket: z.string().uuid() }))
+    .mutation(({ ctx, input }) => ctx.core.apps.calls.take(input.viewId, input.ticket)),
 
   readResource: publicProcedure
     .input(z.object({ viewId: ViewId, uri: z.string().min(1).max(4096) }))

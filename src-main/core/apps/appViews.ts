@@ -24,6 +24,7 @@ import type { ResourceSubscriptions } from '../clientFeatures/resources';
 import type { SessionActor } from '../mcp/sessionActor';
 import type { SessionPool } from '../mcp/sessionPool';
 import { buildViewCsp, injectCsp, type DeclaredCsp } from './viewCsp';
+import { ViewCallTickets } from './viewCallTickets';
 import { isAppOnly, uiResourceUriOf, visibleToApp } from '../catalog/toolVisibility';
 import { isLocalTransport } from '@shared/transports';
 
@@ -254,6 +255,15 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
   /** The user allowed (or took back) what a server's views asked for; views opened from now on get it. */
   setPermissions(server: string, permissions: ViewPermission[]): void {
     this.granted.set(server, new Set(permissions));
+  }
+
+  /** Views' tool calls in flight, each answered at once with a ticket (apps/viewCallTickets.ts). */
+  readonly calls = new ViewCallTickets();
+
+  /** Starts `callTool` for a view; its outcome comes by ticket, so no request waits for an approval. */
+  startCall(input: { viewId: string; name: string; arguments: Record<string, unknown> }): { ticket: string } {
+    this.view(input.viewId);
+    return { ticket: this.calls.start(input.viewId, () => this.callTool(input)) };
   }
 
   /**

@@ -7,6 +7,7 @@ import { useSubscription } from '@trpc/tanstack-react-query';
 import { useRef } from 'react';
 import type { ApprovalRequest } from '@shared/approval';
 import type { LogLine } from '@shared/session';
+import { viewCallNews } from '../components/apps/viewCalls';
 import { chatEventHandlers } from '../screens/chat/liveChat';
 import { useCalls } from '../stores/callStore';
 import { useResourceUpdates } from '../stores/resourceUpdates';
@@ -39,7 +40,10 @@ export function useLiveEvents(): { connected: boolean } {
 
   // A new or resumed stream, or one that fell behind (`resync`): fetch again whatever may have changed,
   // from requests sent after the stream opened (api/liveCache.ts).
-  const refetchAll = () => refetchFromNow(qc);
+  const refetchAll = () => {
+    refetchFromNow(qc);
+    viewCallNews.reconnected();
+  };
   const handlers: UiEventHandlers = {
     connected: refetchAll,
     resync: refetchAll,
@@ -78,6 +82,8 @@ export function useLiveEvents(): { connected: boolean } {
           return view?.server === e.server && view.uri === e.uri;
         },
       }),
+    // A view's tool call ended: its view takes the outcome (components/apps/viewCalls.ts).
+    appCallDone: (e) => viewCallNews.done(e),
     // The install consent screen reads the list; the event says it changed.
     installLink: () => refetchFromNow(qc, { queryKey: trpc.install.pending.queryKey() }),
     resourceUpdated: (e) => bumpResource(e.server, e.uri),

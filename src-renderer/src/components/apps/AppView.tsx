@@ -5,7 +5,6 @@
 // picture-in-picture, and the person can always close it: the text result stays on the card.
 import { useQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { AppBridge, type McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Maximize2, Minimize2, PictureInPicture2, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { appOfClient, type WireAppView } from '@shared/appViews';
@@ -17,6 +16,7 @@ import { HOST_INFO, MAX_INLINE_HEIGHT } from './hostContext';
 import { ToolFeed, type ToolCallState } from './toolFeed';
 import { useHostContext } from './useHostContext';
 import { ViewMessageGuard } from './viewMessageGuard';
+import { ViewCallWaiter } from './viewCalls';
 import './apps.css';
 
 export interface AppViewProps {
@@ -181,12 +181,18 @@ function AppFrame(
     // What the view hears of its call goes from the feed below, once it is initialized (spec: nothing
     // before `ui/notifications/initialized`).
     bridge.oninitialized = () => setInitialized(true);
-    bridge.oncalltool = async (params) =>
-      (await client.apps.callTool.mutate({
+    // By ticket (viewCalls.ts): the request answers at once, however long the approval takes.
+    const calls = new ViewCallWaiter(view.viewId, (ticket) =>
+      client.apps.takeCall.mutate({ viewId: view.viewId, ticket }),
+    );
+    bridge.oncalltool = async (params) => {
+      const { ticket } = await client.apps.callTool.mutate({
         viewId: view.viewId,
         name: params.name,
         arguments: (params.arguments ?? {}) as Record<string, unknown>,
-      })) as CallToolResult;
+      });
+      return calls.wait(ticket);
+    };
     bridge.onreadresource = async (params) =>
       client.apps.readResource.mutate({ viewId: view.viewId, uri: params.uri });
     bridge.onlistresources = async () => ({ resources: [] });
@@ -219,6 +225,7 @@ function AppFrame(
     void bridge.connect(transport);
     return () => {
       bridgeRef.current = undefined;
+      calls.dispose();
       void bridge.close();
     };
     // One bridge per view: a new view (a new id) mounts a new frame.

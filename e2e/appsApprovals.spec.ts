@@ -1,0 +1,68 @@
+// A view's calls waiting for approval hold no connection (docs/mcp-apps.md, "Act";
+// src-main/core/apps/viewCallTickets.ts): a real `mooring web` child with the apps fixture's poller view
+// (test/fixtures/servers/appsServer.ts), which sends eight calls at once of a tool with no annotations, so
+// each asks. A browser has six HTTP/1.1 connections to the host: with more questions than that pending, the
+// dialog's Allow and Escape still reach the host, the view hears each answer, and a reload still loads.
+import { expect, test, type Page } from '@playwright/test';
+import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
+import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
+import { appViewFrame, chatHome, closeChatApp, shot, startWebWithOpenAI } from './chatHarness';
+import { APPS_SERVER, type RunningWeb } from './harness';
+
+test.describe.configure({ mode: 'serial' });
+
+let web: RunningWeb;
+let page: Page;
+let model: FakeProviderServer;
+const pageErrors: string[] = [];
+
+test.beforeAll(async ({ browser }) => {
+  const { home } = chatHome('apps-approvals', () => [APPS_SERVER]);
+  model = await startOpenAIServer([
+    { toolCalls: [{ name: 'mcp__apps__show_poller', arguments: {} }] },
+    { text: 'The poller is on screen.' },
+  ]);
+  web = await startWebWithOpenAI(home, model.url);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(web.url);
+  await expect(page.getByTestId('server-apps').getByTestId('server-state')).toHaveText('ready');
+});
+
+test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
+
+test('eight questions from a polling view leave Allow, Escape and reload working', async () => {
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByLabel('Model (provider:model)').fill('openai:gpt-4o');
+  await page.getByLabel('Message').fill('Show me the load');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The poller is on screen.');
+  const inner = await appViewFrame(page);
+  await inner.getByRole('button', { name: 'Poll eight times' }).click();
+
+  const dialog = page.getByTestId('approval-dialog');
+  await expect(dialog).toContainText('7 more waiting');
+  await shot(page, 'apps-eight-pending');
+  // Eight calls wait, more than the browser's six connections: the answer still gets through.
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(inner.getByTestId('answered')).toHaveText('1');
+  await expect(inner.getByTestId('last')).toContainText('ok: load sample');
+  await expect(dialog).toContainText('6 more waiting');
+  await page.keyboard.press('Escape');
+  await expect(inner.getByTestId('answered')).toHaveText('2');
+  await expect(inner.getByTestId('last')).toContainText('refused');
+  await expect(dialog).toContainText('5 more waiting');
+
+  await page.reload();
+  await expect(page.getByTestId('approval-dialog')).toContainText('5 more waiting');
+  // The six left, each denied with Escape: the count falls by one each time, then the dialog closes.
+  for (let more = 4; more >= 0; more--) {
+    await expect(page.getByTestId('approval-deny')).toBeFocused();
+    await page.keyboard.press('Escape');
+    if (more > 0) await expect(page.getByTestId('approval-dialog')).toContainText(`${more} more waiting`);
+    else await expect(page.getByTestId('approval-dialog')).not.toContainText('more waiting');
+  }
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('approval-dialog')).toBeHidden();
+});
