@@ -18,6 +18,7 @@ import { removeInstalledFiles } from './install/bundleFiles';
 import { InstallService } from './install/installService';
 import { registryUrlFrom } from './install/registryClient';
 import type { ApprovalBroker } from './safety/approvalBroker';
+import { WaitingQuestions } from './safety/waitingQuestions';
 import type { ApprovalStore } from './safety/approvalStore';
 import type { AuditLog } from './safety/auditLog';
 import { ConversationGrants } from './safety/conversationGrants';
@@ -92,6 +93,7 @@ export function buildServers(i: ServersInput): Servers {
         grants,
         pins: i.pins,
         flows: i.flows,
+        questions: new WaitingQuestions(),
       },
       approvals: i.approvals,
       toolSet: (name) => settings.toolSet(name),

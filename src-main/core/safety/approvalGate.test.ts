@@ -9,6 +9,7 @@ import { ApprovalStore } from './approvalStore';
 import { AuditLog } from './auditLog';
 import { authorizeCall, type GateCall, type GateDeps } from './approvalGate';
 import { ConversationGrants } from './conversationGrants';
+import { WaitingQuestions } from './waitingQuestions';
 
 const config = ServerConfigSchema.parse({ name: 'fs', command: 'node', args: ['fs.js'] });
 const deleteFile = {
@@ -54,6 +55,41 @@ describe('authorizeCall', () => {
     expect(deps.broker.pending()).toEqual([]);
     await r.audited; // written before the gate returned, or awaited by the caller before it sends the request
     expect((await deps.audit.read()).map((e) => e.decision)).toEqual(['auto']);
+  });
+
+  it('"always allow" answers the identical calls already waiting; other tools keep waiting', async () => {
+    deps.questions = new WaitingQuestions();
+    const first = authorizeCall(deps, call({ arguments: { path: '/a' } }));
+    const second = authorizeCall(deps, call({ arguments: { path: '/b' } }));
+    const third = authorizeCall(deps, call({ arguments: { path: '/c' } }));
+    const other = authorizeCall(deps, call({ tool: { ...deleteFile, name: 'move_file' } }));
+    expect(deps.broker.pending()).toHaveLength(4);
+    deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'always', decidedBy: 'user:ui' });
+    await expect(first).resolves.toMatchObject({ decision: 'always' });
+    await expect(second).resolves.toMatchObject({ decision: 'auto' });
+    await expect(third).resolves.toMatchObject({ decision: 'auto' });
+    expect(deps.broker.pending().map((r) => r.tool)).toEqual(['move_file']);
+    expect(deps.questions.size).toBe(1);
+    deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'deny', decidedBy: 'user:ui' });
+    await expect(other).rejects.toMatchObject({ code: 'refused' });
+    expect(deps.questions.size).toBe(0);
+  });
+
+  it('"allow for this conversation" answers the waiting calls of that conversation only', async () => {
+    deps.questions = new WaitingQuestions();
+    deps.grants = new ConversationGrants();
+    const a1 = authorizeCall(deps, call({ conversationId: 'A' }));
+    const a2 = authorizeCall(deps, call({ conversationId: 'A', arguments: { path: '/b' } }));
+    const b = authorizeCall(deps, call({ conversationId: 'B' }));
+    deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'conversation', decidedBy: 'user:ui' });
+    await expect(a1).resolves.toMatchObject({ decision: 'approve' });
+    await expect(a2).resolves.toMatchObject({
+      decision: 'approve',
+      decidedBy: 'user (allowed for this conversation)',
+    });
+    expect(deps.broker.pending().map((r) => r.conversationId)).toEqual(['B']);
+    deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'deny', decidedBy: 'user:ui' });
+    await expect(b).rejects.toMatchObject({ code: 'refused' });
   });
 
   it('refuse: a disabled tool is refused even in YOLO mode, and audited', async () => {

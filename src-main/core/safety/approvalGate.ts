@@ -19,6 +19,7 @@ import type { AuditInput, AuditLog } from './auditLog';
 import type { ConversationGrants } from './conversationGrants';
 import type { FlowPermissions } from './flowPermissions';
 import type { PinLookup, ToolPins } from './toolPins';
+import type { WaitingQuestions } from './waitingQuestions';
 import {
   serverIdentity,
   toolFingerprint,
@@ -38,6 +39,8 @@ export interface GateDeps {
   pins?: Pick<ToolPins, 'lookup' | 'accept' | 'revision' | 'changed'>;
   /** The pairs of servers data may flow between unasked (safety/flowPermissions.ts, docs/trust.md). */
   flows?: Pick<FlowPermissions, 'allows' | 'allow' | 'revision'>;
+  /** The calls waiting for an answer, told when a grant may cover them (safety/waitingQuestions.ts). */
+  questions?: WaitingQuestions;
 }
 
 /** What a call's decision depends on, apart from the call's own arguments and context. */
@@ -298,6 +301,24 @@ export async function authorizeCall(
     );
   }
 
+  // A grant given on another question while this one waits ("Always allow", "Allow for this conversation")
+  // may cover this call too: then it runs as that grant says, and its question goes.
+  const asked = new AbortController();
+  let covered: GateResult | undefined;
+  const stopFollowing = deps.questions?.follow(() => {
+    if (covered) return;
+    const now = decideGate(deps, call);
+    const auto = authorizeAutomatic(deps, {
+      subject: call,
+      decision: now,
+      arguments: call.arguments,
+      client: call.client,
+    });
+    if (auto) covered = auto;
+    else if (grantKey && deps.grants?.allows({ ...grantKey, fingerprint: now.fingerprint }))
+      covered = done('approve', 'user (allowed for this conversation)');
+    if (covered) asked.abort();
+  });
   let answer;
   try {
     answer = await deps.broker.request(
@@ -328,12 +349,21 @@ export async function authorizeCall(
             }
           : {}),
       },
-      { signal: call.signal, timeoutMs: call.timeoutMs },
+      {
+        signal: call.signal ? AbortSignal.any([call.signal, asked.signal]) : asked.signal,
+        timeoutMs: call.timeoutMs,
+      },
     );
   } catch (err) {
+    if (covered && !call.signal?.aborted) {
+      if (covered.decision === 'approve') await audit('approve', covered.decidedBy);
+      return covered;
+    }
     if (err instanceof MooringError)
       await audit(err.code === 'cancelled' ? 'cancelled' : 'timeout', 'broker', { reason: err.message });
     throw err;
+  } finally {
+    stopFollowing?.();
   }
   const args = answer.arguments ?? call.arguments;
   const edited = answer.arguments !== undefined;
@@ -353,6 +383,9 @@ export async function authorizeCall(
   // Only a request that named a conversation offers this answer; anything else counts as once.
   if (answer.outcome === 'conversation' && grantKey) deps.grants?.allow(grantKey);
   const audited = answer.outcome === 'conversation' ? 'approve' : answer.outcome;
+  // Calls still waiting that this grant covers run now (they check against the grant as given).
+  if (answer.outcome === 'always' || (answer.outcome === 'conversation' && grantKey))
+    deps.questions?.granted();
   await audit(audited, answer.decidedBy, { args, edited });
   return done(audited, answer.decidedBy, args, edited);
 }
