@@ -3,6 +3,8 @@
 // (test/fixtures/servers/appsServer.ts), which sends eight calls at once of a tool with no annotations, so
 // each asks. A browser has six HTTP/1.1 connections to the host: with more questions than that pending, the
 // dialog's Allow and Escape still reach the host, the view hears each answer, and a reload still loads.
+// A view's calls of its own tool for views only ask once per view, and the Playground keeps one card for
+// the view, not one per call.
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
@@ -65,4 +67,29 @@ test('eight questions from a polling view leave Allow, Escape and reload working
   }
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('approval-dialog')).toBeHidden();
+});
+
+test("a view's tool for views only asks once per view, and the Playground keeps one card", async () => {
+  await page.getByRole('button', { name: 'Playground', exact: true }).click();
+  await page.getByLabel('Tool', { exact: true }).selectOption({ label: 'apps / show_poller' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByTestId('app-view')).toHaveCount(1);
+  const inner = await appViewFrame(page);
+  await inner.getByRole('button', { name: 'Poll for views only' }).click();
+  const dialog = page.getByTestId('approval-dialog');
+  await expect(dialog).toContainText('poll_stats');
+  // Three calls, one question: the others wait for its answer.
+  await expect(dialog).not.toContainText('more waiting');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(inner.getByTestId('answered')).toHaveText('3');
+  await expect(inner.getByTestId('last')).toHaveText('ok: stats: 0.42');
+  // Later polls of the same view run unasked.
+  await inner.getByRole('button', { name: 'Poll for views only' }).click();
+  await expect(inner.getByTestId('answered')).toHaveText('6');
+  await expect(dialog).toBeHidden();
+  // The run of show_poller has its card; the view's own calls are not cards of their own.
+  const cards = page.getByRole('region', { name: 'Tool calls' }).getByTestId('call-card');
+  await expect(cards.filter({ hasText: 'show_poller' }).first()).toBeVisible();
+  await expect(cards.filter({ hasText: 'poll_stats' })).toHaveCount(0);
+  await shot(page, 'apps-playground-one-card');
 });

@@ -13,7 +13,7 @@ import {
   type ViewPermission,
   type WireAppView,
 } from '@shared/appViews';
-import type { ToolResult } from '@shared/toolResult';
+import { toCallToolResult } from './viewCallResult';
 import { DisposableStore, listen, type Disposable } from '../disposable';
 import { MooringError } from '../errors';
 import type { ToolService } from '../calls/toolService';
@@ -25,6 +25,7 @@ import type { SessionActor } from '../mcp/sessionActor';
 import type { SessionPool } from '../mcp/sessionPool';
 import { buildViewCsp, injectCsp, type DeclaredCsp } from './viewCsp';
 import { ViewCallTickets } from './viewCallTickets';
+import { ViewToolGrants, type ViewToolAnswer } from './viewToolGrants';
 import { isAppOnly, uiResourceUriOf, visibleToApp } from '../catalog/toolVisibility';
 import { isLocalTransport } from '@shared/transports';
 
@@ -257,6 +258,8 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
     this.granted.set(server, new Set(permissions));
   }
 
+  /** What the person answered for each view's calls of its tools for views only. */
+  private readonly grants = new ViewToolGrants();
   /** Views' tool calls in flight, each answered at once with a ticket (apps/viewCallTickets.ts). */
   readonly calls = new ViewCallTickets();
 
@@ -282,21 +285,45 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
       );
     // A refusal (the person said no, the gate refused) is the tool's failure as the view sees it, not a
     // transport error: the view gets `isError` with the reason.
-    const outcome = await this.deps.tools
-      .call(entry, input.arguments, {
-        client: `${APP_CLIENT_PREFIX}${view.server}/${view.tool}`,
-        ...(conversationId ? { conversationId } : {}),
-        ...(workspace ? { workspace } : {}),
-        interactive: true,
-        fromApp: true,
-        // A control in the view is the person's own call: a tool that is off for models is asked about.
-        caller: 'person',
-        id: randomUUID(),
-      })
-      .catch((err: unknown) => {
-        if (err instanceof MooringError) return err;
-        throw err;
-      });
+    const run = (earlier: ViewToolAnswer | undefined) =>
+      earlier === 'denied'
+        ? Promise.resolve(
+            new MooringError(
+              'refused',
+              `You denied "${input.name}" for this ${view.tool} view.`,
+              'Open the view again to be asked again.',
+            ),
+          )
+        : this.deps.tools
+            .call(entry, input.arguments, {
+              client: `${APP_CLIENT_PREFIX}${view.server}/${view.tool}`,
+              ...(conversationId ? { conversationId } : {}),
+              ...(workspace ? { workspace } : {}),
+              interactive: true,
+              fromApp: true,
+              // A control in the view is the person's own call: a tool that is off for models is asked about.
+              caller: 'person',
+              id: randomUUID(),
+              ...(earlier === 'allowed'
+                ? { preApproved: true, approvedBy: `user (allowed for this ${view.tool} view)` }
+                : {}),
+            })
+            .catch((err: unknown) => {
+              if (err instanceof MooringError) return err;
+              throw err;
+            });
+    // A tool for views only is asked about once per view (apps/viewToolGrants.ts); others at every call.
+    const outcome = entry.appOnly
+      ? await this.grants.run(input.viewId, input.name, run, (o) =>
+          o instanceof MooringError
+            ? o.code === 'refused'
+              ? 'denied'
+              : undefined
+            : o.decision === 'approve'
+              ? 'allowed'
+              : undefined,
+        )
+      : await run(undefined);
     if (outcome instanceof MooringError)
       return { isError: true, content: [{ type: 'text', text: outcome.message }] } satisfies CallToolResult;
     return toCallToolResult(outcome.result);
@@ -364,37 +391,3 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
 }
 
 export { isAppOnly };
-
-/** The normalised result back in the protocol's shape, for the view (images and audio as base64). */
-export function toCallToolResult(result: ToolResult): CallToolResult {
-  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-  const content = result.parts.flatMap((p): Record<string, unknown>[] => {
-    if (p.kind === 'text') return [{ type: 'text' as const, text: p.text }];
-    if (p.kind === 'image' || p.kind === 'audio')
-      return [{ type: p.kind, mimeType: p.mimeType, data: b64(p.bytes) }];
-    if (p.kind === 'resource_link') {
-      const { kind: _kind, ...rest } = p;
-      return [{ type: 'resource_link' as const, ...rest }];
-    }
-    if (p.kind === 'resource')
-      return [
-        {
-          type: 'resource' as const,
-          resource:
-            p.text !== undefined
-              ? { uri: p.uri, text: p.text, ...(p.mimeType ? { mimeType: p.mimeType } : {}) }
-              : {
-                  uri: p.uri,
-                  blob: b64(p.bytes ?? new Uint8Array()),
-                  ...(p.mimeType ? { mimeType: p.mimeType } : {}),
-                },
-        },
-      ];
-    return [];
-  });
-  return {
-    content: content as CallToolResult['content'],
-    isError: result.isError,
-    ...(result.structured !== undefined ? { structuredContent: result.structured } : {}),
-  };
-}

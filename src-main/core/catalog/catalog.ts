@@ -367,6 +367,10 @@ function exclusionOf(
   filter: ServerToolFilter & { enabled?: boolean; held?: readonly string[] | undefined },
   toolSet: ToolSet | undefined,
 ): { reason: string; hint: string } | undefined {
+  // A tool for views only never reaches a model: only a disabled server keeps it from its views (each view's
+  // call goes through the gate; docs/mcp-apps.md, "Act").
+  if (entry.appOnly)
+    return filter.enabled === false ? serverExclusion(entry.server, entry.tool, filter) : undefined;
   const byServer = serverExclusion(entry.server, entry.tool, filter);
   if (byServer) return byServer;
   const schema = entry.schemaExclusion();

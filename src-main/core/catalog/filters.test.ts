@@ -55,4 +55,12 @@ describe('filters', () => {
     expect(defaultExcludeTools([{ name: 'x' }]).message).toBe('1 destructive tool disabled by default');
     expect(defaultExcludeTools([]).message).toBeUndefined();
   });
+
+  it('leaves tools for views only out of the safe set: a model never gets them, each view call is gated', () => {
+    const r = defaultExcludeTools([
+      { name: 'poll', _meta: { ui: { resourceUri: 'ui://x/view.html', visibility: ['app'] } } },
+      { name: 'both', _meta: { ui: { resourceUri: 'ui://x/view.html', visibility: ['model', 'app'] } } },
+    ]);
+    expect(r.excludeTools).toEqual(['both']);
+  });
 });

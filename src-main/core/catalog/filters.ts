@@ -4,6 +4,7 @@
 
 import type { Tool } from '@modelcontextprotocol/client';
 import { hintsReadOnly } from '@shared/approval';
+import { isAppOnly } from './toolVisibility';
 
 export interface ServerToolFilter {
   includeTools?: string[] | undefined;
@@ -91,8 +92,14 @@ export interface DefaultSafeSet {
  * destructive off. A tool without hints counts as possibly destructive (spec defaults); a tool that
  * says `readOnlyHint: false, destructiveHint: false` only adds things and stays on.
  */
-export function defaultExcludeTools(tools: readonly Pick<Tool, 'name' | 'annotations'>[]): DefaultSafeSet {
-  const excludeTools = tools.filter((t) => annotationFlags(t).destructive).map((t) => t.name);
+export function defaultExcludeTools(
+  tools: readonly Pick<Tool, 'name' | 'annotations' | '_meta'>[],
+): DefaultSafeSet {
+  // A tool for views only is never offered to a model, so a switch for models means nothing to it: each
+  // view's call of it goes through the gate (apps/appViews.ts, docs/mcp-apps.md "Act").
+  const excludeTools = tools
+    .filter((t) => annotationFlags(t).destructive && !isAppOnly(t))
+    .map((t) => t.name);
   const n = excludeTools.length;
   return {
     excludeTools,

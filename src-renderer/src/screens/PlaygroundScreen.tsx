@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
+import { appOfClient } from '@shared/appViews';
 import { PlaygroundAppView } from '../components/apps/AppView';
 import { ToolCallCard, viewOfEvent } from '../components/ToolCallCard';
 import { argsTemplate, checkArgs } from '@shared/toolArguments';
@@ -118,16 +119,20 @@ export function PlaygroundScreen() {
         </Card>
       )}
       {/* A named region: aria-label on a plain div names nothing (axe: aria-prohibited-attr). */}
+      {/* A view's own calls (a view that polls makes one every few seconds) belong to its view, not a card
+          each; they are in the approval dialog while they ask, and in Logs. */}
       <section className="cards" aria-label="Tool calls">
-        {order.map((key) => (
-          <div key={key}>
-            <ToolCallCard
-              view={viewOfEvent(calls[key]!)}
-              onCancelTask={() => cancelTask.mutate({ id: calls[key]!.id })}
-            />
-            <PlaygroundAppView event={calls[key]!} />
-          </div>
-        ))}
+        {order
+          .filter((key) => !appOfClient(calls[key]?.client))
+          .map((key) => (
+            <div key={key}>
+              <ToolCallCard
+                view={viewOfEvent(calls[key]!)}
+                onCancelTask={() => cancelTask.mutate({ id: calls[key]!.id })}
+              />
+              <PlaygroundAppView event={calls[key]!} />
+            </div>
+          ))}
       </section>
       <CliHint commands={[`mooring mcp call SERVER TOOL '{…}'`]} />
     </section>
