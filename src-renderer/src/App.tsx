@@ -10,6 +10,7 @@ import {
   BrowseScreen,
   ChatScreen,
   DiagnosticsScreen,
+  LimitsScreen,
   LogsScreen,
   ModelsScreen,
   PermissionsScreen,
@@ -45,6 +46,7 @@ const VIEWS: Record<Route, ComponentType> = {
   playground: PlaygroundScreen,
   diagnostics: DiagnosticsScreen,
   models: ModelsScreen,
+  limits: LimitsScreen,
   sharing: SharingScreen,
 };
 
