@@ -34,7 +34,7 @@ test.afterAll(async () => {
 async function solve(task: CodeModeTask, codeMode: boolean): Promise<void> {
   await page.getByRole('button', { name: 'New conversation' }).click();
   await page.getByRole('button', { name: /^Project folder and tools/ }).click();
-  await page.getByLabel('Code mode').setChecked(codeMode);
+  await page.getByRole('checkbox', { name: 'Code mode' }).setChecked(codeMode);
   await page.keyboard.press('Escape');
   await page.getByLabel('Message').fill(task.prompt);
   await page.getByLabel('Message').press('Enter');
