@@ -1,13 +1,9 @@
 // Settings > Models, "Models that start in code mode" (docs/code-mode.md, "The switch"): by provider:model
 // (settings.json `codeModeModels`), a new conversation with one of these models starts in code mode; the
 // conversation's own switch still turns it off.
-import { useState } from 'react';
-
-const SPEC = /^(ollama|openai|anthropic):.+$/;
+import { ModelSpecAdd } from './ModelSpecAdd';
 
 export function CodeModeModelsField(props: { value: string[]; onChange: (v: string[]) => void }) {
-  const [spec, setSpec] = useState('');
-  const typed = spec.trim();
   return (
     <fieldset className="provider" data-testid="code-mode-models">
       <legend>Models that start in code mode</legend>
@@ -32,26 +28,13 @@ export function CodeModeModelsField(props: { value: string[]; onChange: (v: stri
           ))}
         </ul>
       )}
-      <div className="inline model-caps-add">
-        <input
-          aria-label="Model to start in code mode (provider:model)"
-          aria-describedby="code-mode-models-note"
-          placeholder="ollama:qwen3:4b"
-          value={spec}
-          onChange={(e) => setSpec(e.target.value)}
-          list="model-suggestions"
-        />
-        <button
-          type="button"
-          disabled={!SPEC.test(typed) || props.value.includes(typed)}
-          onClick={() => {
-            props.onChange([...props.value, typed]);
-            setSpec('');
-          }}
-        >
-          Add
-        </button>
-      </div>
+      <ModelSpecAdd
+        label="Model to start in code mode (provider:model)"
+        noteId="code-mode-models-note"
+        placeholder="ollama:qwen3:4b"
+        taken={(spec) => props.value.includes(spec)}
+        onAdd={(spec) => props.onChange([...props.value, spec])}
+      />
       <p className="muted small">Saved with Save below; takes effect for the next new conversation.</p>
     </fieldset>
   );
