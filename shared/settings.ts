@@ -50,6 +50,13 @@ export const SettingsSchema = z
         z.object({ vision: z.boolean().optional(), tools: z.boolean().optional() }).strict(),
       )
       .default({}),
+    /**
+     * The models a new conversation starts in code mode with, by `provider:model` (docs/code-mode.md, "The
+     * switch"); the conversation's own switch still turns it off.
+     */
+    codeModeModels: z
+      .array(z.string().regex(/^(ollama|openai|anthropic):.+$/, 'must be provider:model'))
+      .default([]),
     /** Past either bound, tool schemas load on demand through tool_search (catalog/). */
     deferredToolThreshold: z
       .object({ tools: count(0).default(40), tokens: count(0).default(8000) })

@@ -21,6 +21,7 @@ describe('settings defaults', () => {
       maxToolIterations: 25,
       titlesFromModel: true,
       modelCapabilities: {},
+      codeModeModels: [],
       deferredToolThreshold: { tools: 40, tokens: 8000 },
       osvEndpoint: 'https://api.osv.dev/v1/query',
       providers: {
