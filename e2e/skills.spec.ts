@@ -52,6 +52,7 @@ test.beforeAll(async ({ browser }) => {
     { toolCalls: [{ name: 'mcp__acme__issue_refund', arguments: { order: '42' } }] },
     { toolCalls: [{ name: 'mcp__acme__close_account', arguments: { order: '42' } }] },
     { text: 'Refund issued; the account stays open.' },
+    { text: 'Using the refunds skill you attached.' },
   ]);
   web = await startWebWithOpenAI(home, model.url);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -180,4 +181,30 @@ test('allowed-tools ask unless the grant is ticked; ticked, the listed tools of 
   const cards = page.getByTestId('call-card');
   await expect(cards.filter({ hasText: 'issue_refund' }).first()).toHaveAttribute('data-phase', 'done');
   await page.screenshot({ path: join(SHOTS, 'skills-8-granted-call.png') });
+});
+
+test('the person attaches a skill with @: the message shows it with its server, the model gets it tagged', async () => {
+  const box = page.getByLabel('Message');
+  await box.fill('Next order, with @refu');
+  const option = page.getByTestId('resource-picker').locator('[role="option"][data-kind="skill"]');
+  // acme's and globex's refunds, disambiguated (and each server's nested escalation, under refunds/).
+  const named = (label: string) =>
+    option.filter({ has: page.locator('.resource-option-name', { hasText: new RegExp(`^${label}$`) }) });
+  await expect(named('globex: refunds')).toHaveCount(1);
+  const acme = named('acme: refunds');
+  await expect(acme).toHaveCount(1);
+  await expectAccessible(page, 'the @ picker with skills');
+  await page.screenshot({ path: join(SHOTS, 'skills-9-picker.png') });
+  await acme.click();
+  await expect(page.getByTestId('resource-chip')).toHaveText('acme · skill refunds');
+  await box.press('Enter');
+  // Approved with its grant for this conversation: no question; the sent message shows the skill.
+  await expect(page.getByText('Using the refunds skill you attached.').first()).toBeVisible();
+  const sent = page.getByTestId('resource-chips').last();
+  await expect(sent).toContainText('acme · skill refunds');
+  await page.screenshot({ path: join(SHOTS, 'skills-10-attached.png') });
+  const last = model.requests.filter((r) => r.body?.messages).at(-1)!;
+  const user = JSON.stringify(last.body.messages.at(-1));
+  expect(user).toContain('Skill skill://refunds/SKILL.md from server \\"acme\\", attached by the user');
+  expect(user).toContain('# Refunds');
 });
