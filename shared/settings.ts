@@ -91,6 +91,11 @@ export const SettingsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * How long a browser-mode sign-in lasts, in hours (a working day by default); after it, the page asks for
+     * a new link (`mooring web --link`).
+     */
+    webSessionHours: count(1).max(720, 'must be at most 720 (30 days)').default(10),
     /** Loopback port of the OAuth redirect listener. */
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),

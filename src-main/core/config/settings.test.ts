@@ -30,6 +30,7 @@ describe('settings defaults', () => {
         anthropic: {},
       },
       largeResults: { share: 0.2, contextWindows: {} },
+      webSessionHours: 10,
       oauthRedirectPort: 33418,
       logLevel: 'info',
       toolSets: [],
