@@ -92,6 +92,7 @@ export function buildServers(i: ServersInput): Servers {
         grants,
         pins: i.pins,
         flows: i.flows,
+        skillTools: i.skills,
       },
       approvals: i.approvals,
       toolSet: (name) => settings.toolSet(name),

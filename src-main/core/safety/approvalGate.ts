@@ -18,6 +18,7 @@ import type { ApprovalStore } from './approvalStore';
 import type { AuditInput, AuditLog } from './auditLog';
 import type { ConversationGrants } from './conversationGrants';
 import type { FlowPermissions } from './flowPermissions';
+import { skillGrantOf, type SkillToolGrantLookup } from './skillToolGrant';
 import type { PinLookup, ToolPins } from './toolPins';
 import {
   serverIdentity,
@@ -38,6 +39,8 @@ export interface GateDeps {
   pins?: Pick<ToolPins, 'lookup' | 'accept' | 'revision' | 'changed'>;
   /** The pairs of servers data may flow between unasked (safety/flowPermissions.ts, docs/trust.md). */
   flows?: Pick<FlowPermissions, 'allows' | 'allow' | 'revision'>;
+  /** Skills a conversation loaded with their `allowed-tools` granted (skills/skillToolGrants.ts). */
+  skillTools?: SkillToolGrantLookup;
 }
 
 /** What a call's decision depends on, apart from the call's own arguments and context. */
@@ -279,6 +282,12 @@ export async function authorizeCall(
     const decidedBy = 'user (allowed for this conversation)';
     await audit('approve', decidedBy);
     return done('approve', decidedBy);
+  }
+  // A skill's granted allowed-tools, within the gate's other rules (safety/skillToolGrant.ts).
+  const bySkill = await skillGrantOf(deps, call, decided);
+  if (bySkill) {
+    await audit('approve', bySkill.decidedBy, { reason: bySkill.reason });
+    return done('approve', bySkill.decidedBy);
   }
   // --yes and a schedule's allowed tools never carry untrusted or open-world content into the open world.
   if (call.preApprovedBy && !flow?.strong) {
