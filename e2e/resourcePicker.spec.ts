@@ -212,7 +212,7 @@ test('with no server offering resources the picker says so and opens the Resourc
   await openScreen(page, 'Chat');
   await page.getByLabel('Message').pressSequentially('@');
   const empty = page.getByTestId('resource-picker-empty');
-  await expect(empty).toContainText('No connected server offers resources.');
+  await expect(empty).toContainText('No connected server offers resources or skills.');
   await page.getByLabel('Message').press('Escape');
   await expect(empty).toBeHidden();
   await page.getByRole('button', { name: 'Attach resource' }).click();

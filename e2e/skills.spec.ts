@@ -16,10 +16,10 @@ import { ROOT, type RunningWeb } from './harness';
 import { openScreen, runTool } from './uiFlows';
 
 const SHOTS = process.env.MOORING_SHOTS ?? join(import.meta.dirname, '../test-results/screenshots');
-const fixture = (name: string, flavour: string) => ({
+// acme asks as usual (its tools ask unless something grants them); globex trusts all.
+const fixture = (name: string, flavour: string, policy: 'default' | 'trust-all') => ({
   name,
-  // trust-all: the Playground runs the fixture's change_skill_file hook without an approval step.
-  policy: 'trust-all',
+  policy,
   command: 'node',
   args: [join(ROOT, 'test/fixtures/runTs.mjs'), join(ROOT, 'test/fixtures/servers/skillsServer.ts')],
   env: { SKILLS_FLAVOUR: flavour },
@@ -38,12 +38,21 @@ test.beforeAll(async ({ browser }) => {
   const home = mkdtempSync(join(tmpdir(), 'mooring-e2e-skills-'));
   writeFileSync(
     join(home, 'mcp_servers.json'),
-    JSON.stringify({ servers: [fixture('acme', 'acme'), fixture('globex', 'globex')] }),
+    JSON.stringify({
+      servers: [fixture('acme', 'acme', 'default'), fixture('globex', 'globex', 'trust-all')],
+    }),
   );
-  // The chat's scripted model (the OpenAI wire): it loads the refunds skill, then answers.
+  // The chat's scripted model (the OpenAI wire): it loads the refunds skill, then answers; in a second
+  // conversation it loads it again, then calls a tool the skill's allowed-tools lists and one it does not.
+  const loadRefunds = { toolCalls: [{ name: 'load_skill', arguments: { server: 'acme', uri: REFUNDS } }] };
   model = await startOpenAIServer([
-    { toolCalls: [{ name: 'load_skill', arguments: { server: 'acme', uri: REFUNDS } }] },
+    loadRefunds,
     { text: 'Following the refunds skill from acme.' },
+    loadRefunds,
+    { toolCalls: [{ name: 'mcp__acme__issue_refund', arguments: { order: '42' } }] },
+    { toolCalls: [{ name: 'mcp__acme__close_account', arguments: { order: '42' } }] },
+    { text: 'Refund issued; the account stays open.' },
+    { text: 'Using the refunds skill you attached.' },
   ]);
   web = await startWebWithOpenAI(home, model.url);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -52,6 +61,12 @@ test.beforeAll(async ({ browser }) => {
   for (const name of ['acme', 'globex'])
     await expect(page.getByTestId(`server-${name}`).getByTestId('server-state')).toHaveText('ready');
 });
+
+/** The fixture's hook, run from the Playground; acme asks, so the person allows it once. */
+async function changeSkillFile(text: string) {
+  await runTool(page, 'acme / change_skill_file', { path: 'examples/email.md', text });
+  await page.getByTestId('approval-dialog').getByRole('button', { name: 'Allow once' }).click();
+}
 
 test.afterAll(async () => {
   await page?.close();
@@ -88,7 +103,7 @@ test('each server’s skills are listed with their origin; approving one shows w
 });
 
 test('a changed file revokes the approval: the skill asks again, showing what changed', async () => {
-  await runTool(page, 'acme / change_skill_file', { path: 'examples/email.md', text: 'Changed text.\n' });
+  await changeSkillFile('Changed text.\n');
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
   await openScreen(page, 'Skills');
   await page.getByRole('button', { name: 'Refresh' }).click();
@@ -124,7 +139,7 @@ test('in the chat, a changed skill asks again with the diff; its content reaches
   await page.getByRole('button', { name: 'Approve skill acme: refunds', exact: true }).click();
   await page.getByTestId('skill-approve').getByRole('button', { name: 'Approve these files' }).click();
   await expect(page.getByTestId('skill-acme-refunds')).toContainText('approved');
-  await runTool(page, 'acme / change_skill_file', { path: 'examples/email.md', text: 'Changed again.\n' });
+  await changeSkillFile('Changed again.\n');
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
 
   await page.getByRole('button', { name: 'Chat', exact: true }).click();
@@ -144,4 +159,52 @@ test('in the chat, a changed skill asks again with the diff; its content reaches
   const [result] = openaiView.toolResults(after!.body);
   expect(result!.text.startsWith(`<tool_result origin="acme/${REFUNDS}">`)).toBe(true);
   expect(result!.text).toContain('# Refunds');
+});
+
+test('allowed-tools ask unless the grant is ticked; ticked, the listed tools of acme run unasked', async () => {
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByLabel('Message').fill('Refund order 42 and close the account');
+  await page.getByLabel('Message').press('Enter');
+  const dialog = page.getByTestId('approval-dialog');
+  const grant = dialog.getByTestId('approval-skill-tools');
+  await expect(grant).toContainText('Also grant its allowed-tools: let issue_refund, send_email of acme');
+  await expect(grant.getByRole('checkbox')).not.toBeChecked();
+  await expectAccessible(page, 'the skill approval with its allowed-tools grant');
+  await page.screenshot({ path: join(SHOTS, 'skills-7-grant.png') });
+  await grant.getByRole('checkbox').check();
+  await dialog.getByRole('button', { name: 'Allow for this conversation' }).click();
+  // issue_refund is granted: the next question is close_account's, which the skill does not list.
+  await expect(dialog).toContainText('close_account');
+  await expect(dialog).not.toContainText('issue_refund');
+  await dialog.getByTestId('approval-deny').click();
+  await expect(page.getByText('Refund issued; the account stays open.').first()).toBeVisible();
+  const cards = page.getByTestId('call-card');
+  await expect(cards.filter({ hasText: 'issue_refund' }).first()).toHaveAttribute('data-phase', 'done');
+  await page.screenshot({ path: join(SHOTS, 'skills-8-granted-call.png') });
+});
+
+test('the person attaches a skill with @: the message shows it with its server, the model gets it tagged', async () => {
+  const box = page.getByLabel('Message');
+  await box.fill('Next order, with @refu');
+  const option = page.getByTestId('resource-picker').locator('[role="option"][data-kind="skill"]');
+  // acme's and globex's refunds, disambiguated (and each server's nested escalation, under refunds/).
+  const named = (label: string) =>
+    option.filter({ has: page.locator('.resource-option-name', { hasText: new RegExp(`^${label}$`) }) });
+  await expect(named('globex: refunds')).toHaveCount(1);
+  const acme = named('acme: refunds');
+  await expect(acme).toHaveCount(1);
+  await expectAccessible(page, 'the @ picker with skills');
+  await page.screenshot({ path: join(SHOTS, 'skills-9-picker.png') });
+  await acme.click();
+  await expect(page.getByTestId('resource-chip')).toHaveText('acme · skill refunds');
+  await box.press('Enter');
+  // Approved with its grant for this conversation: no question; the sent message shows the skill.
+  await expect(page.getByText('Using the refunds skill you attached.').first()).toBeVisible();
+  const sent = page.getByTestId('resource-chips').last();
+  await expect(sent).toContainText('acme · skill refunds');
+  await page.screenshot({ path: join(SHOTS, 'skills-10-attached.png') });
+  const last = model.requests.filter((r) => r.body?.messages).at(-1)!;
+  const user = JSON.stringify(last.body.messages.at(-1));
+  expect(user).toContain('Skill skill://refunds/SKILL.md from server \\"acme\\", attached by the user');
+  expect(user).toContain('# Refunds');
 });

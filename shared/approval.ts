@@ -84,6 +84,12 @@ export interface ApprovalRequestInput {
   flow?: { text: string; from: string[]; to: string; strong: boolean };
   /** The call is one a code-mode program makes (docs/code-mode.md): the program, and which call it is. */
   program?: { code: string; call: number };
+  /**
+   * The load of a skill whose `allowed-tools` names tools of its server (docs/skills.md): the dialog offers
+   * a separate tick, off by default, to let those tools of that server run without asking while the skill is
+   * loaded in this conversation (`grantSkillTools` in the answer).
+   */
+  skillTools?: { server: string; tools: string[] };
 }
 
 export interface ApprovalRequest extends ApprovalRequestInput {
@@ -110,6 +116,8 @@ export const ApprovalDecisionSchema = z
     decidedBy: z.string().min(1, 'must say who decided'),
     /** With an approval of a request that names a flow: also allow its pairs of servers from now on. */
     allowFlow: z.boolean().optional(),
+    /** With an approval of a skill's load that offers it (`skillTools`): also grant its allowed-tools. */
+    grantSkillTools: z.boolean().optional(),
   })
   .strict();
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
@@ -123,5 +131,9 @@ export interface ApprovalResolved {
   error?: ErrorData;
 }
 
-/** What the audit log records as the decision for one call. */
-export type AuditDecision = 'auto' | 'approve' | 'always' | 'deny' | 'refuse' | 'timeout' | 'cancelled';
+/**
+ * What the audit log records as the decision for one call (or one skill's load or approval; `revoke`: a
+ * skill's approval taken back, docs/skills.md).
+ */
+export type AuditDecision =
+  'auto' | 'approve' | 'always' | 'deny' | 'refuse' | 'timeout' | 'cancelled' | 'revoke';

@@ -31,6 +31,11 @@ export interface AttachedResource {
   server: string;
   uri: string;
   name?: string;
+  /**
+   * A server's skill (docs/skills.md), `uri` its SKILL.md: loaded through the skill-loading path (the
+   * person's approval for its manifest, a verified read), never read as a plain resource.
+   */
+  skill?: true;
 }
 
 /** The resources attached to a message, each once, in the order they were attached. */

@@ -21,6 +21,11 @@ export interface ProgramCall {
   editedArguments?: Record<string, unknown>;
   /** Where its result came from: later calls' flows count it (docs/trust.md). */
   origin?: ReadOrigin;
+  /**
+   * How many images it returned: they are kept on the step (`ToolChatMessage.images`, for the gallery) in
+   * the order of the calls, so the card shows each call's own.
+   */
+  images?: number;
 }
 
 export interface ProgramStep {

@@ -50,6 +50,13 @@ export const SettingsSchema = z
         z.object({ vision: z.boolean().optional(), tools: z.boolean().optional() }).strict(),
       )
       .default({}),
+    /**
+     * The models a new conversation starts in code mode with, by `provider:model` (docs/code-mode.md, "The
+     * switch"); the conversation's own switch still turns it off.
+     */
+    codeModeModels: z
+      .array(z.string().regex(/^(ollama|openai|anthropic):.+$/, 'must be provider:model'))
+      .default([]),
     /** Past either bound, tool schemas load on demand through tool_search (catalog/). */
     deferredToolThreshold: z
       .object({ tools: count(0).default(40), tokens: count(0).default(8000) })
@@ -91,6 +98,11 @@ export const SettingsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * How long a browser-mode sign-in lasts, in hours (a working day by default); after it, the page asks for
+     * a new link (`mooring web --link`).
+     */
+    webSessionHours: count(1).max(720, 'must be at most 720 (30 days)').default(10),
     /** Loopback port of the OAuth redirect listener. */
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),

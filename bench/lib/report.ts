@@ -1,5 +1,6 @@
 // The table `npm run bench` prints and the JSON it writes (README, "Performance").
 import { cpus, loadavg } from 'node:os';
+import { ratio } from './stats';
 
 export interface Row {
   suite: string;
@@ -17,6 +18,15 @@ export interface Row {
   /** Whether the target is met; undefined when there is none. */
   met?: boolean;
   note?: string;
+}
+
+/**
+ * A row comparing `value` with `baseline`, both shown rounded to `digits` decimals; the ratio is taken
+ * from the figures as measured.
+ */
+export function comparedRow(r: Omit<Row, 'ratio'>, digits = 1): Row {
+  const round = (v: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+  return { ...r, value: round(r.value), baseline: round(r.baseline), ratio: ratio(r.value, r.baseline) };
 }
 
 export interface SuiteResult {

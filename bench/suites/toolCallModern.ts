@@ -7,8 +7,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { echoContenders, openCore, type ServerSpec } from '../lib/contenders';
 import { ROOT, rawCommand } from '../lib/paths';
-import type { Row, SuiteContext, SuiteResult } from '../lib/report';
-import { measureRounds, ratio, summarizeRounds } from '../lib/stats';
+import { comparedRow, type Row, type SuiteContext, type SuiteResult } from '../lib/report';
+import { measureRounds, summarizeRounds } from '../lib/stats';
 
 const IN_FLIGHT = 16;
 const MODERN_ECHO = `${ROOT}/test/fixtures/servers/benchEchoModern.mjs`;
@@ -78,13 +78,8 @@ export async function toolCallModernSuite(ctx: SuiteContext): Promise<SuiteResul
 }
 
 function row(metric: string, value: number, unit: string, baseline: number): Row {
-  return {
-    suite: 'tool call, 2026-07-28',
-    metric,
-    value: Math.round(value * 1000) / 1000,
-    unit,
-    baselineName: 'raw SDK, pinned',
-    baseline: Math.round(baseline * 1000) / 1000,
-    ratio: ratio(value, baseline),
-  };
+  return comparedRow(
+    { suite: 'tool call, 2026-07-28', metric, value, unit, baselineName: 'raw SDK, pinned', baseline },
+    3,
+  );
 }

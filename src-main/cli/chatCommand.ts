@@ -90,6 +90,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
       '--code-mode',
       'the model may write one program that calls many tools, run in a sandbox (run_code)',
     )
+    .option('--no-code-mode', 'no programs, for a model set to start in code mode (Settings > Models)')
     .option(
       '--workspace <dir>',
       'the project folder: its approved servers, and the MCP root offered to servers',
@@ -103,7 +104,7 @@ export function registerChatCommand(program: Command, withCore: CoreRunner): voi
             ...(o.toolSet ? { toolSet: o.toolSet } : {}),
             preApproved: Boolean(o.yes),
             interactive: interactive(),
-            ...(o.codeMode ? { codeMode: true } : {}),
+            ...(o.codeMode !== undefined ? { codeMode: Boolean(o.codeMode) } : {}),
           });
           // --yes approves tool calls, never sampling: a server spending the user's model is asked each time.
           const stopApprovals = !o.yes && interactive() ? answerApprovalsOnTerminal(core) : () => undefined;

@@ -84,7 +84,7 @@ export function registerSkillCommands(mcp: Command, withCore: CoreRunner): void 
             if (o.grantTools && !o.approve)
               throw new MooringError('usage', '--grant-tools goes with --approve.');
             if (o.revoke) {
-              const revoked = await core.skills.revoke(name, uri);
+              const revoked = await core.skills.revoke(name, uri, 'user:cli');
               if (o.json) return void printJson({ revoked });
               return void print(tty`${String(revoked)} skill approval${revoked === 1 ? '' : 's'} revoked.\n`);
             }

@@ -8,6 +8,8 @@ import type { Command } from 'commander';
 import { MooringError, toErrorData } from '../core/errors';
 import { MooringCore } from '../core/mooringCore';
 import { isSafeExternalUrl } from '../core/safety/ssrfGuard';
+import { resolveHome } from '../core/home';
+import { announceWebInstance, newLinkFrom, runningWebInstances } from '../core/web/webInstance';
 import { startWebServer } from '../core/web/webServer';
 import { reportError } from './output';
 import { onStop } from './processGuards';
@@ -17,6 +19,8 @@ export interface WebCommandOptions {
   port?: string;
   open: boolean;
   json?: boolean;
+  /** Ask the running instance for a new one-time link instead of starting one. */
+  link?: boolean;
   /** Where the built renderer is; default out/renderer of this package. */
   staticDir?: string;
 }
@@ -69,12 +73,14 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   const started: {
     web?: Awaited<ReturnType<typeof startWebServer>>;
     relay?: Awaited<ReturnType<MooringCore['listenForRelayedApprovals']>>;
+    announced?: Awaited<ReturnType<typeof announceWebInstance>> | undefined;
   } = {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     if (!opts.json) process.stdout.write(`\n${signal}: closing every server session…\n`);
+    await started.announced?.remove();
     await started.relay?.close();
     await started.web?.close();
     await core.close();
@@ -87,6 +93,15 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
     staticDir: opts.staticDir ?? builtRendererDir(),
   });
   started.web = web;
+  // `mooring web --link` finds this instance through run/web-<pid>.json (web/webInstance.ts).
+  const announced = await announceWebInstance(resolveHome(process.env), {
+    port: web.port,
+    key: web.linkKey,
+  }).catch((err: unknown) => {
+    say(tty`mooring web: \`mooring web --link\` will not find this instance: ${toErrorData(err).message}\n`);
+    return undefined;
+  });
+  started.announced = announced;
   // Approvals from `mooring serve` on this home show in this window's dialog (docs/data-on-disk.md, "Data on disk": run/, the approval relay).
   started.relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
     say(tty`mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`);
@@ -97,7 +112,8 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   if (opts.json) process.stdout.write(`${JSON.stringify({ url: web.url })}\n`);
   else
     process.stdout.write(
-      `Mooring is running in browser mode. Open this link (it works once):\n  ${web.url}\n`,
+      `Mooring is running in browser mode. Open this link (it works once):\n  ${web.url}\n` +
+        'For another browser or after this one closes, `mooring web --link` prints a new link.\n',
     );
   if (opts.open && !opts.json) openInBrowser(web.url);
   // A config that cannot be read must not end browser mode: the UI shows the same error with its hint,
@@ -116,6 +132,31 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   });
 }
 
+/** `mooring web --link`: a new one-time link from the instance already running on this home. */
+async function printNewLink(opts: WebCommandOptions): Promise<void> {
+  const home = resolveHome(process.env);
+  const running = await runningWebInstances(home);
+  const port = opts.port === undefined ? undefined : parsePort(opts.port);
+  const instance = port === undefined ? running[0] : running.find((r) => r.port === port);
+  if (!instance)
+    throw new MooringError(
+      'not_found',
+      port === undefined
+        ? `No browser-mode Mooring is running with this home (${home}).`
+        : `No browser-mode Mooring of this home listens on port ${port}${running.length ? ` (running: ${running.map((r) => r.port).join(', ')})` : ''}.`,
+      'Start one with `mooring web`; it prints its link itself.',
+    );
+  const url = await newLinkFrom(instance);
+  if (opts.json) process.stdout.write(`${JSON.stringify({ url, port: instance.port, pid: instance.pid })}\n`);
+  else {
+    const others = running.length > 1 ? ` (${running.length} are running; --port chooses)` : '';
+    process.stdout.write(
+      `A new link to the Mooring on port ${instance.port}${others} (it works once):\n  ${url}\n`,
+    );
+  }
+  if (opts.open && !opts.json) openInBrowser(url);
+}
+
 export function registerWebCommand(program: Command): void {
   program
     .command('web')
@@ -123,9 +164,11 @@ export function registerWebCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--no-open', 'do not open the browser')
     .option('--json', 'print {"url": …} as one JSON line (for scripts and tests)')
+    .option('--link', 'print a new one-time link from the Mooring already running in browser mode')
     .action(async (o: WebCommandOptions) => {
       try {
-        await runWeb(o);
+        if (o.link) await printNewLink(o);
+        else await runWeb(o);
       } catch (err) {
         process.exit(reportError(err, { json: o.json }));
       }

@@ -13,6 +13,7 @@ import { ConversationTitles } from './agent/conversationTitles';
 import { ProviderKeyFile } from './agent/providerKeyFile';
 import { ProviderAccess } from './agent/providerAccess';
 import { parseModelSpec } from './agent/providers/resolveProvider';
+import { skillAttachment } from './agent/skillTool';
 import { AppViews } from './apps/appViews';
 import type { ToolService } from './calls/toolService';
 import { PromptsService } from './clientFeatures/prompts';
@@ -151,7 +152,9 @@ export function buildConversations(i: ConversationsInput): Conversations {
       tools,
       roots: features.roots,
       ensureWorkspace: (dir) => workspaces.ensure(dir),
-      attach: (server, uri) => resources.attachment(server, uri),
+      // A skill attached in the composer is loaded like the model's load_skill (agent/skillTool.ts).
+      attach: (r, ctx) =>
+        r.skill ? skillAttachment(i.skills, r, ctx) : resources.attachment(r.server, r.uri),
       skills: i.skills,
     }),
   );

@@ -94,6 +94,7 @@ export function buildServers(i: ServersInput): Servers {
         pins: i.pins,
         flows: i.flows,
         questions: new WaitingQuestions(),
+        skillTools: i.skills,
       },
       approvals: i.approvals,
       toolSet: (name) => settings.toolSet(name),

@@ -206,6 +206,7 @@ export class MooringCore extends DisposableObject {
         runningSession(this.pool, server).requests.readResource({ uri }, signal ? { signal } : {}),
       ask: (input, o) => this.approvals.request(input, o),
       log: (l) => bus.emit('log', l),
+      audit: (line) => audit.record(line),
     });
     // The one tool-call path and the configured servers (coreServers.ts).
     ({

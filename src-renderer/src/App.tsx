@@ -10,6 +10,7 @@ import {
   BrowseScreen,
   ChatScreen,
   DiagnosticsScreen,
+  LimitsScreen,
   LogsScreen,
   ModelsScreen,
   PermissionsScreen,
@@ -45,6 +46,7 @@ const VIEWS: Record<Route, ComponentType> = {
   playground: PlaygroundScreen,
   diagnostics: DiagnosticsScreen,
   models: ModelsScreen,
+  limits: LimitsScreen,
   sharing: SharingScreen,
 };
 
@@ -66,7 +68,8 @@ export function App() {
         <main className={route === 'chat' ? 'content content-full' : 'content'}>
           {settings.data?.yolo && (
             <Callout tone="danger" role="alert" title="YOLO mode is on">
-              Every tool call runs without asking you. Turn it off in settings.json.
+              Every tool call runs without asking you, except a tool that changed since Mooring first saw it.
+              Turn it off in settings.json.
             </Callout>
           )}
           <Suspense fallback={null}>

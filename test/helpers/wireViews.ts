@@ -13,7 +13,8 @@ export interface WireView {
   userTexts(body: any): string[];
 }
 
-const textOfParts = (c: any): string =>
+/** The text of a message's content: a string, or its text parts joined by lines. */
+export const textOfParts = (c: any): string =>
   typeof c === 'string'
     ? c
     : Array.isArray(c)

@@ -243,5 +243,14 @@ describe('deferred mode', () => {
     expect(system).toContain('read_text_file');
     expect(system).toContain('mcp__notes__: ');
     expect(wire.view.system(second.model.requests[0]!.body)).toBe(system);
+    // The chat says once that the tools load on demand, and where the limit is changed.
+    const notes = (events: ChatEvent[]) =>
+      events.flatMap((e) => (e.type === 'note' && /load on demand/.test(e.text) ? [e.text] : []));
+    expect(notes(first.events)).toEqual([
+      expect.stringMatching(
+        /^\d+ tools load on demand \(more than 40 tools or 8000 tokens of them\).*Settings > Limits/,
+      ),
+    ]);
+    expect(notes(second.events)).toEqual([]);
   });
 });

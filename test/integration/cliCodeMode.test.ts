@@ -1,7 +1,7 @@
 // `mooring chat --code-mode` (docs/code-mode.md): the real CLI against a scripted model and a real
 // server-filesystem; the model is offered run_code, the program's calls show as nested lines, and the
 // model reads what the program returned. Without the flag there is no run_code.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../fixtures/providers/openaiServer';
@@ -76,6 +76,26 @@ catch (e) { return 'caught'; }`;
     pty.type('n\r');
     expect(await pty.exited).toBe(0);
     expect(openaiView.toolResults(model.requests[1]!.body)[0]!.text).toContain('Returned:\ncaught');
+  });
+
+  it('follows a model set to start in code mode, and --no-code-mode turns it off', async () => {
+    const own = tempDir('mooring-cli-code-mode-default-');
+    writeFileSync(join(own, 'mcp_servers.json'), readFileSync(join(home, 'mcp_servers.json')));
+    writeFileSync(join(own, 'settings.json'), JSON.stringify({ codeModeModels: ['openai:gpt-4o'] }));
+    for (const [flags, offered] of [
+      [[], true],
+      [['--no-code-mode'], false],
+    ] as const) {
+      const model = await startOpenAIServer([{ text: 'Fine.' }]);
+      models.push(model);
+      const res = await runMooring(own, ['chat', '--model', 'openai:gpt-4o', ...flags, 'count the files'], {
+        env: { MOORING_OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: 'k' },
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(toolNames(model.requests.find((r) => r.method === 'POST')!.body).includes('run_code')).toBe(
+        offered,
+      );
+    }
   });
 
   it('is off without the flag', async () => {

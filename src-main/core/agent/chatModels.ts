@@ -33,6 +33,8 @@ export interface ModelsView {
   titlesFromModel: boolean;
   /** What the person set a model takes, by `provider:model` (over the provider's list and the table). */
   modelCapabilities: Settings['modelCapabilities'];
+  /** The models a new conversation starts in code mode with (docs/code-mode.md). */
+  codeModeModels: string[];
 }
 
 export class ChatModels {
@@ -89,6 +91,15 @@ export class ChatModels {
     return Boolean(conversationId && (await this.deps.prefs.get()).codeMode.includes(conversationId));
   }
 
+  /** The models a new conversation starts in code mode with (Settings > Models). */
+  codeModeModels(): string[] {
+    return this.deps.settings.current().codeModeModels;
+  }
+
+  startsInCodeMode(spec: string): boolean {
+    return this.codeModeModels().includes(spec);
+  }
+
   async setCodeMode(conversationId: string, on: boolean): Promise<void> {
     await this.deps.prefs.update((p) => {
       const others = p.codeMode.filter((c) => c !== conversationId);
@@ -120,6 +131,7 @@ export class ChatModels {
       keyFile: this.deps.providers.keyFilePath(),
       titlesFromModel: this.deps.settings.current().titlesFromModel,
       modelCapabilities: this.deps.settings.current().modelCapabilities,
+      codeModeModels: this.deps.settings.current().codeModeModels,
     };
   }
 
@@ -132,6 +144,7 @@ export class ChatModels {
     baseUrls: Partial<Record<ProviderId, string | null>>;
     titlesFromModel?: boolean;
     modelCapabilities?: Settings['modelCapabilities'];
+    codeModeModels?: string[];
   }): Promise<void> {
     const { provider } = parseModelSpec(input.defaultModel);
     await this.deps.settings.setProviders({
@@ -139,6 +152,7 @@ export class ChatModels {
       baseUrls: input.baseUrls,
       ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
       ...(input.modelCapabilities ? { modelCapabilities: input.modelCapabilities } : {}),
+      ...(input.codeModeModels ? { codeModeModels: input.codeModeModels } : {}),
     });
     await this.deps.prefs.update((p) => ({ ...p, defaultModel: input.defaultModel }));
   }

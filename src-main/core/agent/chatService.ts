@@ -155,15 +155,18 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     if (input.toolSet) this.deps.settings.toolSet(input.toolSet); // not_found, naming the sets there are
     // Attached resources are read before anything is written: one that cannot be read changes nothing.
     const message = await messageContent(input, this.deps.attach);
+    const isNew = !input.conversationId;
     const conversationId = await this.conversationFor(input);
     await roots.activate(conversationId);
     if (input.model || !(await models.hasOwnModel(conversationId)))
       await models.setModel(conversationId, spec);
     const { provider, model } = await this.deps.providers.providerFor(spec);
     models.answerSampling(spec);
+    // Code mode as the turn says; a new conversation the turn says nothing of starts as its model does.
+    const codeMode = input.codeMode ?? (isNew && models.startsInCodeMode(spec) ? true : undefined);
+    if (codeMode !== undefined) await models.setCodeMode(conversationId, codeMode);
     // A project folder brings its approved servers (overriding globals of the same name, for this
     // conversation only); a folder that is gone or unreadable leaves the global servers in use.
-    if (input.codeMode !== undefined) await models.setCodeMode(conversationId, input.codeMode);
     const folder = roots.folderOf(conversationId);
     const workspace = folder ? await this.deps.ensureWorkspace(folder).catch(() => undefined) : undefined;
     const runtime = this.runtimes.forConversation(conversationId, {

@@ -111,6 +111,7 @@ export class CodeModeRuntime implements AgentToolRuntime {
         ms: Math.round(performance.now() - started),
         ...(outcome.editedArguments ? { editedArguments: outcome.editedArguments } : {}),
         ...(outcome.origin ? { origin: outcome.origin } : {}),
+        ...(outcome.images?.length ? { images: outcome.images.length } : {}),
       });
       if (outcome.origin && outcome.status !== 'refused') readFrom.push(outcome.origin);
       if (outcome.images) images.push(...outcome.images);

@@ -64,6 +64,8 @@ function said(list: CatalogEntry[], state: 'on' | 'off'): string | undefined {
 
 export class CoreToolRuntime implements AgentToolRuntime {
   private readonly conversations = new Map<string, ConversationTools>();
+  /** Conversations already told that their tools load on demand. */
+  private readonly announcedDeferred = new Set<string>();
 
   constructor(
     private readonly deps: CoreToolRuntimeDeps,
@@ -120,10 +122,20 @@ export class CoreToolRuntime implements AgentToolRuntime {
   }
 
   beginTurn(conversationId: string): string | undefined {
-    const { on, off } = this.toolsOf(conversationId).applySwitches();
+    const ct = this.toolsOf(conversationId);
+    const { on, off } = ct.applySwitches();
     const admitted = (list: CatalogEntry[]) => list.filter((e) => !this.opts.admit?.(e));
     const parts = [said(admitted(on), 'on'), said(admitted(off), 'off')].filter(Boolean);
-    return parts.length ? `${parts.join('; ')}.` : undefined;
+    const switched = parts.length ? `${parts.join('; ')}.` : undefined;
+    // Deferred tools are a choice made for the person: the chat says so once, and where to change it.
+    if (ct.mode !== 'deferred' || this.announcedDeferred.has(conversationId)) return switched;
+    this.announcedDeferred.add(conversationId);
+    const t = this.deps.settings().deferredToolThreshold;
+    const deferred =
+      `${ct.deferredNames().length} tools load on demand (more than ${t.tools} tools or ${t.tokens} tokens of them): ` +
+      'the model finds each with tool_search first. Small local models do better with every tool listed; ' +
+      'raise the limit in Settings > Limits, or `mooring settings set deferredToolThreshold.tools N`.';
+    return switched ? `${switched} ${deferred}` : deferred;
   }
 
   /** The system-prompt paragraph listing deferred tools (none in direct mode); frozen per conversation. */

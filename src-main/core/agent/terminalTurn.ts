@@ -19,7 +19,10 @@ export interface TerminalTurnOptions {
   preApproved?: boolean;
   /** False when nobody can answer an approval (a script without --yes). */
   interactive?: boolean;
-  /** `--code-mode`: the model may write programs over the tools (docs/code-mode.md). */
+  /**
+   * `--code-mode` / `--no-code-mode`: the model may write programs over the tools (docs/code-mode.md);
+   * unsaid, as the model starts (Settings > Models).
+   */
   codeMode?: boolean;
 }
 
@@ -57,7 +60,7 @@ export async function prepareTerminalTurn(
         provider,
         model,
         runtime: deps.runtimes.turnRuntime({
-          ...(opts.codeMode ? { codeMode: true } : {}),
+          ...((opts.codeMode ?? deps.models.startsInCodeMode(opts.model)) ? { codeMode: true } : {}),
           provider: provider.id,
           ...(toolSet ? { toolSet } : {}),
           ...(opts.preApproved ? { preApproved: true } : {}),

@@ -232,7 +232,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       }
       await note(
         'warning',
-        `Stopped after ${maxIterations} tool iterations in this turn (the limit). Ask again to continue, or raise the limit in Settings.`,
+        `Stopped after ${maxIterations} tool iterations in this turn (the limit). Ask again to continue, or raise the limit in Settings > Limits (mooring settings set maxToolIterations N).`,
       );
       return { final: assistant, steps };
     }

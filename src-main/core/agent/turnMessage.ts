@@ -31,8 +31,14 @@ export interface SendInput {
   codeMode?: boolean;
 }
 
-/** A server's resource as parts of a message (clientFeatures/resourcesService.ts `attachment`). */
-export type AttachResource = (server: string, uri: string) => Promise<ContentPart[]>;
+/**
+ * A server's resource as parts of a message (clientFeatures/resourcesService.ts `attachment`), or a skill
+ * loaded for the conversation (agent/skillTool.ts `skillAttachment`).
+ */
+export type AttachResource = (
+  resource: AttachedResource,
+  ctx: { conversationId?: string | undefined },
+) => Promise<ContentPart[]>;
 
 /** True when there is nothing to send. */
 export const isEmptyMessage = (input: SendInput): boolean =>
@@ -73,8 +79,9 @@ export async function messageContent(
       server: a.server,
       uri: a.uri,
       ...(a.name ? { name: a.name } : {}),
+      ...(a.skill ? { skill: true as const } : {}),
     };
-    const read = await attach(a.server, a.uri).catch((err: unknown) => {
+    const read = await attach(resource, { conversationId: input.conversationId }).catch((err: unknown) => {
       throw attachFailed(resource, err);
     });
     resources.push(...read.map((p) => ({ ...p, resource })));

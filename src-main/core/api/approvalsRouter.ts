@@ -15,6 +15,8 @@ export const approvalsRouter = router({
         arguments: z.record(z.string(), z.unknown()).optional(),
         /** Also allow the request's flow's pairs of servers from now on (docs/trust.md). */
         allowFlow: z.boolean().optional(),
+        /** Also grant the skill's allowed-tools (a request with `skillTools` only; docs/skills.md). */
+        grantSkillTools: z.boolean().optional(),
       }),
     )
     .mutation(({ ctx, input }) => {
@@ -23,6 +25,7 @@ export const approvalsRouter = router({
         decidedBy: 'user:ui',
         ...(input.arguments ? { arguments: input.arguments } : {}),
         ...(input.allowFlow ? { allowFlow: true } : {}),
+        ...(input.grantSkillTools ? { grantSkillTools: true } : {}),
       });
       return { id: input.id, outcome: input.outcome };
     }),

@@ -54,6 +54,8 @@ export const chatRouter = router({
               server: z.string().min(1).max(64),
               uri: z.string().min(1).max(8192),
               name: z.string().min(1).max(512).optional(),
+              /** A skill (docs/skills.md): loaded, with the person's approval, not read as a resource. */
+              skill: z.literal(true).optional(),
             }),
           )
           .max(20)
@@ -75,6 +77,7 @@ export const chatRouter = router({
                 server: a.server,
                 uri: a.uri,
                 ...(a.name ? { name: a.name } : {}),
+                ...(a.skill ? { skill: true as const } : {}),
               })),
             }
           : {}),

@@ -25,6 +25,8 @@ export const modelsRouter = router({
         modelCapabilities: z
           .record(z.string().max(200), z.object({ vision: z.boolean().optional() }).strict())
           .optional(),
+        /** The models a new conversation starts in code mode with (the settings schema checks each). */
+        codeModeModels: z.array(z.string().max(200)).max(200).optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -48,6 +50,9 @@ export const modelsRouter = router({
 
   /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
   status: publicProcedure.query(({ ctx }) => ctx.core.models.status()),
+
+  /** The models a new conversation starts in code mode with: the chat's switch shows it before the first turn. */
+  codeModeModels: publicProcedure.query(({ ctx }) => ctx.core.models.codeModeModels()),
 
   /** The chat's model picker: each configured provider's models, with whether they take tools and images. */
   list: publicProcedure.query(({ ctx }) => ctx.core.providers.catalog()),

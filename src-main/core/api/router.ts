@@ -21,6 +21,8 @@ import { resourcesRouter } from './resourcesRouter';
 import { skillsRouter } from './skillsRouter';
 import { toolsRouter } from './toolsRouter';
 import { publicProcedure, router } from './trpc';
+import { z } from 'zod';
+import { LIMIT_KEYS } from '@shared/limitSettings';
 
 export const appRouter = router({
   servers: serversRouter,
@@ -54,6 +56,14 @@ export const appRouter = router({
   diagnostics: publicProcedure.query(({ ctx }) =>
     ctx.core.servers.statuses().map((status) => ({ status, history: ctx.history.get(status.name) })),
   ),
+
+  /**
+   * Settings > Limits: one limit a message may name (shared/limitSettings.ts), checked against the settings
+   * schema before it is written; null puts it back to its default (or unsets it).
+   */
+  setLimit: publicProcedure
+    .input(z.object({ key: z.enum(LIMIT_KEYS), value: z.union([z.number(), z.string()]).nullable() }))
+    .mutation(({ ctx, input }) => ctx.core.settings.set(input.key, input.value ?? undefined)),
 
   /** Mooring's settings as the UI needs them (YOLO is shown loudly while on). */
   settings: publicProcedure.query(({ ctx }) => {

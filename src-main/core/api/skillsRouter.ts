@@ -26,5 +26,7 @@ export const skillsRouter = router({
 
   revoke: publicProcedure
     .input(z.object({ server: Server, uri: Uri.optional() }))
-    .mutation(async ({ ctx, input }) => ({ revoked: await ctx.core.skills.revoke(input.server, input.uri) })),
+    .mutation(async ({ ctx, input }) => ({
+      revoked: await ctx.core.skills.revoke(input.server, input.uri, 'user:ui'),
+    })),
 });

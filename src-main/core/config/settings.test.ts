@@ -21,6 +21,7 @@ describe('settings defaults', () => {
       maxToolIterations: 25,
       titlesFromModel: true,
       modelCapabilities: {},
+      codeModeModels: [],
       deferredToolThreshold: { tools: 40, tokens: 8000 },
       osvEndpoint: 'https://api.osv.dev/v1/query',
       providers: {
@@ -30,6 +31,7 @@ describe('settings defaults', () => {
         anthropic: {},
       },
       largeResults: { share: 0.2, contextWindows: {} },
+      webSessionHours: 10,
       oauthRedirectPort: 33418,
       logLevel: 'info',
       toolSets: [],

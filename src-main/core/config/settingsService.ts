@@ -88,6 +88,7 @@ export class SettingsService implements Disposable {
     baseUrls: Partial<Record<ProviderId, string | null>>;
     titlesFromModel?: boolean;
     modelCapabilities?: Settings['modelCapabilities'];
+    codeModeModels?: string[];
   }): Promise<Settings> {
     const openai = emptyToUndefined(input.baseUrls.openai);
     const anthropic = emptyToUndefined(input.baseUrls.anthropic);
@@ -95,6 +96,7 @@ export class SettingsService implements Disposable {
       ...current,
       ...(input.titlesFromModel !== undefined ? { titlesFromModel: input.titlesFromModel } : {}),
       ...(input.modelCapabilities ? { modelCapabilities: input.modelCapabilities } : {}),
+      ...(input.codeModeModels ? { codeModeModels: input.codeModeModels } : {}),
       providers: {
         default: input.defaultProvider,
         ollama: { baseUrl: emptyToUndefined(input.baseUrls.ollama) ?? DEFAULT_PROVIDER_URLS.ollama },

@@ -5,6 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ServerConfigSchema } from '@shared/config';
+import { splitErrorDetails } from '@shared/errors';
 import { SessionActor } from './sessionActor';
 import type { TransportFactory } from './transportFactory';
 
@@ -84,5 +85,61 @@ describe('session log lines', () => {
     await new Promise<void>((r) => (c.status().state === 'failed' ? r() : c.once('status', () => r())));
     expect(c.status().error!.message).toBe('The connection to "inproc" broke: panic: out of memory');
     await Promise.all([a.close(), c.close()]);
+  });
+
+  it('the headline is the line that reads like the reason, not a later notice; the rest follows it', async () => {
+    const h = harness();
+    const a = actorFor(h);
+    await a.start();
+    h.stderr!('FATAL: the index file is corrupt');
+    h.stderr!('No valid root directories provided by the client');
+    await h.serverSide!.close();
+    await new Promise<void>((r) => (a.status().state === 'failed' ? r() : a.once('status', () => r())));
+    const { summary, details } = splitErrorDetails(a.status().error!.message);
+    expect(summary).toBe('The connection to "inproc" broke: FATAL: the index file is corrupt');
+    expect(details).toBe(
+      'FATAL: the index file is corrupt\nNo valid root directories provided by the client',
+    );
+    await a.close();
+  });
+
+  it('a failed start is written to the Logs with its reason; a give-up says so on the card too', async () => {
+    const refused = new SessionActor({
+      config,
+      transportFactory: (async () => {
+        throw Object.assign(new Error('spawn node ENOENT'), { code: 'ENOENT' });
+      }) as TransportFactory,
+      backoff: { maxAttempts: 0, baseMs: 1, capMs: 1, stableMs: 60_000 },
+    });
+    await expect(refused.start()).rejects.toThrow(/not found on PATH/);
+    const lines = refused.logs.toArray().filter((l) => l.level === 'error');
+    expect(lines.map((l) => l.text)).toEqual([
+      expect.stringMatching(/^could not start: Command "node" was not found on PATH \(Install it/),
+    ]);
+    await refused.close();
+
+    // Up once, then every reconnect refused: the card's error ends with the give-up.
+    const h = harness();
+    let calls = 0;
+    const flaky = new SessionActor({
+      config,
+      transportFactory: ((c, hooks) => {
+        calls++;
+        if (calls > 1) throw new Error('the server is gone');
+        return h.factory(c, hooks);
+      }) as TransportFactory,
+      backoff: { maxAttempts: 1, baseMs: 1, capMs: 1, stableMs: 60_000 },
+    });
+    await flaky.start();
+    await h.serverSide!.close();
+    await new Promise<void>((r) => {
+      const check = () => (flaky.status().state === 'failed' ? r() : flaky.once('status', check));
+      check();
+    });
+    expect(splitErrorDetails(flaky.status().error!.message).summary).toMatch(
+      /\(gave up after 1 reconnect attempts\)$/,
+    );
+    expect(flaky.logs.toArray().some((l) => l.text === 'gave up after 1 reconnect attempts')).toBe(true);
+    await flaky.close();
   });
 });

@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import type { LoggingLevel, ProtocolEra } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '@shared/config';
-import type { ErrorData } from '@shared/errors';
+import { splitErrorDetails, type ErrorData } from '@shared/errors';
 import type { LogLine, SessionState, SessionStatus } from '@shared/session';
 import { DisposableStore, listen, timer, toDisposable } from '../disposable';
 import { MooringError } from '../errors';
@@ -215,6 +215,9 @@ export class SessionActor extends EventEmitter {
       })
       .catch((err: MooringError) => {
         this.setState('failed', err.toData());
+        // The Logs say why too (the card's "see Logs" leads here); the stderr lines are there already.
+        const { summary } = splitErrorDetails(err.message);
+        this.hostLog('error', `could not start: ${summary}${err.hint ? ` (${err.hint})` : ''}`);
         throw err;
       })
       .finally(() => {

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { describeCommandLine } from '@shared/commandLine';
 import { isRemoteServer, type RemoteServerConfig, type ServerConfig } from '@shared/config';
-import type { ErrorData } from '@shared/errors';
+import { splitErrorDetails, STDERR_TAIL_MARKER, type ErrorData } from '@shared/errors';
 import type { SessionState } from '@shared/session';
 import { isLocalTransport } from '@shared/transports';
 import { MooringError } from '../errors';
@@ -21,6 +21,7 @@ import type { RequestHandler } from './requestHandler';
 import type { DialGuard } from './serverDial';
 import { connectError, networkFailure, redactError } from './sessionErrors';
 import type { SessionLog } from './sessionLog';
+import { stderrHeadline } from './stderrHeadline';
 import { StdioTransport } from './stdioTransport';
 import {
   createTransport,
@@ -194,9 +195,13 @@ export class SessionConnection {
     const recent = host.log.recentStderr();
     // Only what the server wrote while this session was up: an older line (its start-up banner) is not
     // why it broke.
+    // The headline is the line that reads like the reason (a FATAL over a notice, stderrHeadline.ts).
+    const headline = stderrHeadline(recent);
     const error: ErrorData = {
       code: 'transport_closed',
-      message: `The connection to "${host.name}" broke${recent.length ? `: ${recent.slice(-3).join('\n')}` : ''}`,
+      message: `The connection to "${host.name}" broke${headline ? `: ${headline}` : ''}${
+        recent.length > 1 ? `${STDERR_TAIL_MARKER}${recent.join('\n')}` : ''
+      }`,
     };
     host.log.host('warning', 'connection lost; reconnecting');
     this.reconnectLoop(error);
@@ -206,8 +211,17 @@ export class SessionConnection {
     const { host } = this;
     if (host.state() === 'closed') return;
     if (this.attempt >= this.backoff.maxAttempts) {
-      host.setState('failed', error);
-      host.log.host('error', `gave up after ${this.backoff.maxAttempts} reconnect attempts`);
+      // The card says it gave up, not only the Logs: the last attempt's error, then that no more follow.
+      const gaveUp = `gave up after ${this.backoff.maxAttempts} reconnect attempts`;
+      const { summary, details } = splitErrorDetails(error.message);
+      const tried = this.backoff.maxAttempts > 0;
+      host.setState(
+        'failed',
+        tried
+          ? { ...error, message: `${summary} (${gaveUp})${details ? `${STDERR_TAIL_MARKER}${details}` : ''}` }
+          : error,
+      );
+      if (tried) host.log.host('error', gaveUp);
       return;
     }
     this.attempt++;

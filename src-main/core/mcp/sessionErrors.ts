@@ -5,6 +5,7 @@ import { STDERR_TAIL_MARKER } from '@shared/errors';
 import { MooringError } from '../errors';
 import { isLocalTransport } from '@shared/transports';
 import { diagnoseRemote, messageTooLarge } from './connectionDoctor';
+import { stderrHeadline } from './stderrHeadline';
 
 interface ConnectContext {
   config: ServerConfig;
@@ -15,6 +16,12 @@ interface ConnectContext {
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+
+/** ": <the stderr line that says why>", or nothing when the server wrote nothing. */
+function because(tail: string): string {
+  const line = stderrHeadline(tail.split('\n'));
+  return line ? `: ${line}` : '';
+}
 
 function withTail(message: string, tail: string): string {
   const t = tail.trim();
@@ -103,7 +110,7 @@ export function connectError(err: unknown, ctx: ConnectContext): MooringError {
       return new MooringError(
         'connect_failed',
         withTail(
-          `The server process exited (${ctx.exit.signal ? `signal ${ctx.exit.signal}` : `code ${ctx.exit.code}`}) before the MCP handshake finished`,
+          `The server process exited (${ctx.exit.signal ? `signal ${ctx.exit.signal}` : `code ${ctx.exit.code}`}) before the MCP handshake finished${because(ctx.stderrTail)}`,
           ctx.stderrTail,
         ),
         'Run the command in a terminal to see why it stops; check its arguments and environment.',

@@ -92,6 +92,35 @@ describe('authorizeCall', () => {
     await expect(b).rejects.toMatchObject({ code: 'refused' });
   });
 
+  it('a skill’s granted allowed-tools let a call through only within the gate’s other rules', async () => {
+    const lookedUp: string[] = [];
+    deps.skillTools = {
+      toolGrant: async (q) => {
+        lookedUp.push(`${q.conversationId}/${q.server}/${q.tool}`);
+        return { name: 'cleanup', uri: 'skill://cleanup/SKILL.md', decidedBy: 'user:ui' };
+      },
+    };
+    const inConversation = { conversationId: 'A', interactive: false };
+    await expect(authorizeCall(deps, call(inConversation))).resolves.toMatchObject({
+      decision: 'approve',
+      decidedBy: 'user:ui (allowed-tools of skill "cleanup", skill://cleanup/SKILL.md)',
+    });
+    expect(lookedUp).toEqual(['A/fs/delete_file']);
+    // Outside a conversation, on an "always ask" server, with a flow, or under a managed policy
+    // without standing approvals: the grant is not even looked up, and the call asks (here: refused).
+    const alwaysAsk = ServerConfigSchema.parse({ ...config, policy: 'always-ask' });
+    const flow = [{ server: 'web', tool: 'fetch', openWorld: true, untrusted: true as const }];
+    for (const c of [
+      call({ interactive: false }),
+      call({ ...inConversation, config: alwaysAsk }),
+      call({ ...inConversation, readFrom: flow }),
+    ])
+      await expect(authorizeCall(deps, c)).rejects.toMatchObject({ code: 'refused' });
+    deps.store.rememberingAllowed = () => false;
+    await expect(authorizeCall(deps, call(inConversation))).rejects.toMatchObject({ code: 'refused' });
+    expect(lookedUp).toEqual(['A/fs/delete_file']);
+  });
+
   it('refuse: a disabled tool is refused even in YOLO mode, and audited', async () => {
     yolo = true;
     await expect(authorizeCall(deps, call({ enabled: false }))).rejects.toMatchObject({

@@ -18,6 +18,7 @@ import type { ApprovalStore } from './approvalStore';
 import type { AuditInput, AuditLog } from './auditLog';
 import type { ConversationGrants } from './conversationGrants';
 import type { FlowPermissions } from './flowPermissions';
+import { skillGrantOf, type SkillToolGrantLookup } from './skillToolGrant';
 import type { PinLookup, ToolPins } from './toolPins';
 import type { WaitingQuestions } from './waitingQuestions';
 import {
@@ -41,6 +42,8 @@ export interface GateDeps {
   flows?: Pick<FlowPermissions, 'allows' | 'allow' | 'revision'>;
   /** The calls waiting for an answer, told when a grant may cover them (safety/waitingQuestions.ts). */
   questions?: WaitingQuestions;
+  /** Skills a conversation loaded with their `allowed-tools` granted (skills/skillToolGrants.ts). */
+  skillTools?: SkillToolGrantLookup;
 }
 
 /** What a call's decision depends on, apart from the call's own arguments and context. */
@@ -282,6 +285,12 @@ export async function authorizeCall(
     const decidedBy = 'user (allowed for this conversation)';
     await audit('approve', decidedBy);
     return done('approve', decidedBy);
+  }
+  // A skill's granted allowed-tools, within the gate's other rules (safety/skillToolGrant.ts).
+  const bySkill = await skillGrantOf(deps, call, decided);
+  if (bySkill) {
+    await audit('approve', bySkill.decidedBy, { reason: bySkill.reason });
+    return done('approve', bySkill.decidedBy);
   }
   // --yes and a schedule's allowed tools never carry untrusted or open-world content into the open world.
   if (call.preApprovedBy && !flow?.strong) {

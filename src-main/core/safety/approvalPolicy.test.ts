@@ -77,7 +77,19 @@ const table: Row[] = [
     'refuse',
     /disabled/,
   ],
-  ['YOLO skips the lapsed ask', { yolo: true, remembered: LAPSED }, 'auto', /YOLO/],
+  ['YOLO does not skip the lapsed ask', { yolo: true, remembered: LAPSED }, 'ask', /changed since/],
+  [
+    'YOLO does not skip a tool that left its pin (a rug pull after the switch went on)',
+    { yolo: true, contractChanged: true, annotations: { readOnlyHint: true } },
+    'ask',
+    /changed since Mooring first saw it/,
+  ],
+  [
+    'trust-all runs a changed tool (the person trusts that server with its changes)',
+    { policy: 'trust-all', contractChanged: true },
+    'auto',
+    /trust all/,
+  ],
   [
     'remembered "always allow" runs a destructive tool',
     { annotations: DESTRUCTIVE, remembered: ALLOWED },

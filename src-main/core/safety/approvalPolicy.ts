@@ -22,7 +22,7 @@ export interface DecideInput {
    * call themselves (the Playground, `mooring mcp call`, an MCP App view's control). Default: the model.
    */
   caller?: CallerKind;
-  /** The global YOLO switch: skips every ask, never un-refuses a disabled tool. */
+  /** The global YOLO switch: skips every ask but a changed tool's, never un-refuses a disabled tool. */
   yolo: boolean;
   /** The approval store's answer for this server + tool (absent means none). */
   remembered?: ApprovalLookup | undefined;
@@ -49,14 +49,17 @@ function whyAsk(a: ToolAnnotationHints | undefined): string {
  * Order matters, strongest first:
  * 1. a disabled tool is refused to a model — nothing (not YOLO, not trust-all) turns that into a call; a
  *    person calling it themselves is asked, every time (off hides a tool from models, not from people);
- * 2. `trust-all` and YOLO run without asking;
+ * 2. `trust-all` runs without asking: the person trusts that server with everything, its changes too;
  * 3. a lapsed approval asks, whatever the annotations now claim, so the user sees the diff;
- * 4. a tool that left its pinned contract asks, whatever the annotations now claim, with the diff;
- * 5. `always-ask` asks, ignoring read-only hints and remembered approvals;
- * 6. read-only hints run (`default` and `auto-read-only` agree here) — not when the tool also says it
+ * 4. a tool that left its pinned contract asks, whatever the annotations now claim, with the diff; YOLO
+ *    does not skip 3 and 4: it is one switch for every server, and a server that changes a tool after the
+ *    switch went on (an annotation rug pull) is exactly what the person did not decide about;
+ * 5. YOLO runs without asking;
+ * 6. `always-ask` asks, ignoring read-only hints and remembered approvals;
+ * 7. read-only hints run (`default` and `auto-read-only` agree here) — not when the tool also says it
  *    is destructive (`hintsReadOnly`);
- * 7. a remembered "always allow" whose fingerprint still matches runs;
- * 8. everything else asks.
+ * 8. a remembered "always allow" whose fingerprint still matches runs;
+ * 9. everything else asks.
  */
 export function decide(input: DecideInput): PolicyVerdict {
   const { policy, annotations, enabled, yolo, remembered } = input;
@@ -67,11 +70,11 @@ export function decide(input: DecideInput): PolicyVerdict {
     return verdict('refuse', why);
   }
   if (policy === 'trust-all') return verdict('auto', 'the server’s policy is "trust all"');
-  if (yolo) return verdict('auto', 'YOLO mode is on: every enabled tool runs without asking');
   if (remembered?.status === 'lapsed')
     return verdict('ask', 'the tool changed since you chose "always allow"; review what changed');
   if (input.contractChanged)
     return verdict('ask', 'the tool changed since Mooring first saw it; review what changed');
+  if (yolo) return verdict('auto', 'YOLO mode is on: every enabled tool runs without asking');
   if (policy === 'always-ask') return verdict('ask', 'the server’s policy is "always ask"');
   if (hintsReadOnly(annotations))
     return verdict(

@@ -16,7 +16,7 @@ export const AuditEntrySchema = z.object({
   at: z.string(),
   server: z.string(),
   tool: z.string(),
-  decision: z.enum(['auto', 'approve', 'always', 'deny', 'refuse', 'timeout', 'cancelled']),
+  decision: z.enum(['auto', 'approve', 'always', 'deny', 'refuse', 'timeout', 'cancelled', 'revoke']),
   decidedBy: z.string(),
   fingerprint: z.string(),
   client: z.string().optional(),
@@ -32,6 +32,11 @@ export const AuditEntrySchema = z.object({
   argsEdited: z.boolean().optional(),
   /** The call carried what the conversation read from other servers (docs/trust.md): the flow's sentence. */
   flow: z.string().optional(),
+  /**
+   * A skill's load, approval or revocation (docs/skills.md): its SKILL.md URI (`*`: every skill of the
+   * server), and the `allowed-tools` the person granted with it.
+   */
+  skill: z.object({ uri: z.string(), grantedTools: z.array(z.string()).optional() }).optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
@@ -48,6 +53,8 @@ export interface AuditInput {
   argsEdited?: boolean;
   /** The flow the call makes, when it makes one (shared/dataFlow.ts `describeFlow`). */
   flow?: string;
+  /** A skill's load, approval or revocation (docs/skills.md). */
+  skill?: { uri: string; grantedTools?: string[] };
   at?: Date;
 }
 
@@ -155,6 +162,12 @@ export class AuditLog {
     if (input.arguments !== undefined) entry.args = summariseArgs(input.arguments, key);
     if (input.argsEdited) entry.argsEdited = true;
     if (input.flow !== undefined) entry.flow = this.redact(input.flow);
+    // A skill's URI and tool names are the server's published names, not the person's data: in the clear.
+    if (input.skill !== undefined)
+      entry.skill = {
+        uri: this.redact(input.skill.uri),
+        ...(input.skill.grantedTools ? { grantedTools: input.skill.grantedTools } : {}),
+      };
     return entry;
   }
 

@@ -4,8 +4,9 @@
 // when no approval covers that manifest (with the diff when it changed; a `"dynamic"` skill always asks),
 // reads the file from the skill's own server only ("Origin-scoped resource reads") and verifies it before
 // use; a mismatch is refused with its reason and written to the log. Mooring never runs a skill's scripts
-// and never honours `allowed-tools` without the person's explicit grant (Security Considerations).
-import type { ApprovalDecision, ApprovalRequestInput, ToolChange } from '@shared/approval';
+// and never honours `allowed-tools` without the person's explicit grant (Security Considerations; the
+// grants: skillToolGrants.ts). Loads, approvals, revocations and grants each write an audit line.
+import type { ApprovalDecision, ApprovalRequestInput, AuditDecision } from '@shared/approval';
 import type { LogLine } from '@shared/session';
 import {
   SkillApproveInputSchema,
@@ -20,12 +21,13 @@ import { MooringError, toErrorData } from '../errors';
 import type { SkillApprovals } from './skillApprovals';
 import { allowedToolsOf } from './skillApprovals';
 import type { SkillCatalog } from './skillCatalog';
+import { askToLoad, type LoadAnswer, type SkillLoadContext } from './skillLoadQuestion';
+import { SkillToolGrants } from './skillToolGrants';
 import { disambiguate, enclosingSkill, skillView } from './skillViews';
 import {
   bytesOf,
   listedFile,
   manifestOf,
-  pathIn,
   SkillVerificationError,
   verifyBytes,
   verifyFrontmatter,
@@ -40,16 +42,21 @@ export interface SkillsServiceDeps {
   ask?: (input: ApprovalRequestInput, opts: { signal?: AbortSignal }) => Promise<ApprovalDecision>;
   /** Log lines go to the server's Logs and the core's log. */
   log: (line: LogLine) => void;
+  /** Writes one line to the audit log (safety/auditLog.ts), like a tool call's. */
+  audit?: (line: SkillAuditLine) => Promise<unknown>;
 }
 
-/** Who loads a skill, and whether anybody can be asked. */
-export interface SkillLoadContext {
-  conversationId?: string;
-  signal?: AbortSignal;
-  /** False when nobody can answer (a script without a terminal, a scheduled run). */
-  interactive: boolean;
-  /** Who asked, for the dialog (`conversation:<id>`, `cli`). */
+/** An audit line about a skill: the tool is `load_skill`, the arguments (hashed) name the file. */
+export interface SkillAuditLine {
+  server: string;
+  tool: string;
+  decision: AuditDecision;
+  decidedBy: string;
+  fingerprint: string;
+  reason: string;
   client?: string;
+  arguments?: Record<string, unknown>;
+  skill: { uri: string; grantedTools?: string[] };
 }
 
 /** An approved skill as the model is shown it (name and description only, like a deferred tool). */
@@ -61,6 +68,9 @@ export interface ApprovedSkill {
 }
 
 export class SkillsService {
+  /** Skills loaded per conversation with their allowed-tools granted (skillToolGrants.ts). */
+  private readonly grants = new SkillToolGrants();
+
   constructor(private readonly deps: SkillsServiceDeps) {}
 
   /** Every ready server that declares the extension, with its skills (labels disambiguated across all). */
@@ -121,6 +131,7 @@ export class SkillsService {
     const { decidedBy, ...rest } = input;
     const a = SkillApproveInputSchema.parse(rest);
     const entry = await this.deps.catalog.entry(a.server, a.uri);
+    const tools = allowedToolsOf(entry);
     if (entry.resources === 'dynamic')
       throw new MooringError(
         'refused',
@@ -134,11 +145,55 @@ export class SkillsService {
       grantTools: a.grantTools,
       decidedBy,
     });
+    await this.audit({
+      server: a.server,
+      decision: a.scope === 'always' ? 'always' : 'approve',
+      decidedBy,
+      fingerprint: fingerprintOf(entry),
+      reason: `approved skill "${entry.frontmatter.name}" (${manifestOf(entry).length} files) ${a.scope === 'always' ? 'always' : 'for one conversation'}`,
+      skill: { uri: a.uri, ...(a.grantTools && tools.length ? { grantedTools: tools } : {}) },
+    });
     return this.skill(a.server, a.uri, a.conversationId);
   }
 
-  async revoke(server: string, uri?: string): Promise<number> {
-    return this.deps.approvals.revoke(server, uri);
+  async revoke(server: string, uri?: string, decidedBy = 'user'): Promise<number> {
+    const removed = await this.deps.approvals.revoke(server, uri);
+    this.grants.forget(server, uri);
+    await this.audit({
+      server,
+      decision: 'revoke',
+      decidedBy,
+      fingerprint: '',
+      reason: uri ? 'revoked the skill’s approval' : 'revoked every skill approval of the server',
+      skill: { uri: uri ?? '*' },
+    });
+    return removed;
+  }
+
+  /**
+   * The skill whose granted `allowed-tools` cover a call of `tool` on `server` in this conversation, or
+   * undefined (the gate's `SkillToolGrants`, safety/approvalGate.ts). A grant holds while the skill is
+   * loaded there with the manifest it was given for; one held by an approval also needs that approval
+   * still in force with the grant (revoked in another process, changed: it ends).
+   */
+  async toolGrant(q: {
+    conversationId: string;
+    server: string;
+    tool: string;
+  }): Promise<{ name: string; uri: string; decidedBy: string } | undefined> {
+    for (const g of this.grants.covering(q.conversationId, q.server, q.tool)) {
+      // The entry as the server serves it now (one skills/get per granted call): a file changed since the
+      // grant ends it at once, whatever the listing's ttlMs.
+      const entry = await this.deps.catalog.entry(g.server, g.uri, { refresh: true }).catch(() => undefined);
+      if (!entry || entry.resources === 'dynamic') continue;
+      if (JSON.stringify(manifestOf(entry)) !== g.manifestKey) continue;
+      if (g.via === 'approval') {
+        const a = this.deps.approvals.lookup(g.server, entry, q.conversationId);
+        if (a.state !== 'approved' || !a.toolsGranted) continue;
+      }
+      return { name: g.name, uri: g.uri, decidedBy: g.decidedBy };
+    }
+    return undefined;
   }
 
   /** Every remembered skill approval, for Permissions. */
@@ -207,62 +262,86 @@ export class SkillsService {
     ctx: SkillLoadContext,
   ) {
     const approval = this.deps.approvals.lookup(server, entry, ctx.conversationId);
-    if (approval.state !== 'approved') await this.askFor(server, entry, approval, ctx);
-    return this.read(server, entry, file, ctx.signal);
+    const line = {
+      server,
+      fingerprint: fingerprintOf(entry),
+      ...(ctx.client ? { client: ctx.client } : {}),
+      arguments: { uri: entry.uri, ...(file ? { file } : {}) },
+    };
+    let answer: LoadAnswer;
+    try {
+      answer =
+        approval.state === 'approved'
+          ? {
+              decision: 'auto',
+              decidedBy: `skill approval (${approval.scope})`,
+              grant: approval.toolsGranted ? 'approval' : undefined,
+            }
+          : await askToLoad(this.deps, server, entry, approval, ctx);
+    } catch (err) {
+      const e = toErrorData(err);
+      const denied = e.code === 'refused' && ctx.interactive && !!this.deps.ask;
+      await this.audit({
+        ...line,
+        decision: denied ? 'deny' : e.code === 'cancelled' ? 'cancelled' : 'refuse',
+        decidedBy: denied ? 'user' : 'policy',
+        reason: e.message,
+        skill: { uri: entry.uri },
+      });
+      throw err;
+    }
+    const tools = allowedToolsOf(entry);
+    let content: SkillFileContent;
+    try {
+      content = await this.read(server, entry, file, ctx.signal);
+    } catch (err) {
+      await this.audit({
+        ...line,
+        decision: 'refuse',
+        decidedBy: 'policy',
+        reason: toErrorData(err).message,
+        skill: { uri: entry.uri },
+      });
+      throw err;
+    }
+    // Loading SKILL.md in a conversation (re)activates the skill there: its grant follows this load.
+    const granted = !file && ctx.conversationId && answer.grant && tools.length ? answer.grant : undefined;
+    if (!file && ctx.conversationId) {
+      if (granted)
+        this.grants.give(ctx.conversationId, {
+          server,
+          uri: entry.uri,
+          name: entry.frontmatter.name,
+          tools,
+          manifestKey: JSON.stringify(manifestOf(entry)),
+          via: granted,
+          decidedBy: answer.decidedBy,
+          at: Date.now(),
+        });
+      else this.grants.take(ctx.conversationId, server, entry.uri);
+    }
+    await this.audit({
+      ...line,
+      decision: answer.decision,
+      decidedBy: answer.decidedBy,
+      reason: `loaded ${file ? `file ${file} of ` : ''}skill "${entry.frontmatter.name}"${content.verified ? ', verified against its digest' : ' (dynamic)'}${granted ? `; its allowed-tools run without asking in this conversation` : ''}`,
+      skill: { uri: entry.uri, ...(granted ? { grantedTools: tools } : {}) },
+    });
+    return content;
   }
 
-  private async askFor(
-    server: string,
-    entry: SkillEntry,
-    approval: SkillView['approval'],
-    ctx: SkillLoadContext,
-  ): Promise<void> {
-    const name = entry.frontmatter.name;
-    const why =
-      approval.state === 'changed'
-        ? `the skill changed since it was approved (${approval.diff!.map((d) => d.summary).join('; ')})`
-        : approval.state === 'dynamic'
-          ? 'the skill is dynamic (no digests): it asks every time'
-          : 'the skill is not approved';
-    if (!ctx.interactive || !this.deps.ask)
-      throw new MooringError(
-        'refused',
-        `Loading skill "${name}" (${entry.uri}) from "${server}" needs your approval: ${why}.`,
-        `Look at it and approve it on the Skills screen, or: mooring mcp skill ${server} ${entry.uri} --approve`,
-      );
-    const tools = allowedToolsOf(entry);
-    const files = manifestOf(entry).map((f) => `${pathIn(entry.uri, f.uri)} (${f.size} bytes)`);
-    const decision = await this.deps.ask(
-      {
-        server,
-        tool: 'load_skill',
-        friendlyName: `skill "${name}" from ${server}`,
-        annotations: { readOnlyHint: true },
-        arguments: { uri: entry.uri, files: entry.resources === 'dynamic' ? 'dynamic' : files },
-        fingerprint: manifestOf(entry)[0]?.digest ?? 'dynamic',
-        reason:
-          `${why}. Its text is untrusted instructions written by "${server}"` +
-          (tools.length
-            ? `; it asks for allowed-tools ${tools.join(', ')}, which this answer does not grant (grant them on the Skills screen)`
-            : '') +
-          '. Mooring never runs its scripts',
-        ...(approval.diff ? { diff: approval.diff.map(asToolChange) } : {}),
-        ...(ctx.client ? { client: ctx.client } : {}),
-        ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
-      },
-      ctx.signal ? { signal: ctx.signal } : {},
-    );
-    if (decision.outcome === 'deny')
-      throw new MooringError('refused', `You declined to load skill "${name}" from "${server}".`);
-    if (entry.resources === 'dynamic' || decision.outcome === 'approve') return;
-    await this.deps.approvals.approve({
-      server,
-      entry,
-      scope: decision.outcome === 'always' ? 'always' : 'conversation',
-      ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
-      grantTools: false,
-      decidedBy: decision.decidedBy,
-    });
+  private async audit(line: Omit<SkillAuditLine, 'tool'>): Promise<void> {
+    try {
+      await this.deps.audit?.({ ...line, tool: 'load_skill' });
+    } catch (err) {
+      this.deps.log({
+        server: line.server,
+        at: Date.now(),
+        source: 'host',
+        level: 'error',
+        text: `skills: the audit line could not be written: ${toErrorData(err).message}`,
+      });
+    }
   }
 
   /** One file of the held entry, from the skill's own server, verified before use. */
@@ -290,9 +369,6 @@ export class SkillsService {
   }
 }
 
-const asToolChange = (c: { uri: string; change: ToolChange['change']; summary: string }): ToolChange => ({
-  kind: 'file',
-  path: c.uri,
-  change: c.change,
-  summary: c.summary,
-});
+/** What an audit line names a skill's version by: its SKILL.md's digest. */
+const fingerprintOf = (entry: SkillEntry) =>
+  manifestOf(entry).find((f) => f.uri === entry.uri)?.digest ?? 'dynamic';

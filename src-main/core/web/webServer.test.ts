@@ -89,14 +89,62 @@ describe('browser mode', () => {
     expect((await get(web.port, '/', { cookie: `mooring_${web.port}=guess` })).status).toBe(401);
   });
 
-  it('tells a person it turns away how to get in: the printed link, else a restart for a new one', async () => {
+  it('tells a person it turns away how to get in: the printed link, else `mooring web --link`', async () => {
     // A browser restarted (the cookie is gone) or another browser: the page is all they see.
     const bare = await get(web.port, '/');
-    expect(bare.body).toMatch(/^Unauthorized: not signed in\. Open the link Mooring printed/);
-    expect(bare.body).toContain('start it again (`npm start` or `mooring web`): it prints a new link');
+    expect(bare.body).toMatch(
+      /^Unauthorized: not signed in, or the sign-in ended\. Open the link Mooring printed/,
+    );
+    expect(bare.body).toContain(
+      'run `mooring web --link` in a terminal: the running Mooring prints a new link',
+    );
     const wrong = await get(web.port, '/?token=not-the-token');
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toMatch(/already used .* or is not valid\. To open Mooring here, stop Mooring/);
+    expect(wrong.body).toMatch(
+      /already used .* or is not valid\. To open Mooring here, run `mooring web --link`/,
+    );
+  });
+
+  it('hands a new one-time link only to a POST with the link key and no Origin; each link works once', async () => {
+    const post = (headers: Record<string, string>) =>
+      new Promise<Reply>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: web.port,
+            path: '/_mooring/link',
+            method: 'POST',
+            headers: { host: `127.0.0.1:${web.port}`, ...headers },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    expect((await post({})).status).toBe(403);
+    expect((await post({ 'x-mooring-link-key': 'x'.repeat(43) })).status).toBe(403);
+    // A page cannot ask, even one that learned the key: it always sends an Origin.
+    const fromPage = await post({
+      'x-mooring-link-key': web.linkKey,
+      origin: `http://127.0.0.1:${web.port}`,
+    });
+    expect(fromPage.status).toBe(403);
+    expect((await get(web.port, '/_mooring/link', { 'x-mooring-link-key': web.linkKey })).status).toBe(403);
+
+    const links = await Promise.all([1, 2].map(() => post({ 'x-mooring-link-key': web.linkKey })));
+    const urls = links.map((r) => (JSON.parse(r.body) as { url: string }).url);
+    expect(new Set(urls).size).toBe(2);
+    for (const url of urls) {
+      const path = url.slice(`http://127.0.0.1:${web.port}`.length);
+      const login = await get(web.port, path);
+      expect(login.status).toBe(303);
+      expect(String(login.headers['set-cookie'])).toMatch(/Max-Age=36000\b/);
+      expect((await get(web.port, path)).status).toBe(401);
+    }
   });
 
   it('refuses a wrong Host (DNS rebinding) or a foreign Origin (403), even with the token', async () => {

@@ -34,6 +34,8 @@ export interface WebServer {
   /** The one URL to print: it carries the one-time token. */
   url: string;
   port: number;
+  /** What `mooring web --link` presents for a new link (kept in run/web-<pid>.json, webInstance.ts). */
+  linkKey: string;
   server: Server;
   /** Stops accepting, ends open streams. Does not close the core. */
   close(): Promise<void>;
@@ -48,7 +50,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       'Leave the host out; to reach Mooring from another machine, use an SSH tunnel to 127.0.0.1.',
     );
   const staticDir = resolve(opts.staticDir ?? resolve(process.cwd(), 'out/renderer'));
-  const gate = new WebGate(opts.token);
+  // Read per sign-in: a changed webSessionHours applies to the next sign-in.
+  const gate = new WebGate({
+    token: opts.token,
+    sessionMs: () => opts.core.settings.current().webSessionHours * 3_600_000,
+  });
   const ctx = createApiContext(opts.core);
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -76,6 +82,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       res.end(`${verdict.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${verdict.reason}.\n`, () => {
         if (hasBody) req.socket.destroy();
       });
+      return;
+    }
+    if (verdict.kind === 'newLink') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(`${JSON.stringify({ url: verdict.url })}\n`);
       return;
     }
     if (verdict.kind === 'login') {
@@ -133,6 +144,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   return {
     url,
     port,
+    linkKey: gate.linkKey,
     server,
     close: () =>
       new Promise<void>((done) => {

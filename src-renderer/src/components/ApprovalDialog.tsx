@@ -1,7 +1,8 @@
 // The approval dialog: for the oldest pending request, the server, tool and its annotations, the arguments
 // in an editable JSON editor checked against the tool's schema, the diff when the tool changed since it was
 // allowed, and the four answers, each saying how long it lasts: Allow once, Allow for this conversation
-// (only for a call from a conversation), Always allow, Deny.
+// (only for a call from a conversation), Always allow, Deny; for a skill's load that asks for
+// `allowed-tools`, the grant as a separate tick (docs/skills.md).
 // Focus: each request opens on Deny (a person typing their next message who presses Enter as the dialog
 // appears refuses the call rather than allowing it); Escape denies; after the last answer, focus goes
 // back where it was before the dialog opened (or to the message box when that element is gone).
@@ -48,6 +49,8 @@ function ApprovalBody({
   // (it parses back to the same value), but a person reads what the server will get (shared/untrustedText.ts).
   const original = jsonForTerminal(request.arguments, 2);
   const [text, setText] = useState(original);
+  // A skill's allowed-tools: a tick of its own, off at every question (docs/skills.md).
+  const [grantSkillTools, setGrantSkillTools] = useState(false);
   const check = checkArgs(text, schema);
   const answer = useMutation(
     trpc.approvals.answer.mutationOptions({
@@ -70,6 +73,7 @@ function ApprovalBody({
       outcome,
       ...(edited ? { arguments: check.value } : {}),
       ...(allowFlow ? { allowFlow: true } : {}),
+      ...(request.skillTools && grantSkillTools ? { grantSkillTools: true } : {}),
     });
   };
   return (
@@ -108,6 +112,9 @@ function ApprovalBody({
       )}
       {request.flow && <FlowBanner flow={request.flow} />}
       {request.program && <ProgramOfCall program={request.program} tool={request.tool} />}
+      {request.skillTools && (
+        <SkillToolsGrant grant={request.skillTools} checked={grantSkillTools} onChange={setGrantSkillTools} />
+      )}
       <label className="stack">
         Arguments (you may edit them before approving)
         <textarea
@@ -298,5 +305,43 @@ function ProgramOfCall({ program, tool }: { program: { code: string; call: numbe
         ))}
       </pre>
     </details>
+  );
+}
+
+/**
+ * The grant a skill's `allowed-tools` asks for (docs/skills.md): a tick of its own, never implied by an
+ * answer. Ticked, those tools of that server run without asking while the skill is loaded in this
+ * conversation; the gate's other rules (a flow between servers, a changed tool) still ask.
+ */
+function SkillToolsGrant({
+  grant,
+  checked,
+  onChange,
+}: {
+  grant: NonNullable<ApprovalRequest['skillTools']>;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
+  return (
+    <div className="banner" data-testid="approval-skill-tools" role="group" aria-label="allowed-tools">
+      <label className="inline">
+        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+        <span>
+          Also grant its allowed-tools: let{' '}
+          {grant.tools.map((t, i) => (
+            <span key={t}>
+              {i > 0 && ', '}
+              <code>{shown(t)}</code>
+            </span>
+          ))}{' '}
+          of <strong>{shown(grant.server)}</strong> run without asking while this skill is loaded in this
+          conversation.
+        </span>
+      </label>
+      <p className="muted small">
+        Off unless you tick it: without it, those tools ask as usual. Never tools of another server; a flow
+        between servers or a changed tool still asks.
+      </p>
+    </div>
   );
 }

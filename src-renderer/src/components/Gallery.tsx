@@ -9,6 +9,13 @@ export interface ImageData {
   size: number;
 }
 
+/** An image as a conversation keeps it (base64 `data`), as the gallery shows it. */
+export const imageData = (i: { data: string; mimeType: string }): ImageData => ({
+  base64: i.data,
+  mimeType: i.mimeType,
+  size: Math.floor((i.data.length * 3) / 4),
+});
+
 /**
  * One blob: URL per image, decoded once while the images' data stays the same: a card shown again (a new
  * array of the same images, as every render of a saved step makes) keeps its URLs.

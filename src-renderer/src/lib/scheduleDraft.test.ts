@@ -56,6 +56,7 @@ describe('schedule drafts', () => {
       prompt: 'Check the build',
       model: 'ollama:llama3.2',
       toolSet: 'Reviewer',
+      codeMode: true,
       allow: ['mcp__ci__rerun'],
       workspace: '/tmp',
       when: { kind: 'every', everyMs: 90 * 60_000 },

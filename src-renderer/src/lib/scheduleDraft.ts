@@ -23,6 +23,8 @@ export interface ScheduleDraft {
   timezone: string;
   /** '' = every enabled tool. */
   toolSet: string;
+  /** The model writes programs over the tools (docs/code-mode.md), each call as policed. */
+  codeMode: boolean;
   /** Tool names, one per line or comma-separated; a trailing `*` matches a prefix. */
   allow: string;
   workspace: string;
@@ -41,6 +43,7 @@ export function emptyDraft(model: string): ScheduleDraft {
     when: '1h',
     timezone: '',
     toolSet: '',
+    codeMode: false,
     allow: '',
     workspace: '',
     missed: 'run-once',
@@ -60,6 +63,7 @@ export function draftOf(s: Schedule): ScheduleDraft {
     when: w.kind === 'every' ? formatDuration(w.everyMs) : w.kind === 'cron' ? w.expr : w.at,
     timezone: w.kind === 'every' ? '' : (w.timezone ?? ''),
     toolSet: s.toolSet ?? '',
+    codeMode: s.codeMode ?? false,
     allow: s.allow.join('\n'),
     workspace: s.workspace ?? '',
     missed: s.missed,
@@ -101,6 +105,7 @@ export function inputOf(d: ScheduleDraft): DraftResult {
     prompt: d.prompt,
     model: d.model.trim(),
     ...(d.toolSet ? { toolSet: d.toolSet } : {}),
+    ...(d.codeMode ? { codeMode: true } : {}),
     allow: d.allow
       .split(/[\n,]/)
       .map((t) => t.trim())

@@ -22,6 +22,7 @@ export const PlaygroundScreen = screen(() => import('./PlaygroundScreen'), 'Play
 export const DiagnosticsScreen = screen(() => import('./DiagnosticsScreen'), 'DiagnosticsScreen');
 export const ChatScreen = screen(() => import('./chat/ChatScreen'), 'ChatScreen');
 export const ModelsScreen = screen(() => import('./settings/ModelsScreen'), 'ModelsScreen');
+export const LimitsScreen = screen(() => import('./settings/LimitsScreen'), 'LimitsScreen');
 export const SharingScreen = screen(() => import('./SharingScreen'), 'SharingScreen');
 export const WorkspaceScreen = screen(() => import('./WorkspaceScreen'), 'WorkspaceScreen');
 export const SchedulesScreen = screen(() => import('./schedules/SchedulesScreen'), 'SchedulesScreen');

@@ -17,6 +17,7 @@ import {
   Server,
   Share2,
   ShieldCheck,
+  SlidersHorizontal,
   TestTubeDiagonal,
   Wrench,
   type LucideIcon,
@@ -47,6 +48,7 @@ export const SCREENS = [
   { route: 'playground', title: 'Playground', group: 'Develop', icon: TestTubeDiagonal },
   { route: 'diagnostics', title: 'Diagnostics', group: 'Develop', icon: Activity },
   { route: 'models', title: 'Models', group: 'Settings', icon: Bot },
+  { route: 'limits', title: 'Limits', group: 'Settings', icon: SlidersHorizontal },
   { route: 'sharing', title: 'Sharing', group: 'Settings', icon: Share2 },
 ] as const satisfies readonly Screen[];
 

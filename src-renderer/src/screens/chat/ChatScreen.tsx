@@ -74,10 +74,15 @@ function Conversation({ id }: { id: string | null }) {
   const [folder, setFolder] = useState<string | null>(null);
   const toolSets = useQuery(trpc.toolSets.list.queryOptions());
   const [toolSet, setToolSet] = useState('');
-  /** Code mode as the person last switched it here; else the conversation's (docs/code-mode.md). */
+  const codeModeModels = useQuery(trpc.models.codeModeModels.queryOptions());
+  /**
+   * Code mode as the person last switched it here; else the conversation's; a new one as its model starts
+   * (Settings > Models; docs/code-mode.md).
+   */
   const [codeMode, setCodeMode] = useState<boolean | null>(null);
-  const shownCodeMode = codeMode ?? loaded.data?.codeMode ?? false;
   const shownModel = model ?? loaded.data?.model ?? defaultModel.data?.model ?? '';
+  const shownCodeMode =
+    codeMode ?? (id ? loaded.data?.codeMode : codeModeModels.data?.includes(shownModel)) ?? false;
   const chosen = useModelChoice(shownModel);
   const shownFolder = folder ?? loaded.data?.summary.workspace ?? '';
 

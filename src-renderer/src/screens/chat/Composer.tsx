@@ -232,7 +232,7 @@ export function Composer(props: {
           ref={area}
           id="chat-composer"
           aria-label="Message"
-          placeholder="Ask something. Type / for the servers' prompts, @ to attach a resource; drop or paste images and text files."
+          placeholder="Ask something. Type / for the servers' prompts, @ to attach a resource or skill; drop or paste images and text files."
           rows={3}
           value={text}
           {...res.areaProps}

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { ChatMessage } from '@shared/chat';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
-import { Gallery, type ImageData } from '../../components/Gallery';
+import { Gallery, imageData, type ImageData } from '../../components/Gallery';
 import { Dialog, IconButton, Menu } from '../../ui';
 
 /** Hands a file to the browser's (or the desktop shell's) download. */
@@ -31,11 +31,7 @@ export function conversationImages(messages: readonly ChatMessage[]): ImageData[
         : m.role === 'tool'
           ? (m.images ?? [])
           : [];
-    return parts.map((p) => ({
-      base64: p.data,
-      mimeType: p.mimeType,
-      size: Math.floor((p.data.length * 3) / 4),
-    }));
+    return parts.map(imageData);
   });
 }
 

@@ -1,12 +1,14 @@
 // A code-mode step as one card (docs/code-mode.md, "What the person sees"): the program the model wrote
 // (highlighted), each tool call it made as a nested row (arguments, result, duration, outcome), what it
 // printed, and what went back to the model. While it runs, its calls come from the one tool-call stream
-// (their ids are the run_code call's id, a dot, a number); once saved, from the step.
+// (their ids are the run_code call's id, a dot, a number); once saved, from the step. Images a call returned
+// show under its row, as a direct call's do (they are the step's, so the conversation's gallery has them).
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
-import type { ProgramCall } from '@shared/codeMode';
+import type { ProgramCall, ProgramStep } from '@shared/codeMode';
 import { callKey } from '@shared/toolCall';
 import { escapeUntrusted as shown, jsonForTerminal } from '@shared/untrustedText';
 import type { WireToolCallEvent } from '@shared/wire';
+import { Gallery, imageData, type ImageData } from '../../components/Gallery';
 import { Markdown } from '../../components/Markdown';
 import { useCalls } from '../../stores/callStore';
 
@@ -24,6 +26,20 @@ interface Row {
   arguments?: Record<string, unknown>;
   text?: string;
   ms?: number;
+  images?: ImageData[];
+}
+
+/** Each call's row, with its own images: the step keeps them in the order of the calls. */
+function rowsOfProgram(program: ProgramStep, images: ToolChatMessage['images'] = []): Row[] {
+  let next = 0;
+  return program.calls.map((c) => {
+    const own = images.slice(next, next + (c.images ?? 0));
+    next += own.length;
+    return {
+      ...rowOfCall(c),
+      ...(own.length ? { images: own.map(imageData) } : {}),
+    };
+  });
 }
 
 const rowOfCall = (c: ProgramCall): Row => ({
@@ -55,7 +71,7 @@ export function ProgramCard(props: {
   // The program's calls on the stream: keyed like every call, under this call's id and a dot.
   const prefix = callKey({ id: `${call.id}.`, conversationId });
   const rows = program
-    ? program.calls.map(rowOfCall)
+    ? rowsOfProgram(program, step.images)
     : Object.entries(calls)
         .filter(([key]) => key.startsWith(prefix))
         .map(([, e]) => rowOfEvent(e));
@@ -93,6 +109,7 @@ export function ProgramCard(props: {
                 {r.arguments && <pre aria-label="Arguments">{jsonForTerminal(r.arguments, 2)}</pre>}
                 {r.text && <pre aria-label="Result">{shown(r.text, { multiline: true })}</pre>}
               </details>
+              {r.images && <Gallery images={r.images} label={`${r.label} in the program`} />}
             </li>
           ))}
         </ol>

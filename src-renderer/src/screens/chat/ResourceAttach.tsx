@@ -4,7 +4,7 @@
 // the same form the Resources screen reads with). The server's strings are text, cut with an ellipsis,
 // whole in the tooltip.
 import { useMutation } from '@tanstack/react-query';
-import { AtSign, X } from 'lucide-react';
+import { AtSign, BookOpen, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { AttachedResource } from '@shared/chat';
 import type { ResourceTemplateView } from '@shared/resources';
@@ -31,9 +31,9 @@ export function ResourceChips(props: { resources: AttachedResource[]; onRemove?:
             data-testid="resource-chip"
             title={`${r.server} · ${name}\n${r.uri}`}
           >
-            <AtSign size={14} aria-hidden />
+            {r.skill ? <BookOpen size={14} aria-hidden /> : <AtSign size={14} aria-hidden />}
             <span className="resource-chip-text">
-              {r.server} · {name}
+              {r.server} · {r.skill ? `skill ${name}` : name}
             </span>
             {props.onRemove && (
               <IconButton

@@ -1,5 +1,5 @@
 // The composer's resource picker (docs/chat.md, "A turn in the chat"): every connected server's
-// resources and templates (MCP 2025-11-25 "Resources"), grouped by server, filtered by the `@word` typed in
+// resources and templates (MCP 2025-11-25 "Resources") and skills (docs/skills.md), grouped by server, filtered by the `@word` typed in
 // the message box or by its own search field (the "Attach resource" button). The ARIA combobox pattern:
 // focus stays in the field that is typed in, which names the active option with aria-activedescendant;
 // ↑/↓ move, Enter or Tab pick, Escape closes. Names, URIs and descriptions are server text: rendered as
@@ -24,17 +24,38 @@ function useResourceOffers(enabled: boolean) {
   const templates = useQueries({
     queries: names.map((server) => ({ ...trpc.resources.templates.queryOptions({ server }), enabled })),
   });
-  const offers: ServerOffer[] = names.map((server, i) => ({
-    server,
-    resources: lists[i]?.data ?? [],
-    templates: templates[i]?.data ?? [],
-  }));
+  // The servers' skills (docs/skills.md): a picked one is loaded when the message is sent, asking first.
+  const skills = useQuery({ ...trpc.skills.servers.queryOptions(), enabled });
+  const skillsOf = (server: string) =>
+    skills.data
+      ?.find((s) => s.server === server)
+      ?.skills.map((k) => ({ uri: k.uri, name: k.name, label: k.label, description: k.description })) ?? [];
+  const skillServers = (skills.data ?? []).filter((s) => s.skills.length && !names.includes(s.server));
+  const offers: ServerOffer[] = [
+    ...names.map((server, i) => ({
+      server,
+      resources: lists[i]?.data ?? [],
+      templates: templates[i]?.data ?? [],
+      skills: skillsOf(server),
+    })),
+    ...skillServers.map((s) => ({
+      server: s.server,
+      resources: [],
+      templates: [],
+      skills: skillsOf(s.server),
+    })),
+  ];
   const failures = names.flatMap((server, i) => {
     const e = errorOf(lists[i]?.error ?? templates[i]?.error);
     return e ? [{ server, message: e.message }] : [];
   });
-  const loading = servers.isLoading || lists.some((q) => q.isLoading) || templates.some((q) => q.isLoading);
-  return { offers, failures, loading, none: servers.isSuccess && names.length === 0 };
+  const loading =
+    servers.isLoading ||
+    skills.isLoading ||
+    lists.some((q) => q.isLoading) ||
+    templates.some((q) => q.isLoading);
+  const none = servers.isSuccess && skills.isFetched && names.length === 0 && skillServers.length === 0;
+  return { offers, failures, loading, none };
 }
 
 export type ResourcePicker = ReturnType<typeof useResourcePicker>;
@@ -123,7 +144,7 @@ export function ResourcePickerPopover(props: {
   return (
     <div className="resource-picker" data-testid="resource-picker">
       <div className="resource-picker-head">
-        <span className="small muted">Attach a resource</span>
+        <span className="small muted">Attach a resource or skill</span>
         {props.search ? (
           <input
             className="resource-picker-search"
@@ -160,7 +181,7 @@ export function ResourcePickerPopover(props: {
       {p.none && (
         <div className="resource-picker-note" data-testid="resource-picker-empty">
           <FolderOpen size={16} aria-hidden />
-          <span>No connected server offers resources.</span>
+          <span>No connected server offers resources or skills.</span>
           <button
             type="button"
             className="link"
@@ -192,12 +213,18 @@ export function ResourcePickerPopover(props: {
                 const i = index++;
                 const label = optionLabel(o);
                 const uri = optionUri(o);
-                const description = o.kind === 'resource' ? o.resource.description : o.template.description;
+                const description =
+                  o.kind === 'resource'
+                    ? o.resource.description
+                    : o.kind === 'skill'
+                      ? o.skill.description
+                      : o.template.description;
                 return (
                   <div
                     key={`${o.kind}:${uri}`}
                     id={p.optionId(i)}
                     role="option"
+                    data-kind={o.kind}
                     aria-selected={i === p.current}
                     className={i === p.current ? 'resource-option active' : 'resource-option'}
                     title={[label, uri, description].filter(Boolean).join('\n')}
@@ -208,6 +235,7 @@ export function ResourcePickerPopover(props: {
                     <span className="resource-option-name">{label}</span>
                     <code className="resource-option-uri">{uri}</code>
                     {o.kind === 'template' && <Badge>template</Badge>}
+                    {o.kind === 'skill' && <Badge>skill</Badge>}
                   </div>
                 );
               })}

@@ -51,6 +51,7 @@ export function useComposerResources(opts: {
   };
   const choose = (o: PickOption) => {
     if (o.kind === 'template') setTemplate({ server: o.server, template: o.template });
+    else if (o.kind === 'skill') add({ server: o.server, uri: o.skill.uri, name: o.skill.name, skill: true });
     else add({ server: o.server, uri: o.resource.uri, name: o.resource.title ?? o.resource.name });
   };
   const atPicker = useResourcePicker({
@@ -59,7 +60,7 @@ export function useComposerResources(opts: {
     onPick: (o) => {
       if (at) {
         const left = withoutAtQuery(text, at);
-        if (o.kind === 'resource') pendingCaret.current = left.caret;
+        if (o.kind !== 'template') pendingCaret.current = left.caret;
         opts.setText(left.text);
       }
       choose(o);
@@ -76,7 +77,7 @@ export function useComposerResources(opts: {
     onPick: (o) => {
       closeBrowser();
       choose(o);
-      if (o.kind === 'resource') area.current?.focus();
+      if (o.kind !== 'template') area.current?.focus();
     },
     onClose: () => {
       closeBrowser();

@@ -101,4 +101,28 @@ describe('matching resources and templates', () => {
       'r16',
     ]);
   });
+
+  it('offers a server’s skills after its resources, matched by label, name or URI', () => {
+    const withSkills: ServerOffer[] = [
+      {
+        server: 'acme',
+        resources: [res('refund-policy.md', 'acme://policy')],
+        templates: [],
+        skills: [
+          {
+            uri: 'skill://refunds/SKILL.md',
+            name: 'refunds',
+            label: 'acme: refunds',
+            description: 'Refunds',
+          },
+        ],
+      },
+    ];
+    const [group] = matchOffers(withSkills, 'refund');
+    expect(group!.options.map((o) => [o.kind, optionLabel(o)])).toEqual([
+      ['resource', 'refund-policy.md'],
+      ['skill', 'acme: refunds'],
+    ]);
+    expect(matchOffers(withSkills, 'skill://')[0]!.options.map((o) => o.kind)).toEqual(['skill']);
+  });
 });

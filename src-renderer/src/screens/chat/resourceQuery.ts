@@ -1,6 +1,6 @@
 // The composer's `@` (docs/chat.md, "A turn in the chat"): where an `@word` is being typed, the text
 // once a pick replaces it, and which of the servers' resources and templates (MCP 2025-11-25
-// "Resources") match it. Plain functions, so the rules are tested without a browser.
+// "Resources") and skills (docs/skills.md) match it. Plain functions, so the rules are tested without a browser.
 import type { ResourceTemplateView, ResourceView } from '@shared/resources';
 
 /** An `@word` in the composer: `@` at `start`, the word typed after it up to the caret at `end`. */
@@ -31,15 +31,27 @@ export function withoutAtQuery(text: string, q: AtQuery): { text: string; caret:
   return { text: before + after, caret: before.length };
 }
 
+/** A server's skill as the picker offers it (shared/skills.ts `SkillView`, the fields it shows). */
+export interface SkillOffer {
+  uri: string;
+  name: string;
+  /** Disambiguated across servers ("acme: refunds"). */
+  label: string;
+  description: string;
+}
+
 export type PickOption =
   | { kind: 'resource'; server: string; resource: ResourceView }
-  | { kind: 'template'; server: string; template: ResourceTemplateView };
+  | { kind: 'template'; server: string; template: ResourceTemplateView }
+  | { kind: 'skill'; server: string; skill: SkillOffer };
 
 /** What one server offers to attach. */
 export interface ServerOffer {
   server: string;
   resources: ResourceView[];
   templates: ResourceTemplateView[];
+  /** Its skills, when it serves the Skills extension. */
+  skills?: SkillOffer[];
 }
 
 export interface MatchedGroup {
@@ -54,13 +66,19 @@ export const SHOWN_PER_SERVER = 8;
 export const SHOWN_IN_ALL = 40;
 
 export const optionLabel = (o: PickOption): string =>
-  o.kind === 'resource' ? (o.resource.title ?? o.resource.name) : (o.template.title ?? o.template.name);
+  o.kind === 'resource'
+    ? (o.resource.title ?? o.resource.name)
+    : o.kind === 'skill'
+      ? o.skill.label
+      : (o.template.title ?? o.template.name);
 export const optionUri = (o: PickOption): string =>
-  o.kind === 'resource' ? o.resource.uri : o.template.uriTemplate;
+  o.kind === 'resource' ? o.resource.uri : o.kind === 'skill' ? o.skill.uri : o.template.uriTemplate;
+const optionName = (o: PickOption): string =>
+  o.kind === 'resource' ? o.resource.name : o.kind === 'skill' ? o.skill.name : o.template.name;
 
 /**
  * The offers that match `query` (case-insensitive, in the name, title or URI), by server in their order;
- * within a server the ones whose name starts with the query first, then resources before templates.
+ * within a server the ones whose name starts with the query first, then resources, templates, skills.
  */
 export function matchOffers(
   offers: readonly ServerOffer[],
@@ -74,9 +92,10 @@ export function matchOffers(
     const all: PickOption[] = [
       ...offer.resources.map((resource) => ({ kind: 'resource' as const, server: offer.server, resource })),
       ...offer.templates.map((template) => ({ kind: 'template' as const, server: offer.server, template })),
+      ...(offer.skills ?? []).map((skill) => ({ kind: 'skill' as const, server: offer.server, skill })),
     ];
     const rank = (o: PickOption) => {
-      const names = [optionLabel(o), o.kind === 'resource' ? o.resource.name : o.template.name];
+      const names = [optionLabel(o), optionName(o)];
       if (names.some((n) => n.toLowerCase().startsWith(q))) return 0;
       if ([...names, optionUri(o)].some((s) => s.toLowerCase().includes(q))) return 1;
       return -1;

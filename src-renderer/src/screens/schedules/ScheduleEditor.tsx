@@ -201,6 +201,12 @@ export function ScheduleEditor(props: { id: string | null; schedule?: Schedule; 
           </Field>
         </div>
         <Switch
+          label="Code mode"
+          description="The model may write one program that calls many tools. Each of its calls is policed as in any run of this schedule: one that would ask is refused, and the program gets the refusal as an exception."
+          checked={d.codeMode}
+          onCheckedChange={(codeMode) => set({ codeMode })}
+        />
+        <Switch
           label="Notify me of each run's outcome"
           checked={d.notify}
           onCheckedChange={(notify) => set({ notify })}

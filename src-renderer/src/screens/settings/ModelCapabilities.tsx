@@ -2,19 +2,16 @@
 // (settings.json `modelCapabilities`), over what the provider's model list says and Mooring's table. Images
 // from tools are shown to the person whatever is set here; this decides only what the model is sent.
 import { useState } from 'react';
+import { ModelSpecAdd } from './ModelSpecAdd';
 
 export type ModelCapabilitiesValue = Record<string, { vision?: boolean; tools?: boolean }>;
-
-const SPEC = /^(ollama|openai|anthropic):.+$/;
 
 export function ModelCapabilitiesField(props: {
   value: ModelCapabilitiesValue;
   onChange: (v: ModelCapabilitiesValue) => void;
 }) {
-  const [spec, setSpec] = useState('');
   const [vision, setVision] = useState(true);
   const rows = Object.entries(props.value).filter(([, c]) => c.vision !== undefined);
-  const typed = spec.trim();
   const set = (key: string, v: boolean | undefined) => {
     const { vision: _old, ...rest } = props.value[key] ?? {};
     const next = { ...props.value, [key]: v === undefined ? rest : { ...rest, vision: v } };
@@ -49,30 +46,17 @@ export function ModelCapabilitiesField(props: {
           ))}
         </ul>
       )}
-      <div className="inline model-caps-add">
-        <input
-          aria-label="Model to set (provider:model)"
-          aria-describedby="model-caps-note"
-          placeholder="openai:my-local-model"
-          value={spec}
-          onChange={(e) => setSpec(e.target.value)}
-          list="model-suggestions"
-        />
+      <ModelSpecAdd
+        label="Model to set (provider:model)"
+        noteId="model-caps-note"
+        placeholder="openai:my-local-model"
+        onAdd={(spec) => set(spec, vision)}
+      >
         <label className="inline">
           <input type="checkbox" checked={vision} onChange={(e) => setVision(e.target.checked)} /> Takes
           images
         </label>
-        <button
-          type="button"
-          disabled={!SPEC.test(typed)}
-          onClick={() => {
-            set(typed, vision);
-            setSpec('');
-          }}
-        >
-          Add
-        </button>
-      </div>
+      </ModelSpecAdd>
       <p className="muted small">Saved with Save below; takes effect from the next message.</p>
     </fieldset>
   );

@@ -15,6 +15,7 @@ import { Callout, PageHeader } from '../../ui';
 import '../chat/chat.css';
 import './settings.css';
 import { titleOf } from '../../shell/screens';
+import { CodeModeModelsField } from './CodeModeModels';
 import { ModelCapabilitiesField } from './ModelCapabilities';
 
 const LABEL: Record<ProviderView['id'], string> = {
@@ -41,6 +42,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
   const [defaultModel, setDefaultModel] = useState(data.defaultModel);
   const [titlesFromModel, setTitlesFromModel] = useState(data.titlesFromModel);
   const [modelCapabilities, setModelCapabilities] = useState(data.modelCapabilities);
+  const [codeModeModels, setCodeModeModels] = useState(data.codeModeModels);
   const [urls, setUrls] = useState<Record<string, string>>(
     Object.fromEntries(
       data.providers.map((p) => [
@@ -54,6 +56,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
     void qc.invalidateQueries({ queryKey: trpc.models.status.queryKey() });
     void qc.invalidateQueries({ queryKey: trpc.chat.defaultModel.queryKey() });
     void qc.invalidateQueries({ queryKey: trpc.models.list.queryKey() });
+    void qc.invalidateQueries({ queryKey: trpc.models.codeModeModels.queryKey() });
   };
   const save = useMutation(trpc.models.save.mutationOptions({ onSuccess: refresh }));
   return (
@@ -73,6 +76,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
             baseUrls: urls,
             titlesFromModel,
             modelCapabilities,
+            codeModeModels,
           });
         }}
       >
@@ -122,6 +126,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
           />
         ))}
         <ModelCapabilitiesField value={modelCapabilities} onChange={setModelCapabilities} />
+        <CodeModeModelsField value={codeModeModels} onChange={setCodeModeModels} />
         {/* Stays at the bottom of the window while the providers scroll past: Save is always in reach. */}
         <div className="actions models-footer">
           <ErrorNote error={save.error} testId="models-save-error" />

@@ -141,7 +141,7 @@ export function ApproveSkillDialog({
           checked={grantTools}
           onCheckedChange={setGrantTools}
           label={`Also grant allowed-tools: ${skill.allowedTools.join(', ')}`}
-          description="Off by default. Recorded with the approval; this version of Mooring never lets a skill change which tools run without asking, granted or not."
+          description="Off by default. When granted, these tools of this server run without asking in a conversation while the skill is loaded there (a flow between servers or a changed tool still asks); without it they ask as usual."
         />
       )}
       <ErrorNote error={approve.error} />
