@@ -57,13 +57,21 @@ describe('authorizeCall', () => {
     expect((await deps.audit.read()).map((e) => e.decision)).toEqual(['auto']);
   });
 
+  /** Resolves once `n` requests wait in the broker (the gate may await lookups before it asks). */
+  const waiting = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () =>
+        deps.broker.pending().length >= n ? resolve() : deps.broker.once('requested', () => check());
+      check();
+    });
+
   it('"always allow" answers the identical calls already waiting; other tools keep waiting', async () => {
     deps.questions = new WaitingQuestions();
     const first = authorizeCall(deps, call({ arguments: { path: '/a' } }));
     const second = authorizeCall(deps, call({ arguments: { path: '/b' } }));
     const third = authorizeCall(deps, call({ arguments: { path: '/c' } }));
     const other = authorizeCall(deps, call({ tool: { ...deleteFile, name: 'move_file' } }));
-    expect(deps.broker.pending()).toHaveLength(4);
+    await waiting(4);
     deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'always', decidedBy: 'user:ui' });
     await expect(first).resolves.toMatchObject({ decision: 'always' });
     await expect(second).resolves.toMatchObject({ decision: 'auto' });
@@ -81,6 +89,7 @@ describe('authorizeCall', () => {
     const a1 = authorizeCall(deps, call({ conversationId: 'A' }));
     const a2 = authorizeCall(deps, call({ conversationId: 'A', arguments: { path: '/b' } }));
     const b = authorizeCall(deps, call({ conversationId: 'B' }));
+    await waiting(3);
     deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'conversation', decidedBy: 'user:ui' });
     await expect(a1).resolves.toMatchObject({ decision: 'approve' });
     await expect(a2).resolves.toMatchObject({
