@@ -1,4 +1,4 @@
-// A view's calls waiting for approval hold no connection (docs/mcp-apps.md, "Act";
+// A view's calls waiting for approval hold no connection (docs/mcp-apps.md, "MCP Apps", Act;
 // src-main/core/apps/viewCallTickets.ts): a real `mooring web` child with the apps fixture's poller view
 // (test/fixtures/servers/appsServer.ts), which sends eight calls at once of a tool with no annotations, so
 // each asks. A browser has six HTTP/1.1 connections to the host: with more questions than that pending, the

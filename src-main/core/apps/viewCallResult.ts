@@ -1,4 +1,4 @@
-// A tool's result as a view gets it (docs/mcp-apps.md, "Act"): the normalised result back in the protocol's
+// A tool's result as a view gets it (docs/mcp-apps.md, "MCP Apps", Act): the normalised result back in the protocol's
 // shape.
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolResult } from '@shared/toolResult';

@@ -1,4 +1,4 @@
-// A view's tool call, detached from the request that started it (docs/mcp-apps.md, "Act"): the call may wait
+// A view's tool call, detached from the request that started it (docs/mcp-apps.md, "MCP Apps", Act): the call may wait
 // for the person's approval for minutes, and in browser mode a request held that long takes one of the
 // browser's six HTTP/1.1 connections to the host; a view that polls would hold them all, and then the answer
 // to the approval could not reach the host (src-main/core/api/eventStream.ts says the same of the streams).

@@ -1,5 +1,5 @@
 // A view's calls of its own server's tools for views only (`visibility: ["app"]`) are asked about once per
-// view (docs/mcp-apps.md, "Act"): a view that polls such a tool would otherwise ask every few seconds. The
+// view (docs/mcp-apps.md, "MCP Apps", Act): a view that polls such a tool would otherwise ask every few seconds. The
 // first call asks through the gate as any other; calls of the same tool from the same view meanwhile wait
 // for that answer. An "Allow" lets the view's later calls of it run (audited as allowed for this view); a
 // "Deny" refuses them without asking again until the view is opened anew. A view belongs to one

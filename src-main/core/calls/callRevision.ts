@@ -8,7 +8,7 @@
 //   approvals, one stat of their file) and the conversation grants (`gateSources`).
 // test/integration/verdictInputs.test.ts changes each input in turn and checks that this number moved
 // and that the next call's verdict follows.
-import type { VerdictSource } from '../safety/approvalGate';
+import type { VerdictSource } from '../safety/verdictSources';
 
 export class CallRevision {
   private value = 0;

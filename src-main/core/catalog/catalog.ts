@@ -368,7 +368,7 @@ function exclusionOf(
   toolSet: ToolSet | undefined,
 ): { reason: string; hint: string } | undefined {
   // A tool for views only never reaches a model: only a disabled server keeps it from its views (each view's
-  // call goes through the gate; docs/mcp-apps.md, "Act").
+  // call goes through the gate; docs/mcp-apps.md, "MCP Apps", Act).
   if (entry.appOnly)
     return filter.enabled === false ? serverExclusion(entry.server, entry.tool, filter) : undefined;
   const byServer = serverExclusion(entry.server, entry.tool, filter);

@@ -96,7 +96,7 @@ export function defaultExcludeTools(
   tools: readonly Pick<Tool, 'name' | 'annotations' | '_meta'>[],
 ): DefaultSafeSet {
   // A tool for views only is never offered to a model, so a switch for models means nothing to it: each
-  // view's call of it goes through the gate (apps/appViews.ts, docs/mcp-apps.md "Act").
+  // view's call of it goes through the gate (apps/appViews.ts, docs/mcp-apps.md, "MCP Apps", Act).
   const excludeTools = tools
     .filter((t) => annotationFlags(t).destructive && !isAppOnly(t))
     .map((t) => t.name);

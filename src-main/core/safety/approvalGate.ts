@@ -7,7 +7,7 @@
 // To add an input to the decision: a field of `GateSubject` (about the server or the tool, read by the tools
 // service at each call) or of `GateDeps` (a store or a switch), read in `decideGate`; a store that can change
 // without an event (a file another process writes) implements `VerdictSource` and is listed in
-// `gateSources`, so the call path's one revision moves with it (calls/callRevision.ts).
+// `gateSources` (verdictSources.ts), so the call path's one revision moves with it (calls/callRevision.ts).
 import type { ServerConfig } from '@shared/config';
 import { describeFlow, flowDestination, flowOf, type DataFlow, type ReadOrigin } from '@shared/dataFlow';
 import type { ApprovalLookup, AuditDecision, PolicyVerdict, ToolAnnotationHints } from '@shared/approval';
@@ -21,6 +21,7 @@ import type { FlowPermissions } from './flowPermissions';
 import { skillGrantOf, type SkillToolGrantLookup } from './skillToolGrant';
 import type { PinLookup, ToolPins } from './toolPins';
 import type { WaitingQuestions } from './waitingQuestions';
+import { withFlow } from './flowVerdict';
 import {
   serverIdentity,
   toolFingerprint,
@@ -147,22 +148,6 @@ export function decideGate(
       : verdict,
     ...(flow ? { flow } : {}),
   };
-}
-
-/** A store a decision reads that may change with no event here (a file another process writes). */
-export interface VerdictSource {
-  /** Goes up with every change (for a file: checked with one stat). */
-  revision(): number;
-}
-
-/** The gate's own sources that change without an event: what the call path's revision polls. */
-export function gateSources(deps: Pick<GateDeps, 'store' | 'grants' | 'pins' | 'flows'>): VerdictSource[] {
-  return [
-    deps.store,
-    ...(deps.grants ? [deps.grants] : []),
-    ...(deps.pins ? [deps.pins] : []),
-    ...(deps.flows ? [deps.flows] : []),
-  ];
 }
 
 /** One call as the fast path needs it: its tool's subject and decision, its arguments and who asks. */
@@ -398,23 +383,3 @@ export async function authorizeCall(
   await audit(audited, answer.decidedBy, { args, edited });
   return done(audited, answer.decidedBy, args, edited);
 }
-
-/**
- * The verdict with the flow taken in (docs/trust.md): a strong flow asks whatever skipped asking (trust-all,
- * YOLO, "always allow"); any other flow asks where the tool would have run only for being read-only; a
- * verdict that asks anyway names the flow.
- */
-function withFlow(verdict: PolicyVerdict, flow: DataFlow, chosenToSkip: boolean): PolicyVerdict {
-  if (verdict.decision === 'refuse') return verdict;
-  // A reason is a clause: the dialog and the terminal end it with their own period.
-  const text = describeFlow(flow).replace(/\.$/, '');
-  if (verdict.decision === 'ask') return { decision: 'ask', reason: `${text}. ${capital(verdict.reason)}` };
-  if (flow.strong)
-    return {
-      decision: 'ask',
-      reason: `${text}. It comes from untrusted or open-world content and goes to an open-world tool`,
-    };
-  return chosenToSkip ? verdict : { decision: 'ask', reason: text };
-}
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
