@@ -45,6 +45,8 @@ test('eight questions from a polling view leave Allow, Escape and reload working
 
   const dialog = page.getByTestId('approval-dialog');
   await expect(dialog).toContainText('7 more waiting');
+  // A view asked: the denial goes to the view, not to the model.
+  await expect(dialog).toContainText('Refuse this call; the app’s view gets an error saying you refused.');
   await shot(page, 'apps-eight-pending');
   // Eight calls wait, more than the browser's six connections: the answer still gets through.
   await dialog.getByRole('button', { name: 'Allow once' }).click();

@@ -32,6 +32,13 @@ function useAsker(request: ApprovalRequest): string | undefined {
   return byApp ? `${byApp} in ${conversation}` : conversation;
 }
 
+/** Who hears of a denial: an app's view, the model of a conversation, or whoever else called. */
+function deniedTo(request: ApprovalRequest): string {
+  if (appOfClient(request.client)) return 'the app’s view gets an error saying you refused';
+  if (request.conversationId !== undefined) return 'the model is told you said no';
+  return 'the caller is told you said no';
+}
+
 function ApprovalBody({
   request,
   denyButton,
@@ -203,7 +210,7 @@ function ApprovalBody({
           Deny
         </button>
         <span className="choice-hint" id={`${request.id}-deny`}>
-          Refuse this call; the model is told you said no.
+          Refuse this call; {deniedTo(request)}.
         </span>
       </div>
     </>
