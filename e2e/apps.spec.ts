@@ -149,6 +149,22 @@ test('a message from the form view shows in the conversation as the app’s, not
   await expect(fromApp.getByTestId('msg-app-label')).toContainText(
     'Sent by the apps app (show_form view), not by you',
   );
+  // Readable on the bubble's colour (it was a muted grey on the accent, 1.6:1).
+  const ratio = await fromApp.getByTestId('msg-app-label').evaluate((label) => {
+    // WCAG 2.1 contrast of the label's text colour on its bubble's background (both opaque rgb()).
+    const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = (c: string) => {
+      const [r, g, b] = rgb(c).map((v) => {
+        const x = v / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const fg = lum(getComputedStyle(label).color);
+    const bg = lum(getComputedStyle(label.closest('.msg')!).backgroundColor);
+    return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+  });
+  expect(ratio).toBeGreaterThanOrEqual(4.5);
   await expect(page.getByTestId('msg-assistant').last()).toContainText('I got your note from the form.');
   const last = model.requests.filter((r) => r.method === 'POST').at(-1)!.body as {
     messages: { role: string; content: unknown }[];
@@ -183,5 +199,10 @@ test('the Playground shows the view of a tool it ran', async () => {
   await page.getByTestId('app-view').getByRole('button', { name: 'Fullscreen', exact: true }).click();
   await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'fullscreen');
   await page.getByTestId('app-view').getByRole('button', { name: 'Exit fullscreen', exact: true }).click();
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'inline');
+  // Escape leaves fullscreen too.
+  await page.getByTestId('app-view').getByRole('button', { name: 'Fullscreen', exact: true }).click();
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'fullscreen');
+  await page.keyboard.press('Escape');
   await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'inline');
 });

@@ -253,6 +253,18 @@ function AppFrame(
     // The state is read through its JSON: a new object with the same content is no news.
   }, [initialized, stateKey]);
 
+  // Escape leaves fullscreen, as a video player's does (keys typed inside the view's frame stay the view's).
+  useEffect(() => {
+    if (mode !== 'fullscreen') return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      setMode('inline');
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [mode]);
+
   // The server changed the view's resource: the newer read replaces this one after the spec's teardown.
   const replacement = props.replacement;
   useEffect(() => {
