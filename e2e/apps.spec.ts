@@ -78,6 +78,20 @@ test('the counter view renders on another origin, and a click runs the app-only 
   await expect(inner.getByTestId('count')).toHaveText('4');
   await expect(inner.getByTestId('status')).toHaveText('incremented by the app-only tool');
   await shot(page, 'apps-counter');
+  // Picture in picture floats clear of the composer: Send stays visible and clickable.
+  await view.getByRole('button', { name: 'Picture in picture' }).click();
+  await expect(view).toHaveAttribute('data-mode', 'pip');
+  const sendButton = page.getByRole('button', { name: 'Send', exact: true });
+  const [pip, sendBox] = [await view.boundingBox(), await sendButton.boundingBox()];
+  const overlaps =
+    pip!.x < sendBox!.x + sendBox!.width &&
+    sendBox!.x < pip!.x + pip!.width &&
+    pip!.y < sendBox!.y + sendBox!.height &&
+    sendBox!.y < pip!.y + pip!.height;
+  expect(overlaps, 'the floating view covers Send').toBe(false);
+  await shot(page, 'apps-counter-pip');
+  await view.getByRole('button', { name: 'Back into the card' }).click();
+  await expect(view).toHaveAttribute('data-mode', 'inline');
 });
 
 test("the model's requests never list the app-only tool", async () => {
