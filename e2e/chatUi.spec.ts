@@ -140,12 +140,14 @@ test('keyboard: the shortcuts list, new conversation into the composer, search',
   const list = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(list).toBeVisible();
   await expect(list.getByTestId('shortcuts')).toContainText('New conversation');
+  // In a browser, not Mod+Shift+O: that is the browser's bookmark manager.
+  await expect(list.getByTestId('shortcuts')).toContainText('Ctrl+Alt+N');
   await shot(page, 'chat-shortcuts');
   await page.keyboard.press('Escape');
   await expect(list).toBeHidden();
   await page.keyboard.press('Control+K');
   await expect(page.getByLabel('Search conversations')).toBeFocused();
-  await page.keyboard.press('Control+Shift+O');
+  await page.keyboard.press('Control+Alt+N');
   await expect(page.getByRole('heading', { name: 'New conversation' })).toBeVisible();
   await expect(page.getByLabel('Message')).toBeFocused();
   await page.getByLabel('Search conversations').focus();
@@ -311,7 +313,7 @@ test('axe: the servers screen has no serious or critical violation', async () =>
 
 test('Escape stops an answer that hangs', async () => {
   await page.getByRole('button', { name: 'Chat', exact: true }).click();
-  await page.keyboard.press('Control+Shift+O');
+  await page.keyboard.press('Control+Alt+N');
   const aborted = model.nextClientAbort();
   await ask('Think forever');
   await expect(page.locator('[data-streaming="true"]')).toContainText('Thinking for a long while');

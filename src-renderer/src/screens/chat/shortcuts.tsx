@@ -14,13 +14,27 @@ interface Shortcut {
 
 const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey;
 
+/**
+ * New conversation: ChatGPT's Mod+Shift+O in the desktop app; in a browser that key opens the browser's
+ * own bookmark manager before the page sees it, so browser mode takes Mod+Alt+N (no browser uses it).
+ */
+const inBrowser = typeof window !== 'undefined' && !('mooring' in window);
+const NEW_CONVERSATION: Shortcut = inBrowser
+  ? {
+      keys: 'Mod+Alt+N',
+      does: 'New conversation',
+      action: 'new',
+      matches: (e) => mod(e) && e.altKey && !e.shiftKey && e.code === 'KeyN',
+    }
+  : {
+      keys: 'Mod+Shift+O',
+      does: 'New conversation',
+      action: 'new',
+      matches: (e) => mod(e) && e.shiftKey && e.key.toLowerCase() === 'o',
+    };
+
 export const SHORTCUTS: Shortcut[] = [
-  {
-    keys: 'Mod+Shift+O',
-    does: 'New conversation',
-    action: 'new',
-    matches: (e) => mod(e) && e.shiftKey && e.key.toLowerCase() === 'o',
-  },
+  NEW_CONVERSATION,
   {
     keys: 'Mod+K',
     does: 'Search conversations',
