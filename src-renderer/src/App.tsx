@@ -25,6 +25,7 @@ import {
   WorkspaceScreen,
   preloadScreens,
 } from './screens/lazyScreens';
+import { MAIN_ID } from './shell/mainRegion';
 import { Sidebar } from './shell/Sidebar';
 import type { Route } from './shell/screens';
 import { useUi } from './stores/uiStore';
@@ -64,8 +65,19 @@ export function App() {
   return (
     <TooltipProvider>
       <div className="app">
+        {/* The first tab stop: past the sidebar to the page (hash links are routes here, hence the focus). */}
+        <a
+          className="skip-link"
+          href={`#${MAIN_ID}`}
+          onClick={(e) => {
+            e.preventDefault();
+            document.getElementById(MAIN_ID)?.focus();
+          }}
+        >
+          Skip to content
+        </a>
         <Sidebar />
-        <main className={route === 'chat' ? 'content content-full' : 'content'}>
+        <main id={MAIN_ID} tabIndex={-1} className={route === 'chat' ? 'content content-full' : 'content'}>
           {settings.data?.yolo && (
             <Callout tone="danger" role="alert" title="YOLO mode is on">
               Every tool call runs without asking you, except a tool that changed since Mooring first saw it.

@@ -7,6 +7,7 @@ import { useTRPC } from '../api/trpc';
 import { useUi } from '../stores/uiStore';
 import { cx } from '../ui';
 import { NAV } from './nav';
+import { MAIN_ID } from './mainRegion';
 
 export function Sidebar() {
   const { route, navigate } = useUi();
@@ -35,7 +36,11 @@ export function Sidebar() {
                   type="button"
                   className={cx('nav-item', route === r && 'active')}
                   aria-current={route === r ? 'page' : undefined}
-                  onClick={() => navigate(r)}
+                  onClick={() => {
+                    navigate(r);
+                    // Focus goes where the chosen page is, not back to the sidebar (App.tsx's <main>).
+                    document.getElementById(MAIN_ID)?.focus({ preventScroll: true });
+                  }}
                 >
                   <Icon size={16} aria-hidden />
                   <span className="nav-label">{label}</span>
