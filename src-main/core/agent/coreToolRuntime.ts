@@ -24,6 +24,11 @@ export interface CoreToolRuntimeDeps {
   settings: () => Settings;
   /** The servers' approved skills and the skill-loading path, for `load_skill` (skillTool.ts). */
   skills?: SkillAccess;
+  /**
+   * Conversations already told their tools load on demand, shared by every runtime of the process (a turn
+   * may get a runtime of its own); without it, this runtime's own.
+   */
+  announcedDeferred?: Set<string>;
 }
 
 export interface CoreToolRuntimeOptions {
@@ -64,13 +69,15 @@ function said(list: CatalogEntry[], state: 'on' | 'off'): string | undefined {
 
 export class CoreToolRuntime implements AgentToolRuntime {
   private readonly conversations = new Map<string, ConversationTools>();
-  /** Conversations already told that their tools load on demand. */
-  private readonly announcedDeferred = new Set<string>();
+  /** Conversations already told that their tools load on demand (CoreToolRuntimeDeps.announcedDeferred). */
+  private readonly announcedDeferred: Set<string>;
 
   constructor(
     private readonly deps: CoreToolRuntimeDeps,
     private readonly opts: CoreToolRuntimeOptions,
-  ) {}
+  ) {
+    this.announcedDeferred = deps.announcedDeferred ?? new Set();
+  }
 
   private provider(): Provider {
     const p = this.opts.provider;

@@ -13,6 +13,8 @@ import type { AgentToolRuntime } from './toolRuntime';
 
 export class TurnRuntimes {
   private readonly byConversation = new Map<string, { key: string; runtime: AgentToolRuntime }>();
+  /** The conversations told their tools load on demand: once per conversation, whichever runtime runs it. */
+  private readonly announcedDeferred = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -29,6 +31,7 @@ export class TurnRuntimes {
         tools: this.deps.tools,
         settings: () => this.deps.settings.current(),
         ...(this.deps.skills ? { skills: this.deps.skills } : {}),
+        announcedDeferred: this.announcedDeferred,
       },
       opts,
     );
