@@ -20,10 +20,15 @@ interface Reply {
   body: string;
 }
 
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      { host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } },
       (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
@@ -106,25 +111,7 @@ describe('browser mode', () => {
   });
 
   it('hands a new one-time link only to a POST with the link key and no Origin; each link works once', async () => {
-    const post = (headers: Record<string, string>) =>
-      new Promise<Reply>((resolve, reject) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port: web.port,
-            path: '/_mooring/link',
-            method: 'POST',
-            headers: { host: `127.0.0.1:${web.port}`, ...headers },
-          },
-          (res) => {
-            let body = '';
-            res.on('data', (d: Buffer) => (body += d.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-          },
-        );
-        req.on('error', reject);
-        req.end();
-      });
+    const post = (headers: Record<string, string>) => get(web.port, '/_mooring/link', headers, 'POST');
     expect((await post({})).status).toBe(403);
     expect((await post({ 'x-mooring-link-key': 'x'.repeat(43) })).status).toBe(403);
     // A page cannot ask, even one that learned the key: it always sends an Origin.
