@@ -46,6 +46,8 @@ export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage, live?: 
     phase: step.status,
     arguments: step.editedArguments ?? call.arguments,
     ...(step.editedArguments ? { edited: true } : {}),
+    // The loop's own words for a call the person stopped (agent/toolLoop.ts, abortText).
+    ...(step.status === 'failed' && /^cancelled(?::|$)/.test(step.text) ? { cancelled: true } : {}),
     ...(step.status === 'done'
       ? {
           result: {

@@ -5,6 +5,7 @@ import type { ChatMessage } from '@shared/chat';
 import { TooltipProvider } from '../../ui';
 import { announcementOf, ChatAnnouncer } from './ChatAnnouncer';
 import { EditMessage, TurnActions, UserActions } from './MessageActions';
+import { viewOfStep } from './ChatToolCard';
 
 afterEach(cleanup);
 
@@ -73,5 +74,15 @@ describe('message actions', () => {
     expect(screen.queryByRole('button', { name: 'Edit and ask again' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Regenerate answer' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Copy answer' })).toBeTruthy();
+  });
+});
+
+describe('a saved tool step on its card', () => {
+  const call = { id: 'c', name: 'mcp__fs__list_directory', arguments: { path: '.' } };
+  it('is cancelled when the loop says the person stopped it, and failed otherwise', () => {
+    const step = (text: string) => ({ ...tool('failed'), text }) as Extract<ChatMessage, { role: 'tool' }>;
+    expect(viewOfStep(call, step('cancelled: The turn was cancelled')).cancelled).toBe(true);
+    expect(viewOfStep(call, step('cancelled')).cancelled).toBe(true);
+    expect(viewOfStep(call, step('ENOENT: no such file')).cancelled).toBeUndefined();
   });
 });
