@@ -3,6 +3,7 @@
 // conversation has it (durable, and what the model read), else the call's state on the one tool-call
 // stream (the calls store), else the call as the model asked for it.
 import { useMutation } from '@tanstack/react-query';
+import { CircleStop } from 'lucide-react';
 import { useRef } from 'react';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
 import { RUN_CODE_TOOL } from '@shared/codeMode';
@@ -13,6 +14,7 @@ import { useTRPC } from '../../api/trpc';
 import { AppViewSlot, type AppViewProps } from '../../components/apps/AppView';
 import { ToolCallCard, viewOfEvent, type CallView } from '../../components/ToolCallCard';
 import { useCalls } from '../../stores/callStore';
+import { Button } from '../../ui';
 import { useChat } from './chatStore';
 import { ProgramCard } from './ProgramCard';
 
@@ -173,14 +175,16 @@ function ServerToolCard(props: {
         callKey={call.id}
       />
       {active && (
-        <button
-          type="button"
+        <Button
+          size="sm"
+          variant="secondary"
           className="chat-tool-cancel"
+          icon={<CircleStop size={14} />}
           onClick={() => cancel.mutate({ conversationId })}
           disabled={cancel.isPending}
         >
           Cancel
-        </button>
+        </Button>
       )}
     </div>
   );
