@@ -6,6 +6,7 @@ import { TooltipProvider } from '../../ui';
 import { announcementOf, ChatAnnouncer } from './ChatAnnouncer';
 import { EditMessage, TurnActions, UserActions } from './MessageActions';
 import { viewOfStep } from './ChatToolCard';
+import { NoModelBanner } from './NoModelBanner';
 
 afterEach(cleanup);
 
@@ -84,5 +85,24 @@ describe('a saved tool step on its card', () => {
     expect(viewOfStep(call, step('cancelled: The turn was cancelled')).cancelled).toBe(true);
     expect(viewOfStep(call, step('cancelled')).cancelled).toBe(true);
     expect(viewOfStep(call, step('ENOENT: no such file')).cancelled).toBeUndefined();
+  });
+});
+
+describe('the banner when no model is reachable', () => {
+  it('names the provider that is down and what to do for it, not Ollama for every provider', () => {
+    const { rerender } = render(
+      <NoModelBanner model="openai:gpt-4o" reason="fetch failed" onOpenModels={() => undefined} />,
+    );
+    const banner = screen.getByTestId('chat-no-model');
+    expect(banner.textContent).toContain('The OpenAI-compatible endpoint is not reachable (openai:gpt-4o).');
+    expect(banner.textContent).toContain('fetch failed.');
+    expect(banner.textContent).toContain('OPENAI_API_KEY');
+    expect(banner.textContent).not.toContain('Ollama');
+    rerender(<NoModelBanner model="ollama:llama3.2" reason="fetch failed" onOpenModels={() => undefined} />);
+    expect(banner.textContent).toContain('Ollama is not reachable');
+    expect(banner.textContent).toContain('Start Ollama');
+    rerender(<NoModelBanner model="anthropic:claude" reason={undefined} onOpenModels={() => undefined} />);
+    expect(banner.textContent).toContain('ANTHROPIC_API_KEY');
+    expect(banner.textContent).not.toContain('Ollama');
   });
 });
