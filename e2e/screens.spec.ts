@@ -289,7 +289,7 @@ test('the form: Trust shows the exact command line; working folder, policy and m
   expect(servers().some((s) => s.name === 'custom')).toBe(false);
 });
 
-test('Refresh says what it did; the Logs view has lifecycle lines and, on request, the JSON-RPC traffic', async () => {
+test('Reload tool list says what it did; the Logs view has lifecycle lines and, on request, the JSON-RPC traffic', async () => {
   await openScreen(page, 'Logs');
   await page.getByRole('tab', { name: 'memory' }).click();
   const log = page.getByRole('log', { name: 'Log of memory' });
@@ -298,10 +298,12 @@ test('Refresh says what it did; the Logs view has lifecycle lines and, on reques
   await page.getByRole('switch', { name: 'Record JSON-RPC traffic' }).click();
   await expect(page.getByRole('switch', { name: 'Record JSON-RPC traffic' })).toBeChecked();
   await openScreen(page, 'Servers');
-  await row('memory').getByRole('button', { name: 'Refresh' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Refreshed memory' })).toContainText(
-    '9 tools listed',
-  );
+  // Named for what it does: the server is asked for its tools again, it is not restarted.
+  await expect(row('memory').getByRole('button', { name: 'Refresh' })).toHaveCount(0);
+  await row('memory').getByRole('button', { name: 'Reload tool list' }).click();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Reloaded the tool list of memory' }),
+  ).toContainText('9 tools listed; the server kept running');
   await openScreen(page, 'Logs');
   await page.getByRole('tab', { name: 'memory' }).click();
   await expect(log).toContainText('→ {"method":"tools/list"');
