@@ -262,6 +262,11 @@ test('the form: Trust shows the exact command line; working folder, policy and m
   await form.getByLabel('Arguments (one per line)').fill('--port\n0');
   await form.getByLabel('Working folder').fill('/srv/data');
   await form.getByLabel('Approval policy').selectOption('always-ask');
+  // What a first server does not need is folded under Advanced.
+  await expect(form.getByLabel('Log level')).toBeHidden();
+  await expect(form.getByLabel('Sampling budget (tokens per hour)')).toBeHidden();
+  await expect(form.getByLabel('Message size limit (MB)')).toBeHidden();
+  await form.getByText('Advanced', { exact: true }).click();
   await form.getByLabel('Message size limit (MB)').fill('16');
   await expect(form.getByTestId('trust-command-line')).toHaveCount(0);
   // The Form/JSON tabs: no scrollbar of their own.
