@@ -97,8 +97,10 @@ test('first launch: the empty state teaches, and a detected Claude Desktop confi
   await expectAccessible(page, 'Servers (empty, detected clients)');
   await shot(page, 'a01-first-launch-detected');
 
-  await claude.getByRole('button', { name: 'Review Claude Desktop' }).click();
+  // The empty state's "Import from Claude Desktop" imports the file found, not a blank chooser.
+  await page.getByTestId('empty-servers').getByRole('button', { name: 'Import from Claude Desktop' }).click();
   const dialog = page.getByTestId('import-dialog');
+  await expect(dialog).toContainText('claude_desktop_config.json');
   await expect(dialog.getByTestId('import-command-line')).toContainText(`node ${MEMORY}`);
   await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
   await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
