@@ -1,6 +1,7 @@
 // Settings > Appearance: the app's colours — the OS's choice, light or dark (shell/theme.ts). A choice
 // applies at once and is saved in settings.json (`theme`; `mooring settings set theme dark` at a terminal).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { THEMES, type Theme } from '@shared/settings';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -28,7 +29,9 @@ export function AppearanceScreen() {
       onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.settings.queryKey() }),
     }),
   );
-  const current = save.isPending ? save.variables.theme : (settings.data?.theme ?? 'system');
+  // The choice shows at once, before settings.json is read back.
+  const [chosen, setChosen] = useState<Theme | null>(null);
+  const current = chosen ?? settings.data?.theme ?? 'system';
   return (
     <section aria-labelledby="appearance-title" className="settings">
       <PageHeader id="appearance-title" title={titleOf('appearance')} description="How Mooring looks." />
@@ -44,6 +47,7 @@ export function AppearanceScreen() {
                 checked={current === t}
                 aria-describedby={`theme-${t}-says`}
                 onChange={() => {
+                  setChosen(t);
                   applyTheme(t);
                   save.mutate({ theme: t });
                 }}
