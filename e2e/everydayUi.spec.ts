@@ -161,6 +161,29 @@ test('the add form folds log level, sampling budget and message size under Advan
   await expect(form).toBeHidden();
 });
 
+test('a server that fails its first start says so, with its Logs a click away', async () => {
+  await openScreen(page, 'Servers');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const form = page.getByTestId('server-form');
+  await form.getByRole('tab', { name: 'JSON' }).click();
+  await form
+    .getByLabel('Server JSON')
+    .fill(JSON.stringify({ name: 'broken', command: 'node', args: [join(home, 'no-such-server.js')] }));
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByTestId('server-broken').getByTestId('server-state')).toHaveText('failed');
+  const said = page.getByTestId('toast').filter({ hasText: 'broken failed to start' });
+  await expect(said).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'has not connected yet' })).toHaveCount(0);
+  await said.getByRole('button', { name: 'Open its Logs' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Logs' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'broken' })).toHaveAttribute('aria-selected', 'true');
+  await openScreen(page, 'Servers');
+  await page.getByTestId('server-broken').getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('button', { name: 'Remove', exact: true }).last().click();
+  await expect(page.getByTestId('server-broken')).toHaveCount(0);
+});
+
 test('Settings > Appearance: system, light or dark, applied at once and kept', async () => {
   await page.emulateMedia({ colorScheme: 'light' });
   await openScreen(page, 'Appearance');

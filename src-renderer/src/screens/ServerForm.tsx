@@ -15,11 +15,12 @@ import { useTRPC } from '../api/trpc';
 import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
 import { clientConfigKind, draftFrom, emptyDraft, inputFrom, type ServerDraft } from '../lib/serverDraft';
-import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs, toast } from '../ui';
+import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs } from '../ui';
 import { ConfinementFields } from './ConfinementFields';
 import { KeyValueEditor } from './KeyValueEditor';
 import { AdvancedFields } from './ServerFormAdvanced';
 import { TestResult } from './TestResult';
+import { toastWhenSettled } from './serverAddedToast';
 import { isLocalTransport } from '@shared/transports';
 
 const POLICIES: { value: ServerPolicy; label: string }[] = [
@@ -49,9 +50,11 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
       onSuccess: (saved) => {
         if (saved.safeDefaults.disabledCount > 0) ui.notify({ servers: [saved.name] });
         else if (saved.safeDefaults.pending)
-          toast({
-            title: `${saved.name} added`,
-            description: 'It has not connected yet: its destructive tools start off when it first does.',
+          toastWhenSettled({
+            qc,
+            listKey: trpc.servers.list.queryKey(),
+            name: saved.name,
+            showLogs: ui.showLogs,
           });
         onSaved();
       },

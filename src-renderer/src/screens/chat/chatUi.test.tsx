@@ -5,7 +5,7 @@ import type { ChatMessage } from '@shared/chat';
 import { TooltipProvider } from '../../ui';
 import { announcementOf, ChatAnnouncer } from './ChatAnnouncer';
 import { EditMessage, TurnActions, UserActions } from './MessageActions';
-import { viewOfStep } from './ChatToolCard';
+import { identity, viewOfStep } from './ChatToolCard';
 import { NoModelBanner } from './NoModelBanner';
 
 afterEach(cleanup);
@@ -104,5 +104,30 @@ describe('the banner when no model is reachable', () => {
     rerender(<NoModelBanner model="anthropic:claude" reason={undefined} onOpenModels={() => undefined} />);
     expect(banner.textContent).toContain('ANTHROPIC_API_KEY');
     expect(banner.textContent).not.toContain('Ollama');
+  });
+});
+
+describe("a failed call's card", () => {
+  it('names the tool by its title and server from the catalog when the step does not say which tool it was', () => {
+    const call = { id: 'c', name: 'mcp__fs__write_file', arguments: {} };
+    const failed = { ...tool('failed'), name: call.name, text: 'listed in excludeTools' } as Extract<
+      ChatMessage,
+      { role: 'tool' }
+    >;
+    delete (failed as { target?: unknown }).target;
+    const known = [
+      { server: 'fs', tool: 'write_file', friendlyName: 'Write File (fs)', modelName: 'mcp__fs__write_file' },
+    ];
+    expect(viewOfStep(call, failed, undefined, known)).toMatchObject({
+      friendlyName: 'Write File (fs)',
+      server: 'fs',
+      tool: 'write_file',
+    });
+    // A bare name the model used resolves too, when one tool has it.
+    expect(identity({ ...call, name: 'write_file' }, undefined, undefined, known).friendlyName).toBe(
+      'Write File (fs)',
+    );
+    // Without a catalog entry, what the name says.
+    expect(viewOfStep(call, failed).friendlyName).toBe('write_file');
   });
 });
