@@ -25,6 +25,8 @@ export interface CallView {
   result?: WireToolResult;
   /** The task the server runs the call as (MCP 2025-11-25 "Tasks"), while it is followed and after. */
   task?: CallTask;
+  /** The standing permission it ran under without a question ("Always allow"): marked on the card. */
+  grant?: string;
   /** A failed call that did not finish because the person cancelled it (or Mooring closed): not an error. */
   cancelled?: boolean;
 }
@@ -46,6 +48,7 @@ export function viewOfEvent(e: WireToolCallEvent): CallView {
     ...(e.fixes?.length ? { fixes: e.fixes } : {}),
     ...(e.result ? { result: e.result } : {}),
     ...(e.task ? { task: e.task } : {}),
+    ...(e.grant ? { grant: e.grant } : {}),
     ...(e.phase === 'failed' && e.error?.code === 'cancelled' ? { cancelled: true } : {}),
   };
 }
@@ -87,6 +90,15 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
         <span className="muted">
           {shown(view.server)} / {shown(view.tool)}
         </span>
+        {view.grant && (
+          <span
+            className="badge call-grant"
+            data-testid="call-grant"
+            title={`Ran without asking you: ${shown(view.grant)} (Permissions lists it, and takes it back)`}
+          >
+            ✓ {shown(view.grant)}
+          </span>
+        )}
         <span className={`badge phase ${cancelled ? 'cancelled' : phase}`} data-testid="call-phase">
           {cancelled ? 'cancelled' : (PHASE_TEXT[phase] ?? phase)}
         </span>

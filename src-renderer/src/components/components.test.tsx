@@ -206,6 +206,16 @@ describe('ToolCallCard', () => {
     expect(screen.getByRole('alert').textContent).toContain('Timed out.');
   });
 
+  it('marks a call that ran under a standing permission, with what granted it', () => {
+    const { rerender } = render(
+      <ToolCallCard view={viewOfEvent({ ...base, seq: 4, phase: 'running', grant: 'Always allow' })} />,
+    );
+    expect(screen.getByTestId('call-grant').textContent).toBe('✓ Always allow');
+    expect(screen.getByTestId('call-grant').getAttribute('title')).toContain('Ran without asking you');
+    rerender(<ToolCallCard view={viewOfEvent({ ...base, seq: 5, phase: 'running' })} />);
+    expect(screen.queryByTestId('call-grant')).toBeNull();
+  });
+
   it('marks arguments the user edited before approving', () => {
     render(
       <ToolCallCard

@@ -70,6 +70,7 @@ export function viewOfStep(
     phase: step.status,
     arguments: step.editedArguments ?? call.arguments,
     ...(step.editedArguments ? { edited: true } : {}),
+    ...(step.grant ? { grant: step.grant } : {}),
     // The loop's own words for a call the person stopped (agent/toolLoop.ts, abortText).
     ...(step.status === 'failed' && /^cancelled(?::|$)/.test(step.text) ? { cancelled: true } : {}),
     ...(step.status === 'done'
