@@ -108,6 +108,8 @@ test('the Add server dialog in dark: one answer at a time, Test or Save', async 
 });
 
 test('every screen in dark at 1280×800 and 900×700: axe finds nothing serious, nothing overflows sideways', async () => {
+  // A deadline, not a speed judgement: two axe runs per screen grow with every screen added.
+  test.setTimeout(360_000);
   await everyScreen(page, async (label, w, h) => {
     await expectAccessible(page, `${label} (dark, ${w}×${h})`);
     await shot(page, `dark-${label.toLowerCase().replace(/ /g, '-')}-${w}x${h}`);

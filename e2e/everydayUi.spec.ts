@@ -178,7 +178,11 @@ test('a server that fails its first start says so, with its Logs a click away', 
   await said.getByRole('button', { name: 'Open its Logs' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Logs' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'broken' })).toHaveAttribute('aria-selected', 'true');
-  await openScreen(page, 'Servers');
+  // The sidebar's Servers entry now counts the failed server in its name.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: /^Servers\b/ })
+    .click();
   await page.getByTestId('server-broken').getByRole('button', { name: 'Remove' }).click();
   await page.getByRole('button', { name: 'Remove', exact: true }).last().click();
   await expect(page.getByTestId('server-broken')).toHaveCount(0);

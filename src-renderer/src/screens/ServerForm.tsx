@@ -49,7 +49,8 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
     trpc.servers.add.mutationOptions({
       onSuccess: (saved) => {
         if (saved.safeDefaults.disabledCount > 0) ui.notify({ servers: [saved.name] });
-        else if (saved.safeDefaults.pending)
+        // Whether it runs or failed, said once its first start is over (it may be over already).
+        else
           toastWhenSettled({
             qc,
             listKey: trpc.servers.list.queryKey(),
