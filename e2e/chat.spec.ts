@@ -159,9 +159,15 @@ test('a long-running tool shows its progress bar; Cancel on the card stops the t
   await expect(bar).toBeVisible();
   await expect(bar).toHaveAttribute('aria-valuenow', /^[1-9]/);
   await shot(page, 'chat-07-progress');
+  // The design system's button, not the browser's bare one.
+  await expect(lastTool().getByRole('button', { name: 'Cancel' })).toHaveClass(/\bbtn-secondary\b/);
   await lastTool().getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('msg-note').last()).toHaveText('Cancelled.');
   await expect(lastTool().getByRole('button', { name: 'Cancel' })).toBeHidden();
+  // The person stopped it: said so, in grey, not as a red failure.
+  await expect(lastTool().getByTestId('call-phase')).toHaveText('cancelled');
+  await expect(lastTool().getByTestId('call-card')).toHaveClass(/phase-cancelled/);
+  await expect(lastTool().getByRole('alert')).toHaveCount(0);
 });
 
 test('server sampling: the dialog shows the request, the edit reaches the model, the tool gets the answer', async () => {

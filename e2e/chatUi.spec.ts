@@ -31,8 +31,16 @@ const RICH = [
   '- second point',
   '',
   '```js',
-  'const answer = 42;',
+  `const answer = 42; // ${'a comment long enough to scroll sideways under the copy button '.repeat(3)}`,
   '```',
+  '',
+  'Math in LaTeX delimiters: \\(a^2 + b^2 = c^2\\), and displayed:',
+  '',
+  '\\[',
+  '\\int_0^1 x\\,dx',
+  '\\]',
+  '',
+  'Prices stay text: $5 and $10.',
   '',
   'Unsafe bits stay text: <script>window.pwned = 1</script> <img src=x onerror="window.pwned = 2">',
 ].join('\n');
@@ -81,6 +89,14 @@ test('an answer with a table, a list and a code block renders as such; HTML in i
   await expect(answer.locator('ul > li')).toHaveCount(2);
   await expect(answer.locator('pre code .hljs-keyword')).toHaveText('const');
   await expect(answer.getByRole('button', { name: 'Copy code' })).toBeVisible();
+  // The copy button sits above the code, never over a line that scrolls under it.
+  const copyBox = (await answer.getByRole('button', { name: 'Copy code' }).boundingBox())!;
+  const codeBox = (await answer.locator('pre').boundingBox())!;
+  expect(copyBox.y + copyBox.height).toBeLessThanOrEqual(codeBox.y + 0.5);
+  // \( \) and \[ \] are math; single dollars are prices.
+  await expect(answer.locator('.katex')).toHaveCount(2);
+  await expect(answer.locator('.katex-display')).toHaveCount(1);
+  await expect(answer).toContainText('Prices stay text: $5 and $10.');
   await expect(answer).toContainText('<script>window.pwned = 1</script>');
   await expect(answer).toContainText('<img src=x onerror=');
   await expect(answer.locator('script, img')).toHaveCount(0);
@@ -177,6 +193,10 @@ test('keyboard-only approval: the dialog opens on Deny, Escape denies, focus com
   await expect(page.getByLabel('Message')).toBeFocused();
   await expect(page.getByTestId('msg-markdown').last()).toHaveText('Written.');
   expect(readFileSync(`${root}/allowed.txt`, 'utf8')).toBe('yes');
+  // The filesystem's structured content only restates its text: left out; the result has its label.
+  const written = page.getByTestId('chat-tool').last();
+  await expect(written.getByRole('region', { name: /^Result of / })).toContainText('Result');
+  await expect(written.getByTestId('structured-result')).toHaveCount(0);
   await expectAccessible(page, 'the chat');
 });
 

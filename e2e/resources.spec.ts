@@ -161,6 +161,7 @@ test("a server's own log level and sampling budget in its form; the default leve
   await openScreen(page, 'Servers');
   await page.getByTestId('server-catalog').getByRole('button', { name: 'Edit' }).click();
   const form = page.getByTestId('server-form');
+  await form.getByText('Advanced', { exact: true }).click();
   await form.getByLabel('Log level').selectOption('notice');
   await form.getByLabel('Sampling budget (tokens per hour)').fill('500');
   await form.getByRole('button', { name: 'Save' }).click();

@@ -97,8 +97,10 @@ test('first launch: the empty state teaches, and a detected Claude Desktop confi
   await expectAccessible(page, 'Servers (empty, detected clients)');
   await shot(page, 'a01-first-launch-detected');
 
-  await claude.getByRole('button', { name: 'Review Claude Desktop' }).click();
+  // The empty state's "Import from Claude Desktop" imports the file found, not a blank chooser.
+  await page.getByTestId('empty-servers').getByRole('button', { name: 'Import from Claude Desktop' }).click();
   const dialog = page.getByTestId('import-dialog');
+  await expect(dialog).toContainText('claude_desktop_config.json');
   await expect(dialog.getByTestId('import-command-line')).toContainText(`node ${MEMORY}`);
   await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
   await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
@@ -262,6 +264,11 @@ test('the form: Trust shows the exact command line; working folder, policy and m
   await form.getByLabel('Arguments (one per line)').fill('--port\n0');
   await form.getByLabel('Working folder').fill('/srv/data');
   await form.getByLabel('Approval policy').selectOption('always-ask');
+  // What a first server does not need is folded under Advanced.
+  await expect(form.getByLabel('Log level')).toBeHidden();
+  await expect(form.getByLabel('Sampling budget (tokens per hour)')).toBeHidden();
+  await expect(form.getByLabel('Message size limit (MB)')).toBeHidden();
+  await form.getByText('Advanced', { exact: true }).click();
   await form.getByLabel('Message size limit (MB)').fill('16');
   await expect(form.getByTestId('trust-command-line')).toHaveCount(0);
   // The Form/JSON tabs: no scrollbar of their own.
@@ -289,7 +296,7 @@ test('the form: Trust shows the exact command line; working folder, policy and m
   expect(servers().some((s) => s.name === 'custom')).toBe(false);
 });
 
-test('Refresh says what it did; the Logs view has lifecycle lines and, on request, the JSON-RPC traffic', async () => {
+test('Reload tool list says what it did; the Logs view has lifecycle lines and, on request, the JSON-RPC traffic', async () => {
   await openScreen(page, 'Logs');
   await page.getByRole('tab', { name: 'memory' }).click();
   const log = page.getByRole('log', { name: 'Log of memory' });
@@ -298,10 +305,12 @@ test('Refresh says what it did; the Logs view has lifecycle lines and, on reques
   await page.getByRole('switch', { name: 'Record JSON-RPC traffic' }).click();
   await expect(page.getByRole('switch', { name: 'Record JSON-RPC traffic' })).toBeChecked();
   await openScreen(page, 'Servers');
-  await row('memory').getByRole('button', { name: 'Refresh' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Refreshed memory' })).toContainText(
-    '9 tools listed',
-  );
+  // Named for what it does: the server is asked for its tools again, it is not restarted.
+  await expect(row('memory').getByRole('button', { name: 'Refresh' })).toHaveCount(0);
+  await row('memory').getByRole('button', { name: 'Reload tool list' }).click();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Reloaded the tool list of memory' }),
+  ).toContainText('9 tools listed; the server kept running');
   await openScreen(page, 'Logs');
   await page.getByRole('tab', { name: 'memory' }).click();
   await expect(log).toContainText('→ {"method":"tools/list"');

@@ -185,6 +185,10 @@ test.describe('server-filesystem with write_file on', () => {
     await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
     await runTool(page, 'hostile / send_note', { note: 'again' });
     await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done'); // no question now
+    // It says why it did not ask: the "Always allow" given above.
+    await expect(page.getByTestId('call-card').first().getByTestId('call-grant')).toHaveText(
+      '✓ Always allow',
+    );
 
     await runTool(page, 'hostile / rug_pull', {});
     await dialog.getByRole('button', { name: 'Allow once' }).click();

@@ -109,6 +109,8 @@ export interface ToolChatMessage extends MessageBase {
   target?: { server: string; tool: string; friendlyName: string };
   /** The arguments the tool ran with, as the user edited them before approving (the model is told so). */
   editedArguments?: Record<string, unknown>;
+  /** The standing permission it ran under without a question ("Always allow"): the card marks it. */
+  grant?: string;
   /**
    * Where what the model read came from (shared/dataFlow.ts): the server and tool, open world or not, and
    * the server's trust labels. What the conversation has read decides which later calls are flows.

@@ -29,6 +29,10 @@ export const LogLevelSchema = z.preprocess((v) => (v === 'warn' ? 'warning' : v)
 
 const count = (min: number) => z.number().int('must be a whole number').min(min, `must be at least ${min}`);
 
+/** The app's colour themes: `system` follows the OS (prefers-color-scheme). */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
 export const SettingsSchema = z
   .object({
     /** Skip every approval; the UI shows it loudly while on. */
@@ -106,6 +110,8 @@ export const SettingsSchema = z
     /** Loopback port of the OAuth redirect listener. */
     oauthRedirectPort: count(1024).max(65535, 'must be at most 65535').default(33418),
     logLevel: LogLevelSchema.default('info'),
+    /** The app's colours: the OS's choice, or always light or dark (Settings > Appearance). */
+    theme: z.enum(THEMES).default('system'),
     /**
      * Named tool sets (e.g. "Code Reviewer"): a selection of tools across servers, by
      * model name. A conversation or `mooring chat --tool-set NAME` offers the model only those.

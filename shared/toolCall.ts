@@ -57,6 +57,8 @@ export interface ToolCallEvent<R = ToolResult> {
   fixes?: string[];
   /** On `running`, when the user edited the arguments in the approval dialog: those are what ran. */
   editedArguments?: Record<string, unknown>;
+  /** On `running` (and after): the standing permission it ran under without a question ("Always allow"). */
+  grant?: string;
   progress?: Progress;
   /**
    * On `running` (and at the end) when the server runs the call as a task (shared/tasks.ts): its id and
@@ -88,6 +90,7 @@ export function foldCallEvent<R>(prev: ToolCallEvent<R> | undefined, e: ToolCall
   if (prev.arguments && !next.arguments) next.arguments = prev.arguments;
   if (prev.fixes && !next.fixes) next.fixes = prev.fixes;
   if (prev.editedArguments && !next.editedArguments) next.editedArguments = prev.editedArguments;
+  if (prev.grant && !next.grant) next.grant = prev.grant;
   if (next.phase === 'running' && prev.phase === 'running' && prev.progress && !next.progress)
     next.progress = prev.progress;
   if (prev.task && !next.task) next.task = prev.task;

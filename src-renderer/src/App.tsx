@@ -7,6 +7,7 @@ import { ApprovalDialog } from './components/ApprovalDialog';
 import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
 import { InstallLinkDialog } from './screens/install/InstallLinkDialog';
 import {
+  AppearanceScreen,
   BrowseScreen,
   ChatScreen,
   DiagnosticsScreen,
@@ -27,6 +28,7 @@ import {
 } from './screens/lazyScreens';
 import { MAIN_ID } from './shell/mainRegion';
 import { Sidebar } from './shell/Sidebar';
+import { useTheme } from './shell/theme';
 import type { Route } from './shell/screens';
 import { useUi } from './stores/uiStore';
 import { Callout, Toaster, TooltipProvider } from './ui';
@@ -48,6 +50,7 @@ const VIEWS: Record<Route, ComponentType> = {
   diagnostics: DiagnosticsScreen,
   models: ModelsScreen,
   limits: LimitsScreen,
+  appearance: AppearanceScreen,
   sharing: SharingScreen,
 };
 
@@ -57,6 +60,7 @@ export function App() {
   const trpc = useTRPC();
   const settings = useQuery(trpc.settings.queryOptions());
   useLiveEvents();
+  useTheme();
   // The other screens' code is read once the first one shows, in an idle moment (lazyScreens.ts).
   useEffect(() => {
     const id = requestIdleCallback(preloadScreens, { timeout: 5_000 });

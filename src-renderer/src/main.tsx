@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { createClient } from './api/client';
 import { TRPCProvider } from './api/trpc';
 import { App } from './App';
+import { applyTheme } from './shell/theme';
 import './ui/tokens.css';
 import './ui/ui.css';
 import './styles.css';
@@ -27,6 +28,8 @@ function Root() {
   );
 }
 
+// The OS's colours until settings.json's choice arrives (shell/theme.ts).
+applyTheme('system');
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Root />

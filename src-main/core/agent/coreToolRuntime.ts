@@ -256,6 +256,7 @@ export class CoreToolRuntime implements AgentToolRuntime {
         ...(result.structured !== undefined ? { structured: result.structured } : {}),
         ...(result.structuredInText ? { structuredInText: true } : {}),
         ...(outcome.argsEdited ? { editedArguments: outcome.arguments } : {}),
+        ...(outcome.grant ? { grant: outcome.grant } : {}),
         origin,
       };
     } catch (err) {

@@ -303,6 +303,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       ...(outcome.structuredInText ? { structuredInText: true } : {}),
       ...(outcome.target ? { target: outcome.target } : {}),
       ...(outcome.editedArguments ? { editedArguments: outcome.editedArguments } : {}),
+      ...(outcome.grant ? { grant: outcome.grant } : {}),
       ...(outcome.resultIsError ? { resultIsError: true } : {}),
       ...(outcome.origin ? { origin: outcome.origin } : {}),
       ...(outcome.program ? { program: outcome.program } : {}),

@@ -27,6 +27,8 @@ export interface ToolOutcome {
   target?: ToolChatMessage['target'];
   /** The arguments the tool ran with, when the user edited them before approving. */
   editedArguments?: Record<string, unknown>;
+  /** The standing permission it ran under without a question (shared/chat.ts, ToolChatMessage). */
+  grant?: string;
   /** `failed` because the tool's result was marked `isError`, not because the call did not complete. */
   resultIsError?: true;
   /** Where the result came from, for the flows of later calls (shared/dataFlow.ts). */

@@ -23,6 +23,7 @@ import { toolsRouter } from './toolsRouter';
 import { publicProcedure, router } from './trpc';
 import { z } from 'zod';
 import { LIMIT_KEYS } from '@shared/limitSettings';
+import { THEMES } from '@shared/settings';
 
 export const appRouter = router({
   servers: serversRouter,
@@ -64,6 +65,11 @@ export const appRouter = router({
   setLimit: publicProcedure
     .input(z.object({ key: z.enum(LIMIT_KEYS), value: z.union([z.number(), z.string()]).nullable() }))
     .mutation(({ ctx, input }) => ctx.core.settings.set(input.key, input.value ?? undefined)),
+
+  /** Settings > Appearance: the app's colours (system, light, dark), saved in settings.json. */
+  setTheme: publicProcedure
+    .input(z.object({ theme: z.enum(THEMES) }))
+    .mutation(async ({ ctx, input }) => (await ctx.core.settings.set('theme', input.theme)).theme),
 
   /** Mooring's settings as the UI needs them (YOLO is shown loudly while on). */
   settings: publicProcedure.query(({ ctx }) => {

@@ -86,6 +86,8 @@ export interface ToolCallOutcome {
   arguments: Record<string, unknown>;
   /** The user edited the arguments before approving. */
   argsEdited: boolean;
+  /** The standing permission it ran under without a question (safety/approvalGate.ts, GateResult). */
+  grant?: string;
 }
 
 export interface RunnerDeps {
@@ -175,7 +177,10 @@ export async function runToolCall(
   }
   const args = gate.arguments;
 
-  events.emit('running', gate.argsEdited ? { editedArguments: args } : undefined);
+  events.emit('running', {
+    ...(gate.argsEdited ? { editedArguments: args } : {}),
+    ...(gate.grant ? { grant: gate.grant } : {}),
+  });
   const callOpts: CallOptions = {
     onProgress: (p) => {
       events.emit('running', { progress: p });
@@ -204,6 +209,7 @@ export async function runToolCall(
       decision: gate.decision,
       arguments: args,
       argsEdited: gate.argsEdited,
+      ...(gate.grant ? { grant: gate.grant } : {}),
     };
   } catch (err) {
     events.emit('failed', { error: toErrorData(err) });

@@ -34,6 +34,7 @@ describe('settings defaults', () => {
       webSessionHours: 10,
       oauthRedirectPort: 33418,
       logLevel: 'info',
+      theme: 'system',
       toolSets: [],
     });
   });

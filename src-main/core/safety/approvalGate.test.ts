@@ -83,6 +83,26 @@ describe('authorizeCall', () => {
     expect(deps.questions.size).toBe(0);
   });
 
+  it('says which standing permission a call ran under without a question', async () => {
+    deps.grants = new ConversationGrants();
+    const asked = authorizeCall(deps, call({ arguments: { path: '/a' } }));
+    await waiting(1);
+    deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'always', decidedBy: 'user:ui' });
+    await expect(asked).resolves.not.toHaveProperty('grant');
+    await expect(authorizeCall(deps, call({ arguments: { path: '/b' } }))).resolves.toMatchObject({
+      decision: 'auto',
+      grant: 'Always allow',
+    });
+    const other = { ...deleteFile, name: 'move_file' };
+    const once = authorizeCall(deps, call({ tool: other, conversationId: 'A' }));
+    await waiting(1);
+    deps.broker.answer(deps.broker.pending()[0]!.id, { outcome: 'conversation', decidedBy: 'user:ui' });
+    await expect(once).resolves.not.toHaveProperty('grant');
+    await expect(authorizeCall(deps, call({ tool: other, conversationId: 'A' }))).resolves.toMatchObject({
+      grant: 'Allowed for this conversation',
+    });
+  });
+
   it('"allow for this conversation" answers the waiting calls of that conversation only', async () => {
     deps.questions = new WaitingQuestions();
     deps.grants = new ConversationGrants();

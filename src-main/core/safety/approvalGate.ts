@@ -98,6 +98,11 @@ export interface GateResult {
   decidedBy: string;
   verdict: PolicyVerdict;
   fingerprint: string;
+  /**
+   * The standing permission the call ran under without a question, in the person's words ("Always
+   * allow", "Allowed for this conversation", a skill's grant): the call's card shows it.
+   */
+  grant?: string;
 }
 
 /**
@@ -187,6 +192,7 @@ export function authorizeAutomatic(
     decidedBy: 'policy',
     verdict: decided.verdict,
     fingerprint: decided.fingerprint,
+    ...(decided.remembered.status === 'allowed' ? { grant: 'Always allow' } : {}),
   };
   // Written now when it can be; else on its way (the tick's one write, or the key's first load), and
   // awaited by the caller before it sends the request.
@@ -269,13 +275,13 @@ export async function authorizeCall(
   if (grantKey && deps.grants?.allows(grantKey)) {
     const decidedBy = 'user (allowed for this conversation)';
     await audit('approve', decidedBy);
-    return done('approve', decidedBy);
+    return { ...done('approve', decidedBy), grant: 'Allowed for this conversation' };
   }
   // A skill's granted allowed-tools, within the gate's other rules (safety/skillToolGrant.ts).
   const bySkill = await skillGrantOf(deps, call, decided);
   if (bySkill) {
     await audit('approve', bySkill.decidedBy, { reason: bySkill.reason });
-    return done('approve', bySkill.decidedBy);
+    return { ...done('approve', bySkill.decidedBy), grant: bySkill.decidedBy };
   }
   // --yes and a schedule's allowed tools never carry untrusted or open-world content into the open world.
   if (call.preApprovedBy && !flow?.strong) {

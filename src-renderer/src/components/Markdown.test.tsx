@@ -48,6 +48,16 @@ describe('Markdown', () => {
     expect(el.querySelector('.katex-display')).not.toBeNull();
   });
 
+  it('renders math between \\( \\) and \\[ \\], and leaves them as written in code', () => {
+    const el = md(
+      'Inline \\(a^2 + b^2\\) here.\n\n\\[\n\\int_0^1 x\\,dx\n\\]\n\nCode: `\\(x\\)`, an escaped \\\\(y\\).',
+    );
+    expect(el.querySelectorAll('.katex').length).toBe(2);
+    expect(el.querySelector('.katex-display')).not.toBeNull();
+    expect(el.querySelector('code')?.textContent).toBe('\\(x\\)');
+    expect(el.textContent).not.toContain('$$');
+  });
+
   it('keeps single dollars as text: prices are not math', () => {
     const el = md('It costs $5 and $10 with tax.');
     expect(el.querySelector('.katex')).toBeNull();

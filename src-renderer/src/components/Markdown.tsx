@@ -10,6 +10,7 @@ import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { RootContent } from 'mdast';
 import { completeBlocks, splitBlocks, type Block, type BlockSplit } from './markdownBlocks';
 import { keptFinished, parseMarkdown, renderFinished, renderOpen } from './markdownPipeline';
+import { latexDelimitersAsDollars } from './mathDelimiters';
 import './markdown.css';
 import 'katex/dist/katex.min.css';
 
@@ -71,7 +72,7 @@ function OpenBlock({ nodes }: { nodes: RootContent[] }) {
  * split); a text that stops growing keeps the blocks it streamed in.
  */
 export const Markdown = memo(function Markdown({
-  text,
+  text: written,
   testId,
   streaming = false,
 }: {
@@ -79,6 +80,8 @@ export const Markdown = memo(function Markdown({
   testId?: string;
   streaming?: boolean;
 }) {
+  // `\(…\)` and `\[…\]` are math as well as `$$` (mathDelimiters.ts).
+  const text = latexDelimitersAsDollars(written);
   const last = useRef<{ text: string; split: BlockSplit } | null>(null);
   const held = last.current && text.startsWith(last.current.text) ? last.current.split : undefined;
   let blocks: Block[];

@@ -8,6 +8,9 @@ export function ResultView({ result, label }: { result: WireToolResult; label: s
   const images: ImageData[] = result.parts.filter(
     (p): p is Extract<WirePart, { kind: 'image' | 'audio' }> & { kind: 'image' } => p.kind === 'image',
   );
+  // Structured content that only restates the text adds nothing to read: it is left out (the model read
+  // it once, too); a mismatch with the schema is always shown.
+  const valid = result.structuredValidation?.valid !== false;
   return (
     <div className={`result${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
       {result.isError && <p className="danger-text">The tool reported an error.</p>}
@@ -55,12 +58,10 @@ export function ResultView({ result, label }: { result: WireToolResult; label: s
         }
       })}
       {images.length > 0 && <Gallery images={images} label={label} />}
-      {result.structured !== undefined && (
-        // Closed when it only restates the text above (the model read it once, too).
-        <details open={!result.structuredInText} className="structured" data-testid="structured-result">
+      {result.structured !== undefined && !(result.structuredInText && valid) && (
+        <details open className="structured" data-testid="structured-result">
           <summary>
             Structured result
-            {result.structuredInText ? ' (the same as the text)' : ''}
             {result.structuredValidation?.valid === false ? ' (does not match the schema)' : ''}
           </summary>
           <pre>{JSON.stringify(result.structured, null, 2)}</pre>

@@ -25,6 +25,10 @@ export interface CallView {
   result?: WireToolResult;
   /** The task the server runs the call as (MCP 2025-11-25 "Tasks"), while it is followed and after. */
   task?: CallTask;
+  /** The standing permission it ran under without a question ("Always allow"): marked on the card. */
+  grant?: string;
+  /** A failed call that did not finish because the person cancelled it (or Mooring closed): not an error. */
+  cancelled?: boolean;
 }
 
 /** A call's state from the stream as the card shows it. */
@@ -44,6 +48,8 @@ export function viewOfEvent(e: WireToolCallEvent): CallView {
     ...(e.fixes?.length ? { fixes: e.fixes } : {}),
     ...(e.result ? { result: e.result } : {}),
     ...(e.task ? { task: e.task } : {}),
+    ...(e.grant ? { grant: e.grant } : {}),
+    ...(e.phase === 'failed' && e.error?.code === 'cancelled' ? { cancelled: true } : {}),
   };
 }
 
@@ -69,13 +75,14 @@ const TASK_TEXT: Record<TaskStatus, string> = {
  * without it the card offers none.
  */
 export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelTask?: () => void }) {
-  const { phase, progress, result } = view;
+  const { phase, progress, result, cancelled } = view;
   const pct = progress?.total ? Math.min(100, (progress.progress / progress.total) * 100) : undefined;
   return (
     <article
-      className={`card phase-${phase}`}
+      className={`card phase-${cancelled ? 'cancelled' : phase}`}
       data-testid="call-card"
       data-phase={phase}
+      data-cancelled={cancelled ? 'true' : undefined}
       aria-label={`Call of ${shown(view.friendlyName)}`}
     >
       <header className="card-head">
@@ -83,8 +90,17 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
         <span className="muted">
           {shown(view.server)} / {shown(view.tool)}
         </span>
-        <span className={`badge phase ${phase}`} data-testid="call-phase">
-          {PHASE_TEXT[phase] ?? phase}
+        {view.grant && (
+          <span
+            className="badge call-grant"
+            data-testid="call-grant"
+            title={`Ran without asking you: ${shown(view.grant)} (Permissions lists it, and takes it back)`}
+          >
+            ✓ {shown(view.grant)}
+          </span>
+        )}
+        <span className={`badge phase ${cancelled ? 'cancelled' : phase}`} data-testid="call-phase">
+          {cancelled ? 'cancelled' : (PHASE_TEXT[phase] ?? phase)}
         </span>
       </header>
       {phase === 'running' && progress && (
@@ -122,12 +138,17 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
           )}
         </div>
       )}
-      {view.error && (
+      {view.error && cancelled ? (
+        // The person stopped it: what happened, said plainly, not as a failure.
+        <p className="muted small call-cancelled" data-testid="call-cancelled">
+          {cancelledText(view.error.message)}
+        </p>
+      ) : view.error ? (
         <div className="error-note" role="alert">
           <strong>{view.error.message}</strong>
           {view.error.hint && <p className="hint">{view.error.hint}</p>}
         </div>
-      )}
+      ) : null}
       {view.arguments && (
         <details data-testid="call-arguments" data-edited={view.edited ? 'true' : undefined}>
           <summary>{view.edited ? 'Arguments (edited by you before approval)' : 'Arguments'}</summary>
@@ -136,9 +157,23 @@ export function ToolCallCard({ view, onCancelTask }: { view: CallView; onCancelT
         </details>
       )}
       {result && <InstructionSigns result={result} server={view.server} />}
-      {result && <ResultView result={result} label={view.tool} />}
+      {result && (
+        // Labelled: with the arguments folded, a bare result under "▸ Arguments" reads as theirs.
+        <section className="call-result" aria-label={`Result of ${shown(view.friendlyName)}`}>
+          <h4 className="call-result-label">Result</h4>
+          <ResultView result={result} label={view.tool} />
+        </section>
+      )}
     </article>
   );
+}
+
+/** Why a cancelled call stopped, in a sentence: "cancelled: Mooring is closing" → "Mooring is closing." */
+function cancelledText(message: string): string {
+  const why = message.replace(/^cancelled:?\s*/i, '').replace(/\.$/, '');
+  return why && !/^the turn was cancelled$/i.test(why)
+    ? `Cancelled: ${shown(why)}.`
+    : 'You cancelled this call.';
 }
 
 /** A result whose text reads like instructions to the model (shared/instructionSigns.ts), flagged. */

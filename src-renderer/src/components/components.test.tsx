@@ -155,7 +155,7 @@ describe('ToolCallCard', () => {
     );
   });
 
-  it('shows structured content that restates the text collapsed, and other structure open', () => {
+  it('leaves out structured content that only restates the text, and shows other structure open', () => {
     const restating = {
       isError: false,
       parts: [{ kind: 'text' as const, text: '{"a":1}' }],
@@ -163,15 +163,57 @@ describe('ToolCallCard', () => {
       structuredInText: true,
     };
     const { rerender } = render(<ToolCallCard view={card({ ...base, phase: 'done', result: restating })} />);
-    const details = () => screen.getByTestId('structured-result') as HTMLDetailsElement;
-    expect(details().open).toBe(false);
-    expect(details().textContent).toContain('the same as the text');
+    expect(screen.queryByTestId('structured-result')).toBeNull();
+    expect(screen.getByTestId('tool-result').textContent).not.toContain('the same as the text');
     rerender(
       <ToolCallCard
         view={card({ ...base, id: '2', phase: 'done', result: { ...restating, structuredInText: false } })}
       />,
     );
-    expect(details().open).toBe(true);
+    expect((screen.getByTestId('structured-result') as HTMLDetailsElement).open).toBe(true);
+  });
+
+  it('labels the result, so it does not read as part of the folded arguments', () => {
+    const result = { isError: false, parts: [{ kind: 'text' as const, text: 'three files' }] };
+    render(<ToolCallCard view={card({ ...base, phase: 'done', result })} />);
+    const region = screen.getByRole('region', { name: 'Result of Get Tiny Image' });
+    expect(region.querySelector('h4')?.textContent).toBe('Result');
+    expect(region.textContent).toContain('three files');
+    expect(screen.getByTestId('call-arguments').contains(region)).toBe(false);
+  });
+
+  it('shows a call the person cancelled as cancelled, not as a red failure', () => {
+    const { rerender } = render(
+      <ToolCallCard
+        view={card({
+          ...base,
+          phase: 'failed',
+          error: { code: 'cancelled', message: 'The turn was cancelled' },
+        })}
+      />,
+    );
+    expect(screen.getByTestId('call-phase').textContent).toBe('cancelled');
+    expect(screen.getByTestId('call-card').className).toContain('phase-cancelled');
+    expect(screen.getByTestId('call-card').className).not.toContain('phase-failed');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByTestId('call-cancelled').textContent).toBe('You cancelled this call.');
+    rerender(
+      <ToolCallCard
+        view={card({ ...base, phase: 'failed', error: { code: 'timeout', message: 'Timed out.' } })}
+      />,
+    );
+    expect(screen.getByTestId('call-phase').textContent).toBe('failed');
+    expect(screen.getByRole('alert').textContent).toContain('Timed out.');
+  });
+
+  it('marks a call that ran under a standing permission, with what granted it', () => {
+    const { rerender } = render(
+      <ToolCallCard view={viewOfEvent({ ...base, seq: 4, phase: 'running', grant: 'Always allow' })} />,
+    );
+    expect(screen.getByTestId('call-grant').textContent).toBe('✓ Always allow');
+    expect(screen.getByTestId('call-grant').getAttribute('title')).toContain('Ran without asking you');
+    rerender(<ToolCallCard view={viewOfEvent({ ...base, seq: 5, phase: 'running' })} />);
+    expect(screen.queryByTestId('call-grant')).toBeNull();
   });
 
   it('marks arguments the user edited before approving', () => {

@@ -84,22 +84,26 @@ function CodeFence({ children }: { children?: ReactNode }) {
   const pre = useRef<HTMLPreElement>(null);
   const [copied, setCopied] = useState(false);
   return (
+    // The copy button sits in a bar of its own above the code: laid over the block, it covered the text
+    // a long line scrolled under it.
     <div className="md-code">
+      <div className="md-code-bar">
+        <IconButton
+          className="md-code-copy"
+          size="sm"
+          label={copied ? 'Copied' : 'Copy code'}
+          icon={copied ? <Check size={14} /> : <Copy size={14} />}
+          onClick={async () => {
+            if (await copyText(pre.current?.textContent ?? '')) {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            }
+          }}
+        />
+      </div>
       <pre ref={pre} tabIndex={0}>
         {children}
       </pre>
-      <IconButton
-        className="md-code-copy"
-        size="sm"
-        label={copied ? 'Copied' : 'Copy code'}
-        icon={copied ? <Check size={14} /> : <Copy size={14} />}
-        onClick={async () => {
-          if (await copyText(pre.current?.textContent ?? '')) {
-            setCopied(true);
-            setTimeout(() => setCopied(false), 1500);
-          }
-        }}
-      />
     </div>
   );
 }

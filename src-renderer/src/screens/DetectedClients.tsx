@@ -2,7 +2,7 @@
 // Claude Code, Cursor, VS Code, Windsurf, Zed, Goose, LM Studio), each with its servers, and Review to
 // import them through the usual consent. Shown on first launch (no servers yet) and on request.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { AppWindow } from 'lucide-react';
+import { AppWindow, Download } from 'lucide-react';
 import type { DetectedClient } from '@shared/wire';
 import { useTRPC } from '../api/trpc';
 import { ErrorNote } from '../components/ErrorNote';
@@ -111,5 +111,32 @@ export function DetectedClientsSection() {
       <p className="muted">These apps already have MCP servers. Bring them to Mooring:</p>
       <DetectedClientsList />
     </section>
+  );
+}
+
+/**
+ * "Import from Claude Desktop": the config found in Claude Desktop's own place goes straight to the import
+ * consent (every command shown before anything is added); with none found, the import dialog asks for the
+ * file.
+ */
+export function ImportFromClaudeButton() {
+  const trpc = useTRPC();
+  const ui = useUi();
+  const detect = useQuery(trpc.clients.detect.queryOptions());
+  const claude = detect.data?.find((c) => c.client === 'claude-desktop' && !c.error);
+  const read = useMutation(
+    trpc.clients.read.mutationOptions({ onSuccess: (file) => ui.openImport(true, file) }),
+  );
+  return (
+    <>
+      <Button
+        icon={<Download size={16} />}
+        loading={read.isPending}
+        onClick={() => (claude ? read.mutate({ path: claude.path }) : ui.openImport(true))}
+      >
+        Import from Claude Desktop
+      </Button>
+      <ErrorNote error={read.error} />
+    </>
   );
 }

@@ -6,22 +6,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { describeCommandLine } from '@shared/commandLine';
 import {
-  DEFAULT_MAX_MESSAGE_MB,
-  DEFAULT_SAMPLING_TOKENS_PER_HOUR,
   DEFAULT_TIMEOUT_SECONDS,
   type ServerConfig,
   type ServerConfigInput,
   type ServerPolicy,
 } from '@shared/config';
-import { LOG_LEVELS, type LogLevel } from '@shared/settings';
 import { useTRPC } from '../api/trpc';
 import { useUi } from '../stores/uiStore';
 import { ErrorNote } from '../components/ErrorNote';
 import { clientConfigKind, draftFrom, emptyDraft, inputFrom, type ServerDraft } from '../lib/serverDraft';
-import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs, toast } from '../ui';
+import { Button, Callout, CodeBlock, Dialog, Field, Switch, TabPanel, Tabs } from '../ui';
 import { ConfinementFields } from './ConfinementFields';
 import { KeyValueEditor } from './KeyValueEditor';
+import { AdvancedFields } from './ServerFormAdvanced';
 import { TestResult } from './TestResult';
+import { toastWhenSettled } from './serverAddedToast';
 import { isLocalTransport } from '@shared/transports';
 
 const POLICIES: { value: ServerPolicy; label: string }[] = [
@@ -51,9 +50,11 @@ export function ServerForm(props: { existing?: ServerConfig; onClose: () => void
       onSuccess: (saved) => {
         if (saved.safeDefaults.disabledCount > 0) ui.notify({ servers: [saved.name] });
         else if (saved.safeDefaults.pending)
-          toast({
-            title: `${saved.name} added`,
-            description: 'It has not connected yet: its destructive tools start off when it first does.',
+          toastWhenSettled({
+            qc,
+            listKey: trpc.servers.list.queryKey(),
+            name: saved.name,
+            showLogs: ui.showLogs,
           });
         onSaved();
       },
@@ -335,43 +336,6 @@ function FormFields({
           placeholder={String(DEFAULT_TIMEOUT_SECONDS)}
         />
       </Field>
-      <Field
-        label="Log level"
-        hint="The least severe of its log messages it sends (MCP logging); applies to the running session."
-      >
-        <select value={draft.logLevel} onChange={(e) => set({ logLevel: e.target.value as LogLevel | '' })}>
-          <option value="">As in Settings</option>
-          {LOG_LEVELS.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field
-        label="Sampling budget (tokens per hour)"
-        hint={`What it may spend of your model when it asks for a completion; default ${DEFAULT_SAMPLING_TOKENS_PER_HOUR.toLocaleString('en')}, 0 refuses.`}
-      >
-        <input
-          inputMode="numeric"
-          value={draft.samplingTokensPerHour}
-          onChange={(e) => set({ samplingTokensPerHour: e.target.value })}
-          placeholder={String(DEFAULT_SAMPLING_TOKENS_PER_HOUR)}
-        />
-      </Field>
-      {stdio && (
-        <Field
-          label="Message size limit (MB)"
-          hint={`Raise it for servers that return big images; default ${DEFAULT_MAX_MESSAGE_MB}.`}
-        >
-          <input
-            inputMode="decimal"
-            value={draft.maxMessageMB}
-            onChange={(e) => set({ maxMessageMB: e.target.value })}
-            placeholder={String(DEFAULT_MAX_MESSAGE_MB)}
-          />
-        </Field>
-      )}
       {stdio && (
         <div className="span-2 trust-field">
           <Switch
@@ -388,6 +352,7 @@ function FormFields({
           )}
         </div>
       )}
+      <AdvancedFields draft={draft} set={set} stdio={stdio} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 // One configured server on the Servers screen: its icon, state, command line, tools, token cost, latency and MCP revision;
-// enable, Tools, Logs, Refresh (re-list tools) or Retry (a failed server), Edit, Remove; and, when it
+// enable, Tools, Logs, Reload tool list (asks the running server for its tools again) or Retry (a failed server), Edit, Remove; and, when it
 // failed, the error as a block under the row.
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -30,8 +30,8 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
         invalidate();
         toast({
           tone: 'success',
-          title: `Refreshed ${row.config.name}`,
-          description: `${s?.toolCount ?? 0} tools listed`,
+          title: `Reloaded the tool list of ${row.config.name}`,
+          description: `${s?.toolCount ?? 0} tools listed; the server kept running`,
         });
       },
     }),
@@ -96,7 +96,8 @@ export function ServerRowCard({ row }: { row: ServerRow }) {
             {!failed && (
               <IconButton
                 size="sm"
-                label="Refresh"
+                // It asks the running server for its tools again; it does not restart it.
+                label="Reload tool list"
                 icon={<RefreshCw size={15} className={refresh.isPending ? 'spin' : undefined} />}
                 disabled={!ready || refresh.isPending}
                 onClick={() => refresh.mutate({ name: config.name })}

@@ -10,7 +10,7 @@ import { Modal } from '../components/Modal';
 import { useUi } from '../stores/uiStore';
 import { Button, Callout, EmptyState, PageHeader } from '../ui';
 import { CliHint } from './CliHint';
-import { DetectedClientsDialog, DetectedClientsSection } from './DetectedClients';
+import { DetectedClientsDialog, DetectedClientsSection, ImportFromClaudeButton } from './DetectedClients';
 import { ImportDialog } from './ImportDialog';
 import { ServerForm } from './ServerForm';
 import { ServersFileProblem } from './ServersFileProblem';
@@ -137,9 +137,7 @@ export function ServersScreen() {
                 <Button variant="primary" icon={<Plus size={16} />} onClick={() => ui.edit({ mode: 'new' })}>
                   Add a server
                 </Button>
-                <Button icon={<Download size={16} />} onClick={() => ui.openImport(true)}>
-                  Import from Claude Desktop
-                </Button>
+                <ImportFromClaudeButton />
               </>
             }
           >

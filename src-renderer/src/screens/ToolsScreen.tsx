@@ -5,22 +5,23 @@
 // virtualised in the page's scroll: only the rows on screen are rendered, and a key in the search
 // re-renders only the rows whose tool changed, after the field shows the key (a deferred filter).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Search, Wrench } from 'lucide-react';
+import { ChevronDown, ChevronRight, Search, Wrench } from 'lucide-react';
 import {
   forwardRef,
   memo,
   useCallback,
   useDeferredValue,
+  useId,
   useMemo,
   useState,
   type ComponentProps,
 } from 'react';
 import { Virtuoso, type ItemProps } from 'react-virtuoso';
 import type { WireTool } from '@shared/wire';
-import { escapeUntrusted as visible } from '@shared/untrustedText';
+import { escapeUntrusted as visible, jsonForTerminal } from '@shared/untrustedText';
 
-/** A tool as the list shows it (the list query leaves out the input schema). */
-type ListedTool = Omit<WireTool, 'inputSchema'>;
+/** A tool as the list shows it: its input schema shows in its details. */
+type ListedTool = Omit<WireTool, 'inputSchema'> & { inputSchema?: WireTool['inputSchema'] };
 import { useTRPC } from '../api/trpc';
 import { AnnotationBadges } from '../components/AnnotationBadges';
 import { ErrorNote } from '../components/ErrorNote';
@@ -119,9 +120,14 @@ function ServerTools({ server }: { server: string }) {
   const disabledDestructive = all.filter((t) => t.destructive && !t.enabled).length;
   const on = all.filter((t) => t.enabled).length;
   const mutate = toggle.mutate;
+  // The switches stay enabled while a change is saved (a disabled switch drops the keyboard's focus to the
+  // page): a second flip waits until the first is saved.
+  const saving = toggle.isPending;
   const onToggle = useCallback(
-    (t: ListedTool, enabled: boolean) => mutate({ server: t.server, tool: t.tool, enabled }),
-    [mutate],
+    (t: ListedTool, enabled: boolean) => {
+      if (!saving) mutate({ server: t.server, tool: t.tool, enabled });
+    },
+    [mutate, saving],
   );
   // The page scrolls (not the list): the virtualised list follows the app's main area.
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
@@ -167,24 +173,14 @@ function ServerTools({ server }: { server: string }) {
           components={{ List: ToolList, Item: ToolItem }}
           increaseViewportBy={400}
           itemContent={(_, t) => (
-            <ToolRow
-              tool={t}
-              disabled={toggle.isPending || accept.isPending}
-              onToggle={onToggle}
-              onAccept={onAccept}
-            />
+            <ToolRow tool={t} busy={accept.isPending} onToggle={onToggle} onAccept={onAccept} />
           )}
         />
       ) : (
         <ul className="plain tool-list">
           {shown.map((t) => (
             <li key={t.modelName} className={rowClass(t)} data-testid={`tool-${t.tool}`}>
-              <ToolRow
-                tool={t}
-                disabled={toggle.isPending || accept.isPending}
-                onToggle={onToggle}
-                onAccept={onAccept}
-              />
+              <ToolRow tool={t} busy={accept.isPending} onToggle={onToggle} onAccept={onAccept} />
             </li>
           ))}
         </ul>
@@ -216,18 +212,20 @@ function ToolItem({ item, ...rest }: ItemProps<ListedTool>) {
   );
 }
 
-/** One tool: rendered again only when its tool, or whether a switch may be used, changes. */
+/** One tool: rendered again only when its tool, or whether its buttons may be used, changes. */
 const ToolRow = memo(function ToolRow({
   tool: t,
-  disabled,
+  busy,
   onToggle,
   onAccept,
 }: {
   tool: ListedTool;
-  disabled: boolean;
+  busy: boolean;
   onToggle: (t: ListedTool, enabled: boolean) => void;
   onAccept: (t: ListedTool) => void;
 }) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
   return (
     <>
       <Switch
@@ -235,21 +233,33 @@ const ToolRow = memo(function ToolRow({
         label={`Enable ${t.tool}`}
         hideLabel
         checked={t.enabled}
-        disabled={disabled}
         onCheckedChange={(enabled) => onToggle(t, enabled)}
       />
       <div className="tool-main">
         <div className="tool-title">
           <McpIcon src={t.icon} />
-          <strong>{visible(t.friendlyName)}</strong>
+          {/* The name opens the tool's details: what it says it does, whole, and what it takes. */}
+          <button
+            type="button"
+            className="tool-name-button"
+            aria-expanded={open}
+            aria-controls={detailsId}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? <ChevronDown size={14} aria-hidden /> : <ChevronRight size={14} aria-hidden />}
+            <strong>{visible(t.friendlyName)}</strong>
+          </button>
           {t.friendlyName !== t.tool && <code className="tool-code">{visible(t.tool)}</code>}
           <AnnotationBadges flags={t} />
         </div>
-        <p className="muted clamp">{visible(t.description, { multiline: true }) || 'No description.'}</p>
+        {!open && (
+          <p className="muted clamp">{visible(t.description, { multiline: true }) || 'No description.'}</p>
+        )}
+        {open && <ToolDetails id={detailsId} tool={t} />}
         {t.changed && (
           <p className="tool-off" data-testid="tool-changed">
             Changed since Mooring first saw it: its next call asks you first, with what changed.{' '}
-            <Button size="sm" disabled={disabled} onClick={() => onAccept(t)}>
+            <Button size="sm" disabled={busy} onClick={() => onAccept(t)}>
               Accept change
             </Button>
           </p>
@@ -266,3 +276,16 @@ const ToolRow = memo(function ToolRow({
     </>
   );
 });
+
+/** A tool's description in full and its input schema: the server's words, shown as text. */
+function ToolDetails({ id, tool: t }: { id: string; tool: ListedTool }) {
+  return (
+    <div id={id} className="tool-details" data-testid="tool-details">
+      <p className="tool-description">{visible(t.description, { multiline: true }) || 'No description.'}</p>
+      <h4 className="tool-details-label">Input schema</h4>
+      <pre className="tool-schema" tabIndex={0} aria-label={`Input schema of ${visible(t.tool)}`}>
+        {t.inputSchema === undefined ? '(none listed)' : jsonForTerminal(t.inputSchema, 2)}
+      </pre>
+    </div>
+  );
+}

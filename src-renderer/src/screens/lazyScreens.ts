@@ -23,6 +23,7 @@ export const DiagnosticsScreen = screen(() => import('./DiagnosticsScreen'), 'Di
 export const ChatScreen = screen(() => import('./chat/ChatScreen'), 'ChatScreen');
 export const ModelsScreen = screen(() => import('./settings/ModelsScreen'), 'ModelsScreen');
 export const LimitsScreen = screen(() => import('./settings/LimitsScreen'), 'LimitsScreen');
+export const AppearanceScreen = screen(() => import('./settings/AppearanceScreen'), 'AppearanceScreen');
 export const SharingScreen = screen(() => import('./SharingScreen'), 'SharingScreen');
 export const WorkspaceScreen = screen(() => import('./WorkspaceScreen'), 'WorkspaceScreen');
 export const SchedulesScreen = screen(() => import('./schedules/SchedulesScreen'), 'SchedulesScreen');

@@ -13,6 +13,7 @@ import {
   Layers,
   MessagesSquare,
   PackagePlus,
+  Palette,
   ScrollText,
   Server,
   Share2,
@@ -49,6 +50,7 @@ export const SCREENS = [
   { route: 'diagnostics', title: 'Diagnostics', group: 'Develop', icon: Activity },
   { route: 'models', title: 'Models', group: 'Settings', icon: Bot },
   { route: 'limits', title: 'Limits', group: 'Settings', icon: SlidersHorizontal },
+  { route: 'appearance', title: 'Appearance', group: 'Settings', icon: Palette },
   { route: 'sharing', title: 'Sharing', group: 'Settings', icon: Share2 },
 ] as const satisfies readonly Screen[];
 

@@ -11,6 +11,8 @@ export interface ToastItem {
   title: string;
   description?: string;
   tone?: 'info' | 'success' | 'warning' | 'danger';
+  /** One thing to do about it (e.g. open the Logs that say why); the toast stays until it is dismissed. */
+  action?: { label: string; run: () => void };
 }
 
 interface ToastState {
@@ -43,6 +45,7 @@ export function Toaster() {
             className={cx('toast', `tone-${t.tone ?? 'info'}`)}
             onOpenChange={(open) => !open && dismiss(t.id)}
             data-testid="toast"
+            {...(t.action ? { duration: Infinity } : {})}
           >
             <Icon size={16} className="toast-icon" aria-hidden />
             <div className="toast-text">
@@ -51,6 +54,13 @@ export function Toaster() {
                 <RadixToast.Description className="toast-desc">{t.description}</RadixToast.Description>
               )}
             </div>
+            {t.action && (
+              <RadixToast.Action altText={t.action.label} asChild>
+                <button type="button" className="btn btn-secondary btn-sm" onClick={t.action.run}>
+                  {t.action.label}
+                </button>
+              </RadixToast.Action>
+            )}
             <RadixToast.Close className="btn btn-ghost btn-icon btn-sm" aria-label="Dismiss">
               <X size={14} />
             </RadixToast.Close>

@@ -1,21 +1,22 @@
 // The host context of one MCP App view, kept live (extension io.modelcontextprotocol/ui, spec 2026-01-26,
 // "ui/notifications/host-context-changed": the theme toggles, the window or panel resizes, the display
-// mode changes). The OS's colour scheme, the input devices and the language are watched through their
-// media queries and events; the view's frame through a ResizeObserver. AppView.tsx hands each new context
+// mode changes). The app's theme through the root element's `data-theme` (shell/theme.ts: the OS's choice
+// or the one in Settings), the input devices and the language through their media queries and events;
+// the view's frame through a ResizeObserver. AppView.tsx hands each new context
 // to the bridge's `setHostContext`, which sends the view only what changed.
 import type { McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { isDark } from '../../shell/theme';
 import { hostContextOf, type FrameSize, type HostEnvironment } from './hostContext';
 
 /** The queries whose answers are in the context; a change to any of them is news to the view. */
-const DARK = '(prefers-color-scheme: dark)';
 const COARSE = '(any-pointer: coarse)';
 const HOVER = '(any-hover: hover)';
 
 function readEnvironment(): HostEnvironment {
   const root = getComputedStyle(document.documentElement);
   return {
-    dark: matchMedia(DARK).matches,
+    dark: isDark(),
     read: (token) => root.getPropertyValue(token),
     locale: navigator.language,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -46,12 +47,15 @@ export function useHostContext(o: {
 
   useEffect(() => {
     const bump = () => setEnvVersion((n) => n + 1);
-    const queries = [DARK, COARSE, HOVER].map((q) => matchMedia(q));
+    const queries = [COARSE, HOVER].map((q) => matchMedia(q));
     for (const q of queries) q.addEventListener('change', bump);
     window.addEventListener('languagechange', bump);
+    const theme = new MutationObserver(bump);
+    theme.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     return () => {
       for (const q of queries) q.removeEventListener('change', bump);
       window.removeEventListener('languagechange', bump);
+      theme.disconnect();
     };
   }, []);
 

@@ -15,6 +15,7 @@ import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 import { ConversationMenu } from './ConversationMenu';
 import { MessageList } from './MessageList';
+import { NoModelBanner } from './NoModelBanner';
 import { describeModel, ModelPicker, useModelChoice } from './ModelPicker';
 import { ShortcutsDialog, useChatShortcuts, type ShortcutAction } from './shortcuts';
 import './chat.css';
@@ -256,14 +257,17 @@ function Conversation({ id }: { id: string | null }) {
       </header>
       <ErrorNote error={saveModel.error ?? saveFolder.error ?? saveCodeMode.error} />
       {(noModel && !id) || modelError ? (
-        <div className="banner warn" role="alert" data-testid="chat-no-model">
-          <strong>No model is reachable{noModel ? ` (${noModel.model})` : ''}.</strong>{' '}
-          {noModel && !noModel.check.ok ? noModel.check.error.message : turnError?.message}. Start Ollama (no
-          key needed), or pick another provider and model in Settings &gt; Models.{' '}
-          <button type="button" onClick={() => navigate('models')}>
-            Open Settings &gt; Models
-          </button>
-        </div>
+        <NoModelBanner
+          model={modelError ? shownModel : (noModel?.model ?? shownModel)}
+          reason={
+            modelError
+              ? turnError?.message
+              : noModel && !noModel.check.ok
+                ? noModel.check.error.message
+                : undefined
+          }
+          onOpenModels={() => navigate('models')}
+        />
       ) : null}
       {id && shown ? (
         <>

@@ -2,7 +2,8 @@
 // lifecycle, with Cancel while it runs. Two sources, one after the other: the saved step once the
 // conversation has it (durable, and what the model read), else the call's state on the one tool-call
 // stream (the calls store), else the call as the model asked for it.
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { CircleStop } from 'lucide-react';
 import { useRef } from 'react';
 import type { ToolCallRequest, ToolChatMessage } from '@shared/chat';
 import { RUN_CODE_TOOL } from '@shared/codeMode';
@@ -13,25 +14,48 @@ import { useTRPC } from '../../api/trpc';
 import { AppViewSlot, type AppViewProps } from '../../components/apps/AppView';
 import { ToolCallCard, viewOfEvent, type CallView } from '../../components/ToolCallCard';
 import { useCalls } from '../../stores/callStore';
+import { Button } from '../../ui';
 import { useChat } from './chatStore';
 import { ProgramCard } from './ProgramCard';
 
 const approxBytes = (b64: string) => Math.floor((b64.length * 3) / 4);
 
-/** Who the call is: the tool the name resolved to (saved, or heard on the stream), else what the name says. */
-function identity(call: ToolCallRequest, step: ToolChatMessage | undefined, live?: WireToolCallEvent) {
+/** A tool as the catalog lists it, for a call whose step does not say which tool it was. */
+export type KnownTool = { server: string; tool: string; friendlyName: string; modelName: string };
+
+/**
+ * Who the call is: the tool the name resolved to (saved, or heard on the stream); else the tool of that
+ * name in the catalog (a call that failed before it resolved: the tool is off, say), by its title and
+ * server; else what the name says.
+ */
+export function identity(
+  call: ToolCallRequest,
+  step: ToolChatMessage | undefined,
+  live?: WireToolCallEvent,
+  known: readonly KnownTool[] = [],
+) {
   if (step?.target) return step.target;
   if (live) return { server: live.server, tool: live.tool, friendlyName: live.friendlyName };
   const parsed = parseModelName(call.name);
+  const bare = parsed?.toolSegment ?? call.name;
+  const byName = known.find((t) => t.modelName === call.name);
+  const bySuffix = known.filter((t) => t.tool === bare);
+  const found = byName ?? (bySuffix.length === 1 ? bySuffix[0] : undefined);
+  if (found) return { server: found.server, tool: found.tool, friendlyName: found.friendlyName };
   return {
     server: parsed?.serverSegment ?? 'mooring',
-    tool: parsed?.toolSegment ?? call.name,
-    friendlyName: parsed?.toolSegment ?? call.name,
+    tool: bare,
+    friendlyName: bare,
   };
 }
 
 /** A saved step as the card shows it: the result the model read, or why the call did not run. */
-export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage, live?: WireToolCallEvent): CallView {
+export function viewOfStep(
+  call: ToolCallRequest,
+  step: ToolChatMessage,
+  live?: WireToolCallEvent,
+  known?: readonly KnownTool[],
+): CallView {
   const parts: WirePart[] = [
     ...(step.text ? [{ kind: 'text' as const, text: step.text }] : []),
     ...(step.images ?? []).map((i) => ({
@@ -42,10 +66,13 @@ export function viewOfStep(call: ToolCallRequest, step: ToolChatMessage, live?: 
     })),
   ];
   return {
-    ...identity(call, step, live),
+    ...identity(call, step, live, known),
     phase: step.status,
     arguments: step.editedArguments ?? call.arguments,
     ...(step.editedArguments ? { edited: true } : {}),
+    ...(step.grant ? { grant: step.grant } : {}),
+    // The loop's own words for a call the person stopped (agent/toolLoop.ts, abortText).
+    ...(step.status === 'failed' && /^cancelled(?::|$)/.test(step.text) ? { cancelled: true } : {}),
     ...(step.status === 'done'
       ? {
           result: {
@@ -130,12 +157,16 @@ function ServerToolCard(props: {
   const live = useCalls((s) => s.calls[callKey({ id: call.id, conversationId })]);
   const turnRunning = useChat((s) => s.running[conversationId] === true);
   const cancel = useMutation(trpc.chat.cancel.mutationOptions());
+  // Read only for a step that does not name its tool (the query is shared with Tools, and cached).
+  const needsCatalog = !step?.target && !live;
+  const catalog = useQuery({ ...trpc.tools.list.queryOptions({}), enabled: needsCatalog });
+  const known = needsCatalog ? catalog.data : undefined;
   const cancelTask = useMutation(trpc.tools.cancelTask.mutationOptions());
   // The tool a streamed call resolved to, kept when the call is saved: its view stays the same view.
   const streamedTarget = useRef(partial?.target);
   streamedTarget.current ??= partial?.target;
   const view: CallView = step
-    ? viewOfStep(call, step, live)
+    ? viewOfStep(call, step, live, known)
     : live
       ? { ...viewOfEvent(live), arguments: live.editedArguments ?? call.arguments }
       : partial
@@ -148,7 +179,7 @@ function ServerToolCard(props: {
               : { phase: 'requested' }),
           }
         : {
-            ...identity(call, undefined),
+            ...identity(call, undefined, undefined, known),
             ...(streamedTarget.current ?? {}),
             phase: 'requested',
             arguments: call.arguments,
@@ -171,14 +202,16 @@ function ServerToolCard(props: {
         callKey={call.id}
       />
       {active && (
-        <button
-          type="button"
+        <Button
+          size="sm"
+          variant="secondary"
           className="chat-tool-cancel"
+          icon={<CircleStop size={14} />}
           onClick={() => cancel.mutate({ conversationId })}
           disabled={cancel.isPending}
         >
           Cancel
-        </button>
+        </Button>
       )}
     </div>
   );

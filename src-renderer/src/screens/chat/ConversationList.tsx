@@ -12,6 +12,22 @@ import { LIST_ID, LIST_TOGGLE_ID } from './ChatHeader';
 import { useChat } from './chatStore';
 import { useListPanel } from './listPanel';
 
+/**
+ * One tab stop per conversation: its title. Its other actions are keys on it (announced through
+ * KEYS_HINT_ID), and its rename and delete buttons are for the pointer.
+ */
+const KEYS_HINT_ID = 'conversation-keys-hint';
+const ROW_KEYS = { F2: 'rename', Delete: 'delete', ArrowDown: 'next', ArrowUp: 'previous' } as const;
+const rowKey = (key: string) =>
+  Object.hasOwn(ROW_KEYS, key) ? ROW_KEYS[key as keyof typeof ROW_KEYS] : undefined;
+
+/** Moves the focus to the next or previous conversation's title. */
+function moveInList(from: HTMLElement, to: 'next' | 'previous') {
+  const row = from.closest('li');
+  const sibling = to === 'next' ? row?.nextElementSibling : row?.previousElementSibling;
+  sibling?.querySelector<HTMLElement>('.conv-title')?.focus();
+}
+
 export function ConversationList() {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -97,6 +113,9 @@ export function ConversationList() {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
+      <p id={KEYS_HINT_ID} className="sr-only">
+        F2 renames the conversation, Delete deletes it; the up and down arrows move between conversations.
+      </p>
       <ul className="plain" data-testid="conversation-list">
         {list.data?.length === 0 && (
           <li className="muted small">{query ? 'No title matches.' : 'No conversations yet.'}</li>
@@ -107,9 +126,19 @@ export function ConversationList() {
               type="button"
               className="conv-title"
               aria-current={c.id === selected ? 'true' : undefined}
+              aria-describedby={KEYS_HINT_ID}
+              aria-keyshortcuts="F2 Delete"
               onClick={() => {
                 picked();
                 select(c.id);
+              }}
+              onKeyDown={(e) => {
+                const to = rowKey(e.key);
+                if (!to) return;
+                e.preventDefault();
+                if (to === 'rename') setRenaming({ id: c.id, title: c.title });
+                else if (to === 'delete') setDeleting({ id: c.id, title: c.title });
+                else moveInList(e.currentTarget, to);
               }}
               title={c.title}
             >
@@ -120,6 +149,7 @@ export function ConversationList() {
               <button
                 type="button"
                 className="icon"
+                tabIndex={-1}
                 aria-label={`Rename ${c.title}`}
                 onClick={() => setRenaming({ id: c.id, title: c.title })}
               >
@@ -128,6 +158,7 @@ export function ConversationList() {
               <button
                 type="button"
                 className="icon"
+                tabIndex={-1}
                 aria-label={`Delete ${c.title}`}
                 onClick={() => setDeleting({ id: c.id, title: c.title })}
               >

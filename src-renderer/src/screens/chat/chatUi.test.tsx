@@ -5,6 +5,8 @@ import type { ChatMessage } from '@shared/chat';
 import { TooltipProvider } from '../../ui';
 import { announcementOf, ChatAnnouncer } from './ChatAnnouncer';
 import { EditMessage, TurnActions, UserActions } from './MessageActions';
+import { identity, viewOfStep } from './ChatToolCard';
+import { NoModelBanner } from './NoModelBanner';
 
 afterEach(cleanup);
 
@@ -73,5 +75,59 @@ describe('message actions', () => {
     expect(screen.queryByRole('button', { name: 'Edit and ask again' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Regenerate answer' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Copy answer' })).toBeTruthy();
+  });
+});
+
+describe('a saved tool step on its card', () => {
+  const call = { id: 'c', name: 'mcp__fs__list_directory', arguments: { path: '.' } };
+  it('is cancelled when the loop says the person stopped it, and failed otherwise', () => {
+    const step = (text: string) => ({ ...tool('failed'), text }) as Extract<ChatMessage, { role: 'tool' }>;
+    expect(viewOfStep(call, step('cancelled: The turn was cancelled')).cancelled).toBe(true);
+    expect(viewOfStep(call, step('cancelled')).cancelled).toBe(true);
+    expect(viewOfStep(call, step('ENOENT: no such file')).cancelled).toBeUndefined();
+  });
+});
+
+describe('the banner when no model is reachable', () => {
+  it('names the provider that is down and what to do for it, not Ollama for every provider', () => {
+    const { rerender } = render(
+      <NoModelBanner model="openai:gpt-4o" reason="fetch failed" onOpenModels={() => undefined} />,
+    );
+    const banner = screen.getByTestId('chat-no-model');
+    expect(banner.textContent).toContain('The OpenAI-compatible endpoint is not reachable (openai:gpt-4o).');
+    expect(banner.textContent).toContain('fetch failed.');
+    expect(banner.textContent).toContain('OPENAI_API_KEY');
+    expect(banner.textContent).not.toContain('Ollama');
+    rerender(<NoModelBanner model="ollama:llama3.2" reason="fetch failed" onOpenModels={() => undefined} />);
+    expect(banner.textContent).toContain('Ollama is not reachable');
+    expect(banner.textContent).toContain('Start Ollama');
+    rerender(<NoModelBanner model="anthropic:claude" reason={undefined} onOpenModels={() => undefined} />);
+    expect(banner.textContent).toContain('ANTHROPIC_API_KEY');
+    expect(banner.textContent).not.toContain('Ollama');
+  });
+});
+
+describe("a failed call's card", () => {
+  it('names the tool by its title and server from the catalog when the step does not say which tool it was', () => {
+    const call = { id: 'c', name: 'mcp__fs__write_file', arguments: {} };
+    const failed = { ...tool('failed'), name: call.name, text: 'listed in excludeTools' } as Extract<
+      ChatMessage,
+      { role: 'tool' }
+    >;
+    delete (failed as { target?: unknown }).target;
+    const known = [
+      { server: 'fs', tool: 'write_file', friendlyName: 'Write File (fs)', modelName: 'mcp__fs__write_file' },
+    ];
+    expect(viewOfStep(call, failed, undefined, known)).toMatchObject({
+      friendlyName: 'Write File (fs)',
+      server: 'fs',
+      tool: 'write_file',
+    });
+    // A bare name the model used resolves too, when one tool has it.
+    expect(identity({ ...call, name: 'write_file' }, undefined, undefined, known).friendlyName).toBe(
+      'Write File (fs)',
+    );
+    // Without a catalog entry, what the name says.
+    expect(viewOfStep(call, failed).friendlyName).toBe('write_file');
   });
 });

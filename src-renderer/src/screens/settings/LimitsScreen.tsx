@@ -1,6 +1,7 @@
 // Settings > Limits: every limit a message names ("raise the limit in Settings > Limits"), each with what it
 // does, its value in settings.json, and the command that sets it from a terminal. A row saves on its own;
-// the core checks the value against the settings schema and says what it takes when it is refused.
+// the core checks the value against the settings schema and says what it takes when it is refused. Each
+// local server's message size limit follows (MessageSizeLimits.tsx: mcp_servers.json, not settings.json).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LIMIT_SETTINGS, limitCommand, type LimitSetting } from '@shared/limitSettings';
@@ -8,6 +9,7 @@ import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
 import { PageHeader } from '../../ui';
 import { titleOf } from '../../shell/screens';
+import { MessageSizeLimits } from './MessageSizeLimits';
 import './settings.css';
 
 /** A dot path's value in the settings object, as the input shows it. */
@@ -36,6 +38,7 @@ export function LimitsScreen() {
           ))}
         </div>
       )}
+      <MessageSizeLimits />
     </section>
   );
 }
