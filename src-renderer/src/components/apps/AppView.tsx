@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import { appOfClient, type WireAppView } from '@shared/appViews';
 import type { WireToolCallEvent } from '@shared/wire';
 import { useTRPC, useTRPCClient } from '../../api/trpc';
+import { errorOf } from '../../api/errors';
 import { Button, Callout, IconButton, cx } from '../../ui';
 import { SandboxTransport } from './sandboxTransport';
 import { HOST_INFO, MAX_INLINE_HEIGHT } from './hostContext';
@@ -78,10 +79,11 @@ export function AppViewSlot(props: AppViewProps) {
     if (current && !shown) setShown(current);
   }, [current, shown]);
   if (closed || !shown) {
-    if (open.error && !closed)
+    const failed = !closed ? errorOf(open.error) : undefined;
+    if (failed)
       return (
         <Callout tone="warning" testId="app-view-error" title="The app view could not be shown">
-          {open.error.message} The text result is below.
+          {failed.message} {failed.hint ? `${failed.hint} ` : ''}The text result is below.
         </Callout>
       );
     return closed ? (
