@@ -11,6 +11,7 @@ import { appOfClient, type WireAppView } from '@shared/appViews';
 import type { WireToolCallEvent } from '@shared/wire';
 import { useTRPC, useTRPCClient } from '../../api/trpc';
 import { errorOf } from '../../api/errors';
+import { closedViewKey, useClosedViews } from '../../stores/closedViews';
 import { Button, Callout, IconButton, cx } from '../../ui';
 import { SandboxTransport } from './sandboxTransport';
 import { HOST_INFO, MAX_INLINE_HEIGHT } from './hostContext';
@@ -62,7 +63,9 @@ const MIN_HEIGHT = 60;
 /** The view of a tool result, when its tool has one; nothing otherwise. */
 export function AppViewSlot(props: AppViewProps) {
   const trpc = useTRPC();
-  const [closed, setClosed] = useState(false);
+  const closedKey = closedViewKey(props.conversationId, props.callKey);
+  const closed = useClosedViews((s) => s.closed.includes(closedKey));
+  const setClosed = (value: boolean) => useClosedViews.getState().setClosed(closedKey, value);
   /** The view on screen: a newer one (its resource changed on the server) replaces it after teardown. */
   const [shown, setShown] = useState<WireAppView>();
   const open = useQuery({
