@@ -366,6 +366,19 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
     return [...map].map(([who, text]) => `Context from the ${who}, not from the user:\n${text}`).join('\n\n');
   }
 
+  /**
+   * `ui/open-link` for a page: answers at once with a ticket whose outcome is the spec's result, `isError`
+   * when the link was not opened (apps/viewCallTickets.ts).
+   */
+  startOpenLink(input: { viewId: string; url: string }): { ticket: string } {
+    this.view(input.viewId);
+    return {
+      ticket: this.calls.start(input.viewId, async () =>
+        (await this.openLink(input)).opened ? { content: [] } : { content: [], isError: true },
+      ),
+    };
+  }
+
   /** `ui/open-link`: https only, after the user's consent, through the host's one checked opener. */
   async openLink(input: { viewId: string; url: string }): Promise<{ opened: boolean }> {
     const { view } = this.view(input.viewId);
