@@ -11,7 +11,7 @@ import { expect, test, type Frame, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
-import { chatHome, closeChatApp, startWebWithOpenAI } from './chatHarness';
+import { SHOTS as HARNESS_SHOTS, chatHome, closeChatApp, startWebWithOpenAI } from './chatHarness';
 import { ROOT, type RunningWeb } from './harness';
 import { onePagePdf } from './onePagePdf';
 
@@ -19,7 +19,8 @@ test.describe.configure({ mode: 'serial' });
 
 const example = (name: string) =>
   join(ROOT, `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`);
-const SHOTS = '/work/wt/shots/apps3';
+/** Screenshots at both sizes: test-results/screenshots, or the folder MOORING_SHOTS names. */
+const SHOTS = process.env.MOORING_SHOTS ?? HARNESS_SHOTS;
 /** axe checks Mooring's screen around the views; each view's page inside its frame is the server's own. */
 const VIEW_PAGES = ['[data-testid="app-view-frame"]'];
 
@@ -250,10 +251,13 @@ test("pdf: a local PDF's first page is painted (PDF.js's worker starts under the
 test('the Playground shows each view of a tool it ran', async () => {
   await page.getByRole('button', { name: 'Playground', exact: true }).click();
   const run = async (label: string, args = '{}') => {
+    // The run's card (and its view) comes once the call is allowed: wait for it, then take the newest.
+    const views = await page.getByTestId('app-view-frame').count();
     await page.getByLabel('Tool', { exact: true }).selectOption({ label });
     await page.getByLabel('Arguments', { exact: true }).fill(args);
     await page.getByRole('button', { name: 'Run' }).click();
     await allowOnce(label);
+    await expect(page.getByTestId('app-view-frame')).toHaveCount(views + 1);
     return (await lastView('first')).inner;
   };
   const clock = await run('clock / get-time');
@@ -272,7 +276,7 @@ test('the Playground shows each view of a tool it ran', async () => {
   const cards = page.getByRole('region', { name: 'Tool calls' }).getByTestId('call-card');
   await expect(cards.filter({ hasText: 'poll-system-stats' })).toHaveCount(0);
   await expect(cards.filter({ hasText: 'read_pdf_bytes' })).toHaveCount(0);
-  await page.screenshot({ path: join(SHOTS, 'playground-pdf-1280x800.png') });
+  await page.screenshot({ path: join(SHOTS, 'playground-1280x800.png') });
   await expectAccessible(page, 'the Playground with the example views, light', VIEW_PAGES);
   await page.emulateMedia({ colorScheme: 'dark' });
   await expectAccessible(page, 'the Playground with the example views, dark', VIEW_PAGES);
