@@ -209,8 +209,8 @@ function AppFrame(
       return {};
     };
     bridge.onopenlink = async (params) => {
-      const r = await client.apps.openLink.mutate({ viewId: view.viewId, url: params.url });
-      return r.opened ? {} : { isError: true };
+      const { ticket } = await client.apps.openLink.mutate({ viewId: view.viewId, url: params.url });
+      return (await calls.wait(ticket)).isError ? { isError: true } : {};
     };
     bridge.onrequestdisplaymode = async (params) => {
       setMode(params.mode);

@@ -26,6 +26,7 @@ import { Keyboard, SquarePen } from 'lucide-react';
 import { flushSync } from 'react-dom';
 import { cx, IconButton } from '../../ui';
 import { FolderAndTools, LIST_TOGGLE_ID, ListToggle } from './ChatHeader';
+import { ConversationTools } from './ConversationTools';
 import { useListPanel, useListPanelFollowsWindow } from './listPanel';
 
 export function ChatScreen() {
@@ -298,6 +299,7 @@ function Conversation({ id }: { id: string | null }) {
         sending={send.isPending}
         onCancel={() => id && cancel.mutate({ conversationId: id })}
         model={{ spec: shownModel, ...(chosen ? { vision: chosen.vision } : {}) }}
+        tools={<ConversationTools model={shownModel} toolSet={toolSet} folder={shownFolder} />}
         onSend={(text, { images, files, resources }) =>
           send.mutateAsync({
             text,
