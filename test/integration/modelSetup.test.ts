@@ -22,7 +22,7 @@ describe('the first model setup', () => {
     const home = tempDir('mooring-model-setup-');
     const secrets = new MemorySecretStore();
     // Nobody on Ollama's port (9 refuses), no model named by the environment.
-    const env = { ...process.env, MOORING_OLLAMA_URL: 'http://127.0.0.1:9' };
+    const env: NodeJS.ProcessEnv = { ...process.env, MOORING_OLLAMA_URL: 'http://127.0.0.1:9' };
     delete env.MOORING_MODEL;
     const core = await MooringCore.open({ home, secretStore: secrets, env });
     closing.push(core);
