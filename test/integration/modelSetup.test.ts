@@ -44,7 +44,8 @@ describe('the first model setup', () => {
     });
 
     expect(await secrets.get(apiKeyAccount('openai'))).toBe('sk-setup');
-    expect(existsSync(join(home, 'provider-keys.json'))).toBe(false);
+    const keyFile = join(home, 'provider-keys.json');
+    if (existsSync(keyFile)) expect(readFileSync(keyFile, 'utf8')).not.toContain('sk-setup');
     expect(readFileSync(join(home, 'settings.json'), 'utf8')).not.toContain('sk-setup');
     const after = await core.models.status();
     expect(after).toMatchObject({

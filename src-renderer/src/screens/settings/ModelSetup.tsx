@@ -62,12 +62,19 @@ export function ModelSetup(props: {
     return (
       <div className="panel model-setup" data-testid="model-setup">
         <h2 className="model-setup-title">Default model</h2>
-        <p>
-          <code data-testid="model-setup-current">{props.defaultModel}</code> starts new conversations; each
-          conversation can pick another.
-        </p>
+        {props.open ? (
+          <p>
+            No model chosen yet: new conversations try{' '}
+            <code data-testid="model-setup-current">{props.defaultModel}</code>.
+          </p>
+        ) : (
+          <p>
+            <code data-testid="model-setup-current">{props.defaultModel}</code> starts new conversations; each
+            conversation can pick another.
+          </p>
+        )}
         <button type="button" onClick={() => setOpen(true)}>
-          Set up another model…
+          {props.open ? 'Set up a model…' : 'Set up another model…'}
         </button>
       </div>
     );
@@ -240,6 +247,11 @@ export function ModelSetup(props: {
         <button type="submit" className="primary" disabled={!model || !check.data?.ok || setUp.isPending}>
           Use {model ? model : 'this model'}
         </button>
+        {!setUp.data && (
+          <button type="button" onClick={() => setOpen(false)}>
+            Not now
+          </button>
+        )}
         {setUp.data && (
           <>
             <span className="ok-text" data-testid="setup-done" role="status">
