@@ -63,8 +63,8 @@ test.describe('with a server', () => {
   test('the chat without a model points to Settings; the screens in the dark theme', async ({ app }) => {
     const { page, row } = app;
     await openScreen(page, 'Chat');
-    // No model is reachable in this home (nothing on Ollama's port): the chat says so and points to Settings.
-    await expect(page.getByTestId('chat-no-model')).toBeVisible();
+    // No model chosen in this home and nothing on Ollama's port: the chat says a model is needed first.
+    await expect(page.getByTestId('chat-setup')).toBeVisible();
     await app.shot('13-chat-no-model');
     await page.emulateMedia({ colorScheme: 'dark' });
     await openScreen(page, 'Servers');

@@ -186,7 +186,9 @@ test('a message from the form view shows in the conversation as the app’s, not
   expect(JSON.stringify(last.messages.at(-1))).toContain(
     "[Sent by the apps app's show_form view, not typed by the user]",
   );
-  // A context update reaches the model with the next turn, labelled as the app's.
+  // A context update reaches the model with the next turn, labelled as the app's. The turn has ended first:
+  // while the answer streams the chat scrolls, and a click into the moving view can land beside its button.
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toHaveCount(0);
   await inner.getByRole('button', { name: 'Update context' }).click();
   await expect(inner.getByTestId('status')).toHaveText('context updated');
   await send('What does the form say?');

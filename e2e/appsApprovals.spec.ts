@@ -4,7 +4,7 @@
 // each asks. A browser has six HTTP/1.1 connections to the host: with more questions than that pending, the
 // dialog's Allow and Escape still reach the host, the view hears each answer, and a reload still loads.
 // A view's calls of its own tool for views only ask once per view, and the Playground keeps one card for
-// the view, not one per call.
+// the view, not one per call. A view's link questions hold no connection either.
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
@@ -21,6 +21,8 @@ const pageErrors: string[] = [];
 test.beforeAll(async ({ browser }) => {
   const { home } = chatHome('apps-approvals', () => [APPS_SERVER]);
   model = await startOpenAIServer([
+    { toolCalls: [{ name: 'mcp__apps__show_poller', arguments: {} }] },
+    { text: 'The poller is on screen.' },
     { toolCalls: [{ name: 'mcp__apps__show_poller', arguments: {} }] },
     { text: 'The poller is on screen.' },
   ]);
@@ -94,4 +96,24 @@ test("a view's tool for views only asks once per view, and the Playground keeps 
   await expect(cards.filter({ hasText: 'show_poller' }).first()).toBeVisible();
   await expect(cards.filter({ hasText: 'poll_stats' })).toHaveCount(0);
   await shot(page, 'apps-playground-one-card');
+});
+
+test('eight link questions from a view leave every answer working', async () => {
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByLabel('Model (provider:model)').fill('openai:gpt-4o');
+  await page.getByLabel('Message').fill('Show me the load');
+  await page.getByLabel('Message').press('Enter');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The poller is on screen.');
+  const inner = await appViewFrame(page);
+  await inner.getByRole('button', { name: 'Ask to open eight links' }).click();
+  // Eight consents wait, more than the browser's six connections: each answer still gets through.
+  const links = page.getByTestId('interaction-elicitation-url');
+  await expect(links).toContainText('7 more waiting');
+  for (let answered = 1; answered <= 8; answered++) {
+    await links.getByRole('button', { name: 'Decline' }).click();
+    await expect(inner.getByTestId('answered')).toHaveText(String(answered));
+  }
+  await expect(inner.getByTestId('last')).toHaveText('link not opened');
+  await expect(links).toBeHidden();
 });

@@ -75,21 +75,23 @@ const ask = async (text: string) => {
 };
 const lastTool = () => page.getByTestId('chat-tool').last();
 
-test('with no model reachable, the chat says so and points to Settings > Models', async () => {
+test('on a fresh home, the chat says a model is needed and leads to the setup in Settings > Models', async () => {
   await page.getByRole('button', { name: 'Chat', exact: true }).click();
-  const banner = page.getByTestId('chat-no-model');
-  await expect(banner).toBeVisible();
-  await expect(banner).toContainText('ollama:llama3.2');
+  const needed = page.getByTestId('chat-setup');
+  await expect(needed).toContainText('Chat needs a model first');
   await shot(page, 'chat-01-no-model');
-  await banner.getByRole('button', { name: /Settings > Models/ }).click();
+  await needed.getByRole('button', { name: 'Set up a model' }).click();
   await expect(page.getByRole('heading', { name: 'Models', exact: true })).toBeVisible();
 });
 
-test('Settings > Models: save the default model and base URL, Check lists the models', async () => {
-  await page.getByLabel('Default model').fill('openai:gpt-4o');
-  await page.getByLabel('openai base URL').fill(`${model.url}/v1`);
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByTestId('models-saved')).toBeVisible();
+test('Settings > Models: the setup saves the model picked from the list and its base URL; Check lists the models', async () => {
+  const setup = page.getByTestId('model-setup');
+  await setup.getByRole('radio', { name: /Another OpenAI-compatible server/ }).check();
+  await setup.getByLabel('Setup base URL').fill(`${model.url}/v1`);
+  await setup.getByRole('button', { name: 'Check' }).click();
+  await setup.getByRole('radio', { name: 'gpt-4o' }).check();
+  await setup.getByRole('button', { name: 'Use gpt-4o' }).click();
+  await expect(setup.getByTestId('setup-done')).toBeVisible();
   const openai = page.getByTestId('provider-openai');
   await expect(openai).toContainText('from OPENAI_API_KEY in the environment');
   await openai.getByRole('button', { name: 'Check' }).click();

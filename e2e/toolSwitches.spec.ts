@@ -9,6 +9,7 @@ import { openaiView } from '../test/helpers/wireViews';
 import { chatHome, closeChatApp, openChatApp, scriptedModelSettings, shot } from './chatHarness';
 import { FILESYSTEM, type RunningWeb } from './harness';
 import { openScreen } from './uiFlows';
+import { expectAccessible } from './a11y';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -79,4 +80,39 @@ test('a tool switched on and off mid-conversation reaches the next turn, said in
   expect(offered(3)).not.toContain('mcp__fs__write_file');
   // Back to the first block exactly: a switch moves only its own tool.
   expect(toolBlocks()[3]).toBe(toolBlocks()[0]);
+});
+
+test("the composer's tools control counts what the conversation gets, says why the rest is off, and follows a switch", async () => {
+  await openScreen(page, 'Chat');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  const control = page.getByRole('button', { name: /^Tools for this conversation/ });
+  await control.click();
+  const tools = page.getByTestId('chat-tools');
+  const fs = tools.getByTestId('chat-tools-fs');
+  await expect(fs).toContainText('1 destructive, off until you turn them on');
+  const [, on, total] = /(\d+) of (\d+) on/.exec((await fs.textContent()) ?? '')!.map(Number);
+  expect(on).toBe(total! - 1);
+  await expect(tools.getByTestId('chat-tools-mode')).toHaveText(
+    `${on} tools from 1 server go with each message.`,
+  );
+  await expect(control).toHaveAccessibleName(`Tools for this conversation: ${on} tools`);
+  await shot(page, 'chat-tools-1280');
+  await expectAccessible(page, 'the tools control');
+  await page.setViewportSize({ width: 900, height: 700 });
+  await shot(page, 'chat-tools-900');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Its way to the switches: the Tools screen; write_file on, and the control counts it.
+  await tools.getByRole('button', { name: 'Turn tools on or off' }).click();
+  const sw = page.getByTestId('tool-write_file').getByRole('switch');
+  await sw.click();
+  await expect(sw).toBeChecked();
+  await openScreen(page, 'Chat');
+  await expect(control).toHaveAccessibleName(`Tools for this conversation: ${on! + 1} tools`);
+  await control.click();
+  await expect(tools.getByTestId('chat-tools-fs')).toHaveText(`fs ${total} of ${total} on`);
+  await page.keyboard.press('Escape');
+  await openScreen(page, 'Tools');
+  await page.getByTestId('tool-write_file').getByRole('switch').click();
+  await expect(page.getByTestId('tool-write_file').getByRole('switch')).not.toBeChecked();
 });

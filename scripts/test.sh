@@ -3,7 +3,8 @@
 # (under a real keychain), the MCP conformance client scenarios, the end-to-end browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n== %s\n' "$*"; }
+# Each step's header says how long the run has taken so far, so a slow step shows in any CI log.
+step() { printf '\n== %s (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 # Lint and the type checks are single-threaded: two at a time, one per core, each one's output printed
 # whole when it ends (in the order started), and the step fails when any of them failed.
@@ -74,3 +75,4 @@ node scripts/scanSecrets.mjs
 # benchmark suite still runs end to end (it exits non-zero when a contender crashes).
 step "benchmark smoke run"
 npm run --silent bench -- --quick
+step done

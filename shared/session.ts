@@ -51,3 +51,23 @@ export interface LogLine {
   level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
   text: string;
 }
+
+/**
+ * A session's state in a word or two ("ready", "reconnecting 2/5", "failed"): the Servers screen's badge
+ * and `mooring mcp list` say the same words.
+ */
+export function stateText(
+  status: Pick<SessionStatus, 'state' | 'attempt' | 'maxAttempts'> | null,
+  enabled: boolean,
+): string {
+  if (!enabled) return 'disabled';
+  if (!status) return 'not started';
+  switch (status.state) {
+    case 'reconnecting':
+      return status.attempt ? `reconnecting ${status.attempt}/${status.maxAttempts ?? 5}` : 'reconnecting';
+    case 'connecting':
+      return 'connecting…';
+    default:
+      return status.state;
+  }
+}

@@ -7,6 +7,7 @@ import { formatWorkspaceScan } from '../core/workspace/workspaceReport';
 import { registerCallCommand } from './callCommand';
 import { quickServers, type CoreRunner } from './coreRunner';
 import { registerFeatureCommands } from './featureCommands';
+import { liveServerStatus, statusSourceLine, statusWhy, statusWord } from './liveServerStatus';
 import { registerSkillCommands } from './skillCommands';
 import { registerImportCommand } from './importCommand';
 import { EXIT } from './output';
@@ -26,7 +27,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
   mcp
     .command('list')
     .description(
-      'list the configured servers (secrets masked); with --workspace, what a project folder offers',
+      'list the configured servers (secrets masked) with their live status in the running `mooring web`; with --workspace, what a project folder offers',
     )
     .option('--json', 'machine-readable output')
     .option(
@@ -45,13 +46,28 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
             for (const line of formatWorkspaceScan(scan, servers)) print(tty`${line}\n`);
             print(tty`Approve one with: mooring mcp approve NAME --workspace ${o.workspace}\n\n`);
           }
-          if (o.json) return void printJson([...servers, ...quick]);
+          const live = servers.length ? await liveServerStatus() : ({ kind: 'none' } as const);
+          if (o.json)
+            return void printJson([
+              ...servers.map((s) => ({
+                ...s,
+                ...(live.kind === 'web'
+                  ? { status: statusWord(live, s.name, s.enabled), statusFrom: `mooring web ${live.pid}` }
+                  : {}),
+              })),
+              ...quick,
+            ]);
           if (!servers.length && !quick.length)
             return void print('No servers yet. Add one: mooring mcp add NAME -- COMMAND ARGS…\n');
-          for (const s of [...servers, ...quick])
+          for (const s of [...servers, ...quick]) {
+            const word = 'quickConfig' in s ? undefined : statusWord(live, s.name, s.enabled);
             print(
-              tty`${s.enabled ? '●' : '○'} ${s.name.padEnd(20)} ${s.transport.padEnd(5)} ${describeCommandLine(s)}${'quickConfig' in s ? '  (MOORING_MCP_SERVER_*, this shell only)' : ''}\n`,
+              tty`${s.enabled ? '●' : '○'} ${s.name.padEnd(20)} ${word ? `${word.padEnd(16)} ` : ''}${s.transport.padEnd(5)} ${describeCommandLine(s)}${'quickConfig' in s ? '  (MOORING_MCP_SERVER_*, this shell only)' : ''}\n`,
             );
+            const why = statusWhy(live, s.name);
+            if (why) print(tty`    ${why}\n`);
+          }
+          if (servers.length) print(tty`${statusSourceLine(live)}\n`);
         },
         { json: o.json },
       ),

@@ -5,6 +5,7 @@ import { useLiveEvents } from './api/useLiveEvents';
 import { useTRPC } from './api/trpc';
 import { ApprovalDialog } from './components/ApprovalDialog';
 import { InteractionDialogs } from './components/dialogs/InteractionDialogs';
+import { ModelNeededNote } from './components/ModelNeeded';
 import { InstallLinkDialog } from './screens/install/InstallLinkDialog';
 import {
   AppearanceScreen,
@@ -88,6 +89,7 @@ export function App() {
               Turn it off in settings.json.
             </Callout>
           )}
+          {route === 'servers' && <ModelNeededNote />}
           <Suspense fallback={null}>
             <View />
           </Suspense>

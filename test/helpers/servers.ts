@@ -12,6 +12,9 @@ const nm = (p: string) => join(ROOT, 'node_modules', p);
 export const EVERYTHING = nm('@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = nm('@modelcontextprotocol/server-filesystem/dist/index.js');
 export const MEMORY = nm('@modelcontextprotocol/server-memory/dist/index.js');
+/** The extension's example MCP App servers (npm `@modelcontextprotocol/server-<name>`), run with `--stdio`. */
+export const extAppsExample = (name: 'system-monitor' | 'budget-allocator' | 'basic-react' | 'pdf') =>
+  nm(`@modelcontextprotocol/server-${name}/dist/index.js`);
 /** Runs a TypeScript fixture in one process (tsx's loaders registered in it): `node RUN_TS FILE.ts ARGS…`. */
 export const RUN_TS = join(ROOT, 'test/fixtures/runTs.mjs');
 export const BIND_LOOPBACK = join(ROOT, 'test/fixtures/bindLoopback.cjs');

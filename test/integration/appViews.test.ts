@@ -11,7 +11,7 @@ import { MooringCore } from '../../src-main/core/mooringCore';
 import { MemorySecretStore } from '../../src-main/core/secrets/secretStore';
 import { startSandboxServer } from '../../src-main/core/web/sandboxServer';
 import { request } from 'node:http';
-import { RUN_TS, fixturePath, tempDir } from '../helpers/servers';
+import { RUN_TS, extAppsExample, fixturePath, tempDir } from '../helpers/servers';
 
 const cores: MooringCore[] = [];
 afterEach(async () => void (await Promise.all(cores.splice(0).map((c) => c.close()))));
@@ -161,6 +161,25 @@ describe('MCP Apps in the core', () => {
     expect(
       await core.apps.open({ server: 'folderapps', tool: 'show_counter', conversationId: 'elsewhere' }),
     ).toBe(undefined);
+  });
+
+  it('a view larger than the old 4 MB message limit is read (server-pdf’s viewer); over a server’s own limit, the error names the setting', async () => {
+    const pdf = { command: 'node', args: [extAppsExample('pdf'), '--stdio'] };
+    const core = await appsCore([
+      { name: 'pdf', ...pdf },
+      { name: 'smallpdf', ...pdf, maxMessageMB: 4 },
+    ]);
+    const view = (await core.apps.open({ server: 'pdf', tool: 'display_pdf', conversationId: 'c1' }))!;
+    expect(view.html.length).toBeGreaterThan(4 * 1048576);
+    expect(view.csp).toContain('worker-src blob:');
+    const err = await core.apps.open({ server: 'smallpdf', tool: 'display_pdf', conversationId: 'c1' }).then(
+      () => undefined,
+      (e: unknown) => e as { message: string; hint?: string },
+    );
+    expect(err?.message).toMatch(
+      /The answer to resources\/read ui:\/\/pdf-viewer\/mcp-app\.html was 4\.\d MB, over the 4 MB .*maxMessageMB/,
+    );
+    expect(err?.hint).toContain('mooring mcp set smallpdf maxMessageMB');
   });
 
   it('the sandbox server serves a view’s page with its CSP, framed by the app only, and nothing else', async () => {

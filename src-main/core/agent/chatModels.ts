@@ -2,14 +2,14 @@
 // conversation (chat-preferences.json, agent/chatPreferences.ts), Settings > Models (its providers' base
 // URLs are the settings service's to write), whether the default model answers, and the model that
 // answers server-initiated sampling: the latest turn's, else the default.
-import { SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
+import { DEFAULT_PROVIDER_URLS, SUGGESTED_MODELS, type ProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
 import type { ProviderView } from '@shared/wire';
 import type { SamplingComplete } from '../clientFeatures/sampling';
 import type { SettingsService } from '../config/settingsService';
 import { toErrorData } from '../errors';
 import type { ChatPreferencesFile } from './chatPreferences';
-import type { ProviderAccess, ProviderCheck } from './providerAccess';
+import type { KeyStorage, ProviderAccess, ProviderCheck } from './providerAccess';
 import { parseModelSpec } from './providers/resolveProvider';
 import { providerCompletion } from './samplingCompletion';
 
@@ -25,6 +25,8 @@ export interface ChatModelsDeps {
 /** Settings > Models as the screen shows it. */
 export interface ModelsView {
   defaultModel: string;
+  /** Whether a person chose the default model (else it is a fresh home's suggestion: the setup opens). */
+  chosen: boolean;
   providers: ProviderView[];
   keychain: { ok: true } | { ok: false; reason: string };
   /** The plain-text key file offered when there is no keychain (null: this host has none). */
@@ -37,6 +39,16 @@ export interface ModelsView {
   codeModeModels: string[];
 }
 
+/** Whether the default model answers (models.status). */
+export interface ModelStatus {
+  model: string;
+  check: ProviderCheck;
+  /** Whether the provider's list names the model; null when the list is empty or not read. */
+  listed: boolean | null;
+  /** No model was chosen and the suggested one does not answer: the chat leads to the setup. */
+  needsSetup: boolean;
+}
+
 export class ChatModels {
   /** The model of the latest turn: it also answers server-initiated sampling (after approval). */
   private samplingSpec?: string;
@@ -47,6 +59,20 @@ export class ChatModels {
       const { provider, model } = await deps.providers.providerFor(spec);
       return providerCompletion(provider, model)(req, ctx);
     });
+  }
+
+  /**
+   * Whether a person chose the model: a saved default, MOORING_MODEL, or providers set in settings.json.
+   * Otherwise the default is only the suggestion of a fresh home, and the chat leads to the setup.
+   */
+  private async chosen(): Promise<boolean> {
+    if ((await this.deps.prefs.get()).defaultModel || this.deps.env().MOORING_MODEL) return true;
+    const p = this.deps.settings.current().providers;
+    return (
+      p.default !== 'ollama' ||
+      p.ollama.baseUrl !== DEFAULT_PROVIDER_URLS.ollama ||
+      Boolean(p.openai.baseUrl || p.anthropic.baseUrl)
+    );
   }
 
   /** Saved default, else MOORING_MODEL, else the default provider's suggested model. */
@@ -119,13 +145,15 @@ export class ChatModels {
 
   /** Settings > Models: the default model, each provider, and whether a keychain holds keys. */
   async view(): Promise<ModelsView> {
-    const [defaultModel, providers, keychain] = await Promise.all([
+    const [defaultModel, chosen, providers, keychain] = await Promise.all([
       this.defaultModel(),
+      this.chosen(),
       this.deps.providers.views(),
       this.deps.providers.keychain(),
     ]);
     return {
       defaultModel,
+      chosen,
       providers,
       keychain,
       keyFile: this.deps.providers.keyFilePath(),
@@ -140,13 +168,16 @@ export class ChatModels {
    * names conversations (settings.json, through the settings service); nothing is written if either is bad.
    */
   async save(input: {
-    defaultModel: string;
+    /** Absent: the default model stays (the setup above the form sets it, setUp). */
+    defaultModel?: string;
     baseUrls: Partial<Record<ProviderId, string | null>>;
     titlesFromModel?: boolean;
     modelCapabilities?: Settings['modelCapabilities'];
     codeModeModels?: string[];
   }): Promise<void> {
-    const { provider } = parseModelSpec(input.defaultModel);
+    const provider = input.defaultModel
+      ? parseModelSpec(input.defaultModel).provider
+      : this.deps.settings.current().providers.default;
     await this.deps.settings.setProviders({
       defaultProvider: provider,
       baseUrls: input.baseUrls,
@@ -154,18 +185,59 @@ export class ChatModels {
       ...(input.modelCapabilities ? { modelCapabilities: input.modelCapabilities } : {}),
       ...(input.codeModeModels ? { codeModeModels: input.codeModeModels } : {}),
     });
-    await this.deps.prefs.update((p) => ({ ...p, defaultModel: input.defaultModel }));
+    const chosen = input.defaultModel;
+    if (chosen) await this.deps.prefs.update((p) => ({ ...p, defaultModel: chosen }));
   }
 
-  /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
-  async status(): Promise<{ model: string; check: ProviderCheck }> {
-    const model = await this.defaultModel();
-    let provider: ProviderId;
+  /**
+   * The model setup's last step (Settings > Models, "Set up a model"): the key where the person chose
+   * (the keychain unless they picked otherwise), the provider's base URL (the others' stay), and the model
+   * picked from what the provider listed as the default. Nothing is written if the spec is not a model.
+   */
+  async setUp(input: {
+    provider: ProviderId;
+    /** Empty or null: the provider's default endpoint. */
+    baseUrl: string | null;
+    model: string;
+    apiKey?: string;
+    storage?: KeyStorage;
+  }): Promise<{ defaultModel: string }> {
+    const spec = `${input.provider}:${input.model.trim()}`;
+    parseModelSpec(spec);
+    if (input.apiKey?.trim())
+      await this.deps.providers.setApiKey(input.provider, input.apiKey, input.storage);
+    const p = this.deps.settings.current().providers;
+    await this.deps.settings.setProviders({
+      defaultProvider: input.provider,
+      baseUrls: {
+        ollama: p.ollama.baseUrl,
+        openai: p.openai.baseUrl ?? null,
+        anthropic: p.anthropic.baseUrl ?? null,
+        [input.provider]: input.baseUrl?.trim() || null,
+      },
+    });
+    await this.deps.prefs.update((prefs) => ({ ...prefs, defaultModel: spec }));
+    return { defaultModel: spec };
+  }
+
+  /**
+   * Whether the default model's provider answers and lists it: the chat's empty state points to Settings
+   * when not, and to the model setup while no model was chosen (`needsSetup`).
+   */
+  async status(): Promise<ModelStatus> {
+    const [model, chosen] = await Promise.all([this.defaultModel(), this.chosen()]);
+    let spec: { provider: ProviderId; model: string };
     try {
-      provider = parseModelSpec(model).provider;
+      spec = parseModelSpec(model);
     } catch (err) {
-      return { model, check: { ok: false, error: toErrorData(err) } };
+      return { model, check: { ok: false, error: toErrorData(err) }, listed: null, needsSetup: !chosen };
     }
-    return { model, check: await this.deps.providers.check(provider, 4_000) };
+    const check = await this.deps.providers.check(spec.provider, 4_000);
+    // Ollama names a model's default tag `:latest`; an empty list says nothing.
+    const listed =
+      check.ok && check.models.length
+        ? check.models.some((m) => m === spec.model || m === `${spec.model}:latest`)
+        : null;
+    return { model, check, listed, needsSetup: !chosen && (!check.ok || listed === false) };
   }
 }

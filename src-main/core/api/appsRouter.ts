@@ -55,9 +55,11 @@ export const appsRouter = router({
       return {};
     }),
 
+  // Answers at once with a ticket, like callTool: the consent may wait minutes, and a view asking again
+  // and again must not take the browser's connections to the host (apps/viewCallTickets.ts).
   openLink: publicProcedure
     .input(z.object({ viewId: ViewId, url: z.string().max(8192) }))
-    .mutation(({ ctx, input }) => ctx.core.apps.openLink(input)),
+    .mutation(({ ctx, input }) => ctx.core.apps.startOpenLink(input)),
 
   /** The user's answer to what a server's views asked for (camera, microphone, geolocation, clipboard). */
   setPermissions: publicProcedure

@@ -2,8 +2,11 @@
 // agent/chatModels.ts): conversations (list, search, load, rename, delete), a turn started server-side
 // (`send`; its ChatEvents arrive on `events`, tagged by conversation), cancel, the model and project folder
 // of a conversation, and prompts as slash commands.
+import { isProviderId } from '@shared/providers';
 import type { SlashCommandView } from '@shared/wire';
 import { z } from 'zod';
+import { toolsOverview } from '../agent/toolsOverview';
+import { canonicalWorkspace } from '../workspace/discovery';
 import { publicProcedure, router } from './trpc';
 
 const Id = z.string().min(1).max(100);
@@ -152,6 +155,31 @@ export const chatRouter = router({
       const workspace = input.workspace?.trim() || null;
       await ctx.core.chat.conversations.setWorkspace(input.conversationId, workspace);
       return { workspace };
+    }),
+
+  /**
+   * The composer's tools control: what a conversation with this model, tool set and folder is offered, per
+   * server, and whether its tools load on demand (agent/toolsOverview.ts). A folder's own servers count once
+   * its sessions run (the conversation's first message starts them); asking starts nothing.
+   */
+  toolsOverview: publicProcedure
+    .input(
+      z.object({
+        model: z.string().max(200).default(''),
+        toolSet: z.string().max(200).optional(),
+        workspace: z.string().max(4096).optional(),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const provider = input.model.slice(0, input.model.indexOf(':'));
+      const t = ctx.core.settings.current().deferredToolThreshold;
+      return toolsOverview(ctx.core.tools, t, {
+        ...(isProviderId(provider) ? { provider } : {}),
+        ...(input.toolSet ? { toolSet: input.toolSet } : {}),
+        ...(input.workspace?.trim()
+          ? { workspace: await canonicalWorkspace(input.workspace.trim()).catch(() => undefined) }
+          : {}),
+      });
     }),
 
   /** Every ready server's prompts, as `/command`s for the composer. */

@@ -18,7 +18,7 @@ export const modelsRouter = router({
   save: publicProcedure
     .input(
       z.object({
-        defaultModel: z.string().min(3).max(200),
+        defaultModel: z.string().min(3).max(200).optional(),
         baseUrls: z.object({ ollama: BaseUrl, openai: BaseUrl, anthropic: BaseUrl }),
         titlesFromModel: z.boolean().optional(),
         /** What each model takes, by provider:model (the settings schema checks the keys). */
@@ -47,6 +47,22 @@ export const modelsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => ctx.core.providers.setApiKey(input.provider, input.apiKey, input.storage)),
+
+  /**
+   * The model setup's last step: the key (where the person chose), the provider's base URL, and the model
+   * picked from its list as the default.
+   */
+  setUp: publicProcedure
+    .input(
+      z.object({
+        provider: ProviderIdSchema,
+        baseUrl: z.string().max(2048).nullable(),
+        model: z.string().min(1).max(200),
+        apiKey: z.string().max(4096).optional(),
+        storage: z.enum(['keychain', 'file', 'envRef']).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.core.models.setUp(input)),
 
   /** Whether the default model's provider answers: the chat's empty state points to Settings when not. */
   status: publicProcedure.query(({ ctx }) => ctx.core.models.status()),

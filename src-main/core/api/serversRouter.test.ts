@@ -170,3 +170,26 @@ describe('servers router', () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe('tools router: a call started from a page', () => {
+  it('answers while the call waits for approval; the outcome comes on the stream under its id', async () => {
+    const { caller } = await appOn([
+      { name: 'fx', command: 'node', args: [RUN_TS, fixturePath('engineServer.ts')] },
+    ]);
+    await waitFor(() => core!.tools.list().some((t) => t.tool === 'add_tool'), 'the fixture tools');
+    const phases: string[] = [];
+    core!.tools.on('toolCall', (e) => phases.push(`${e.id} ${e.phase}`));
+    const asked = new Promise<string>((resolve) => core!.approvals.once('requested', (r) => resolve(r.id)));
+    // add_tool says nothing of itself, so it asks: `start` has answered before anybody did.
+    const { id } = await caller.tools.start({ name: 'mcp__fx__add_tool', arguments: { name: 'later' } });
+    const approval = await asked;
+    expect(core!.approvals.pending().map((p) => p.id)).toContain(approval);
+    expect(phases).not.toContain(`${id} done`);
+    core!.approvals.answer(approval, { outcome: 'approve', decidedBy: 'user:test' });
+    await waitFor(() => phases.includes(`${id} done`), 'the outcome on the stream');
+    // What keeps a call from starting is the answer itself.
+    await expect(caller.tools.start({ name: 'mcp__fx__no_such_tool' })).rejects.toThrow(
+      /no_such_tool|not found|unknown/i,
+    );
+  });
+});

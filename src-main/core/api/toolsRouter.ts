@@ -47,6 +47,32 @@ export const toolsRouter = router({
       };
     }),
 
+  /**
+   * Starts one call by its model name for a page (the Playground) and answers as soon as the call has
+   * begun (its first lifecycle event), or with the error that kept it from starting (an unknown name, an
+   * app-only tool). Everything after, the approval included, arrives on `events.stream` under the returned
+   * `id`: a call waiting minutes for an answer holds no request, so in browser mode no number of waiting
+   * calls can take the browser's six connections to the host (apps/viewCallTickets.ts says the same of a
+   * view's calls). `run` above waits for the outcome, for scripts and tests.
+   */
+  start: publicProcedure
+    .input(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }))
+    .mutation(async ({ ctx, input }) => {
+      const id = randomUUID();
+      let begun!: () => void;
+      const begins = new Promise<void>((resolve) => (begun = resolve));
+      const outcome = ctx.core.tools.call(input.name, input.arguments, {
+        client: 'ui:playground',
+        caller: 'person',
+        id,
+        onPhase: () => begun(),
+      });
+      // After it begins, how the call ends is the stream's to tell.
+      outcome.catch(() => undefined);
+      await Promise.race([outcome, begins]);
+      return { id };
+    }),
+
   /** Accepts a changed tool as its server lists it now: its pin becomes this contract (safety/toolPins.ts). */
   acceptChange: publicProcedure
     .input(z.object({ name: z.string().min(1) }))

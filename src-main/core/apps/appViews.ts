@@ -366,21 +366,27 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
     return [...map].map(([who, text]) => `Context from the ${who}, not from the user:\n${text}`).join('\n\n');
   }
 
-  /** `ui/open-link`: https only, after the user's consent, through the host's one checked opener. */
-  async openLink(input: { viewId: string; url: string }): Promise<{ opened: boolean }> {
+  /**
+   * `ui/open-link` (https only, after the person's consent, through the host's one checked opener), for a
+   * page: answers at once with a ticket whose outcome is the spec's result, `isError` when not opened.
+   */
+  startOpenLink(input: { viewId: string; url: string }): { ticket: string } {
     const { view } = this.view(input.viewId);
-    if (!isOpenableUrl(input.url) || !this.deps.openExternal) return { opened: false };
-    const answer = await this.deps.interactions.request({
-      kind: 'elicitation-url',
-      server: view.server,
-      message: `The ${view.server} app (${view.tool} view) wants to open a link.`,
-      url: input.url,
-      host: new URL(input.url).host,
-      elicitationId: input.viewId,
-    });
-    if (answer.action !== 'accept') return { opened: false };
-    await this.deps.openExternal(input.url);
-    return { opened: true };
+    const ask = async () => {
+      if (!isOpenableUrl(input.url) || !this.deps.openExternal) return false;
+      const answer = await this.deps.interactions.request({
+        kind: 'elicitation-url',
+        server: view.server,
+        message: `The ${view.server} app (${view.tool} view) wants to open a link.`,
+        url: input.url,
+        host: new URL(input.url).host,
+        elicitationId: input.viewId,
+      });
+      if (answer.action === 'accept') await this.deps.openExternal(input.url);
+      return answer.action === 'accept';
+    };
+    const result = async () => ((await ask()) ? { content: [] } : { content: [], isError: true });
+    return { ticket: this.calls.start(input.viewId, result) };
   }
 
   private view(viewId: string): RegisteredView {

@@ -22,8 +22,9 @@ describe('buildViewCsp', () => {
     expect(directive(policy, 'base-uri')).toBe("'none'");
     expect(directive(policy, 'object-src')).toBe("'none'");
     expect(directive(policy, 'form-action')).toBe("'none'");
-    expect(directive(policy, 'worker-src')).toBe("'none'");
-    expect(directive(policy, 'script-src')).toBe("'unsafe-inline'");
+    // As the extension's reference host: scripts and workers the view made itself (blob:, data:), no more.
+    expect(directive(policy, 'worker-src')).toBe('blob:');
+    expect(directive(policy, 'script-src')).toBe("'unsafe-inline' blob: data:");
     expect(directive(policy, 'img-src')).toBe('data: blob:');
     expect(policy).not.toContain("'self'");
     expect(policy).not.toContain("'unsafe-eval'");
@@ -45,6 +46,8 @@ describe('buildViewCsp', () => {
     expect(directive(policy, 'frame-src')).toBe('https://www.youtube.com');
     expect(directive(policy, 'base-uri')).toBe('https://example.com');
     expect(kept.resourceDomains).toEqual(['https://*.cdn.example.com']);
+    // Workers only from what the view made itself: a declared domain does not widen worker-src.
+    expect(directive(policy, 'worker-src')).toBe('blob:');
   });
 
   it('drops what would inject another directive or a keyword, and says why', () => {

@@ -2,8 +2,13 @@
 // "Security Implications": hosts build the CSP from the resource's `_meta.ui.csp`). Every declared domain
 // passes the SSRF guard's rules first (safety/declaredOrigins.ts); what is dropped is reported. With nothing
 // declared the view gets the spec's restrictive default: inline script and style, data: images and media,
-// and no network, no nested frames, no plugins, no forms posting anywhere. Stricter than the spec's
-// example in one way: nothing is allowed from 'self' (the sandbox origin serves nothing a view needs).
+// and no network, no nested frames, no plugins, no forms posting anywhere. Like the extension's reference
+// host (ext-apps, examples/basic-host/src/csp.ts), a view may run scripts it made itself — `blob:` and
+// `data:` URLs in script-src, and workers from `blob:` — which bundled apps need (PDF.js starts its worker
+// from a `blob:` wrapper that imports a `data:` module, and falls back to importing that module itself).
+// Such a URL holds only what the view's own code wrote, inside its opaque origin, and reaches no network:
+// nothing new leaves the sandbox. Stricter than the reference host in the rest: nothing from 'self' (the
+// sandbox origin serves nothing a view needs), no 'unsafe-eval', no workers from the declared domains.
 import type { DeclaredOriginPolicy } from '../safety/declaredOrigins';
 import { checkDeclaredOrigin } from '../safety/declaredOrigins';
 
@@ -53,7 +58,7 @@ export function buildViewCsp(declared: DeclaredCsp | undefined, policy: Declared
   const res = kept.resourceDomains;
   const directives = [
     "default-src 'none'",
-    ['script-src', "'unsafe-inline'", ...res].join(' '),
+    ['script-src', "'unsafe-inline'", 'blob:', 'data:', ...res].join(' '),
     ['style-src', "'unsafe-inline'", ...res].join(' '),
     ['img-src', 'data:', 'blob:', ...res].join(' '),
     ['font-src', 'data:', ...res].join(' '),
@@ -61,7 +66,7 @@ export function buildViewCsp(declared: DeclaredCsp | undefined, policy: Declared
     `connect-src ${or(kept.connectDomains, "'none'")}`,
     `frame-src ${or(kept.frameDomains, "'none'")}`,
     `base-uri ${or(kept.baseUriDomains, "'none'")}`,
-    "worker-src 'none'",
+    'worker-src blob:',
     "object-src 'none'",
     "form-action 'none'",
   ];

@@ -22,7 +22,7 @@ const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 /** A result dropped for being over Mooring's limit: Mooring's limit, said so, never the server's error. */
 export function messageTooLarge(
   err: unknown,
-  ctx: { server: string; tool: string },
+  ctx: { server: string; tool: string } | { server: string; what: string },
 ): MooringError | undefined {
   if (!(err instanceof ProtocolError)) return undefined;
   const data = err.data as Partial<MessageTooLargeData> | undefined;
@@ -31,7 +31,7 @@ export function messageTooLarge(
   const raise = Math.min(MAX_MESSAGE_MB, Math.max(limitMb * 2, Math.ceil(data.bytes / 1048576) + 1));
   return new MooringError(
     'protocol_error',
-    `The result of ${ctx.server}/${ctx.tool} was ${mb(data.bytes)}, over the ${limitMb} MB Mooring accepts in one message from "${ctx.server}" (its maxMessageMB); Mooring dropped it — the server did nothing wrong`,
+    `${'tool' in ctx ? `The result of ${ctx.server}/${ctx.tool}` : `The answer to ${ctx.what}`} was ${mb(data.bytes)}, over the ${limitMb} MB Mooring accepts in one message from "${ctx.server}" (its maxMessageMB); Mooring dropped it — the server did nothing wrong`,
     limitMb >= MAX_MESSAGE_MB
       ? `${MAX_MESSAGE_MB} MB is the most Mooring accepts; ask the tool for less (a page, a range) if it can.`
       : `Raise the limit for this server (at most ${MAX_MESSAGE_MB} MB), then call again: mooring mcp set ${ctx.server} maxMessageMB ${raise}`,

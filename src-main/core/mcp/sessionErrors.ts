@@ -262,6 +262,10 @@ export function requestError(
       'This server does not offer it; nothing to do in Mooring.',
       { cause: err },
     );
+  // Over Mooring's own limit (a view's resource, a large read): said as Mooring's, with the setting. A view's
+  // resource is held to the limit like any answer (docs/decisions/011-view-resource-size.md).
+  const tooLarge = messageTooLarge(err, ctx);
+  if (tooLarge) return tooLarge;
   if (!ctx.signal?.aborted && err instanceof ProtocolError)
     return new MooringError(
       'protocol_error',

@@ -12,11 +12,15 @@ export type GateVerdict =
   | { kind: 'login'; setCookie: string; location: string }
   /** `mooring web --link` proved it can read this home's run/ folder: answer with a new one-time link. */
   | { kind: 'newLink'; url: string }
+  /** `mooring mcp list` proved the same: answer with the servers' live status, as the Servers screen has it. */
+  | { kind: 'status' }
   | { kind: 'deny'; status: 401 | 403; reason: string };
 
 /** Where `mooring web --link` asks a running instance for a new link (POST, with the link key). */
 export const NEW_LINK_PATH = '/_mooring/link';
 export const LINK_KEY_HEADER = 'x-mooring-link-key';
+/** Where `mooring mcp list` reads a running instance's live server status (GET, with the link key). */
+export const STATUS_PATH = '/_mooring/status';
 
 /** What a person who is turned away does next. */
 const NEW_LINK =
@@ -115,6 +119,17 @@ export class WebGate {
       )
         return { kind: 'newLink', url: this.newLink() };
       return { kind: 'deny', status: 403, reason: 'a new link is given to `mooring web --link` only' };
+    }
+    if (url.pathname === STATUS_PATH) {
+      const key = req.headers[LINK_KEY_HEADER];
+      if (
+        req.method === 'GET' &&
+        origin === undefined &&
+        typeof key === 'string' &&
+        sameSecret(key, this.linkKey)
+      )
+        return { kind: 'status' };
+      return { kind: 'deny', status: 403, reason: 'the live status is given to `mooring mcp list` only' };
     }
     const presented = url.searchParams.get('token');
     if (presented !== null) {

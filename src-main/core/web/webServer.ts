@@ -10,6 +10,7 @@ import { MooringError } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { appRouter, createApiContext } from '../api/router';
 import { securityHeadersFraming } from './contentSecurity';
+import { liveStatus } from './webInstance';
 import { startSandboxServer } from './sandboxServer';
 import { checkRequestBody, MAX_BODY_BYTES, refuseBody } from './requestLimits';
 import { serveStatic } from './staticFiles';
@@ -87,6 +88,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (verdict.kind === 'newLink') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(`${JSON.stringify({ url: verdict.url })}\n`);
+      return;
+    }
+    if (verdict.kind === 'status') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(`${JSON.stringify(liveStatus(opts.core))}\n`);
       return;
     }
     if (verdict.kind === 'login') {

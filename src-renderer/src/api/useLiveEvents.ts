@@ -32,6 +32,7 @@ export function useLiveEvents(): { connected: boolean } {
       pendingInvalidate.current = null;
       refetchFromNow(qc, { queryKey: trpc.servers.list.queryKey() });
       refetchFromNow(qc, { queryKey: trpc.tools.list.pathKey() });
+      refetchFromNow(qc, { queryKey: trpc.chat.toolsOverview.pathKey() });
       refetchFromNow(qc, { queryKey: trpc.diagnostics.queryKey() });
       // What each ready server offers (the Resources screen) follows its state.
       refetchFromNow(qc, { queryKey: trpc.resources.servers.queryKey() });

@@ -35,7 +35,9 @@ export function PlaygroundScreen() {
   const [argError, setArgError] = useState<string | null>(null);
   const order = useCalls((s) => s.order);
   const calls = useCalls((s) => s.calls);
-  const call = useMutation(trpc.tools.run.mutationOptions());
+  // Answers once the call has begun; its card follows the stream, so a call waiting for approval holds no
+  // request (api/toolsRouter.ts, `start`).
+  const call = useMutation(trpc.tools.start.mutationOptions());
   const cancelTask = useMutation(trpc.tools.cancelTask.mutationOptions());
   const tool = callable.find((t) => t.modelName === name);
 

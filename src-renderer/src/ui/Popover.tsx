@@ -9,6 +9,7 @@ export function Popover({
   children,
   testId,
   onClose,
+  align = 'end',
 }: {
   trigger: ReactElement;
   /** The accessible name of the popover's content. */
@@ -17,6 +18,8 @@ export function Popover({
   testId?: string;
   /** It closed (Escape, a click or the focus outside): the moment to keep what was typed in it. */
   onClose?: () => void;
+  /** Which edge of the trigger the content lines up with. */
+  align?: 'start' | 'center' | 'end';
 }) {
   return (
     <RadixPopover.Root onOpenChange={(open) => !open && onClose?.()}>
@@ -24,7 +27,7 @@ export function Popover({
       <RadixPopover.Portal>
         <RadixPopover.Content
           className="popover"
-          align="end"
+          align={align}
           sideOffset={6}
           collisionPadding={8}
           aria-label={label}

@@ -10,6 +10,8 @@ import { useEffect, useRef, useState } from 'react';
 import { appOfClient, type WireAppView } from '@shared/appViews';
 import type { WireToolCallEvent } from '@shared/wire';
 import { useTRPC, useTRPCClient } from '../../api/trpc';
+import { errorOf } from '../../api/errors';
+import { closedViewKey, useClosedViews } from '../../stores/closedViews';
 import { Button, Callout, IconButton, cx } from '../../ui';
 import { SandboxTransport } from './sandboxTransport';
 import { HOST_INFO, MAX_INLINE_HEIGHT } from './hostContext';
@@ -61,7 +63,9 @@ const MIN_HEIGHT = 60;
 /** The view of a tool result, when its tool has one; nothing otherwise. */
 export function AppViewSlot(props: AppViewProps) {
   const trpc = useTRPC();
-  const [closed, setClosed] = useState(false);
+  const closedKey = closedViewKey(props.conversationId, props.callKey);
+  const closed = useClosedViews((s) => s.closed.includes(closedKey));
+  const setClosed = (value: boolean) => useClosedViews.getState().setClosed(closedKey, value);
   /** The view on screen: a newer one (its resource changed on the server) replaces it after teardown. */
   const [shown, setShown] = useState<WireAppView>();
   const open = useQuery({
@@ -78,10 +82,11 @@ export function AppViewSlot(props: AppViewProps) {
     if (current && !shown) setShown(current);
   }, [current, shown]);
   if (closed || !shown) {
-    if (open.error && !closed)
+    const failed = !closed ? errorOf(open.error) : undefined;
+    if (failed)
       return (
         <Callout tone="warning" testId="app-view-error" title="The app view could not be shown">
-          {open.error.message} The text result is below.
+          {failed.message} {failed.hint ? `${failed.hint} ` : ''}The text result is below.
         </Callout>
       );
     return closed ? (
@@ -209,8 +214,8 @@ function AppFrame(
       return {};
     };
     bridge.onopenlink = async (params) => {
-      const r = await client.apps.openLink.mutate({ viewId: view.viewId, url: params.url });
-      return r.opened ? {} : { isError: true };
+      const { ticket } = await client.apps.openLink.mutate({ viewId: view.viewId, url: params.url });
+      return (await calls.wait(ticket)).isError ? { isError: true } : {};
     };
     bridge.onrequestdisplaymode = async (params) => {
       setMode(params.mode);

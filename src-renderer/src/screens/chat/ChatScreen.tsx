@@ -2,7 +2,8 @@
 // (listPanel.ts); the open conversation's messages as they stream in (its snapshot plus the messages
 // announced since), each turn one answer with its tool calls inline as cards; the model (provider:model)
 // and, behind one button, the project folder (the MCP root) per conversation; the composer with prompts
-// as slash commands. When no model is reachable, the chat says so and points to Settings > Models.
+// as slash commands. When no model is reachable, the chat says so and points to Settings > Models; on a
+// fresh home, before any model was chosen, it leads to the model setup there (ModelSetup.tsx).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorOf } from '../../api/errors';
@@ -17,6 +18,7 @@ import { ConversationMenu } from './ConversationMenu';
 import { MessageList } from './MessageList';
 import { NoModelBanner } from './NoModelBanner';
 import { describeModel, ModelPicker, useModelChoice } from './ModelPicker';
+import { ModelNeeded } from '../../components/ModelNeeded';
 import { ShortcutsDialog, useChatShortcuts, type ShortcutAction } from './shortcuts';
 import './chat.css';
 import { attachedResources } from '@shared/chat';
@@ -25,6 +27,7 @@ import { Keyboard, SquarePen } from 'lucide-react';
 import { flushSync } from 'react-dom';
 import { cx, IconButton } from '../../ui';
 import { FolderAndTools, LIST_TOGGLE_ID, ListToggle } from './ChatHeader';
+import { ConversationTools } from './ConversationTools';
 import { useListPanel, useListPanelFollowsWindow } from './listPanel';
 
 export function ChatScreen() {
@@ -189,7 +192,8 @@ function Conversation({ id }: { id: string | null }) {
       [id, running, select, focusComposer, cancelMutate, listShown, setListShown],
     ),
   );
-  const noModel = defaultModel.data && !defaultModel.data.check.ok ? defaultModel.data : null;
+  const needsSetup = !id && defaultModel.data?.needsSetup === true;
+  const noModel = defaultModel.data && !defaultModel.data.check.ok && !needsSetup ? defaultModel.data : null;
   const modelError = turnError && ['connect_failed', 'auth_required'].includes(turnError.code);
 
   return (
@@ -275,6 +279,10 @@ function Conversation({ id }: { id: string | null }) {
         </>
       ) : id ? (
         <div className="chat-messages">{loaded.error ? <ErrorNote error={loaded.error} /> : null}</div>
+      ) : needsSetup ? (
+        <div className="chat-messages empty-chat">
+          <ModelNeeded onSetUp={() => navigate('models')} />
+        </div>
       ) : (
         <div className="chat-messages empty-chat" data-testid="chat-empty">
           <p className="muted">
@@ -295,6 +303,7 @@ function Conversation({ id }: { id: string | null }) {
         sending={send.isPending}
         onCancel={() => id && cancel.mutate({ conversationId: id })}
         model={{ spec: shownModel, ...(chosen ? { vision: chosen.vision } : {}) }}
+        tools={<ConversationTools model={shownModel} toolSet={toolSet} folder={shownFolder} />}
         onSend={(text, { images, files, resources }) =>
           send.mutateAsync({
             text,

@@ -5,7 +5,7 @@
 // with everything attached to it.
 import { useQuery } from '@tanstack/react-query';
 import { AtSign, FileText, ImageIcon, Paperclip, X } from 'lucide-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { AttachedTextFile } from '@shared/attachedFiles';
 import type { AttachedResource, ImagePart } from '@shared/chat';
 import type { SlashCommandView } from '@shared/wire';
@@ -30,6 +30,8 @@ export function Composer(props: {
   onCancel: () => void;
   /** The chosen model and whether it takes images (undefined: not known). */
   model?: { spec: string; vision?: boolean };
+  /** The conversation's tools control (ConversationTools.tsx), beside the attach buttons. */
+  tools?: ReactNode;
 }) {
   const trpc = useTRPC();
   const [text, setText] = useState('');
@@ -227,6 +229,7 @@ export function Composer(props: {
             aria-haspopup="listbox"
             onClick={res.toggleBrowser}
           />
+          {props.tools}
         </div>
         <textarea
           ref={area}

@@ -1,9 +1,9 @@
-// Settings > Models: the default model, each provider's base URL (settings.json), its API key (the
+// Settings > Models: the default model (set up from a provider's own list, ModelSetup.tsx), each provider's base URL (settings.json), its API key (the
 // keychain; without one, an ${env:NAME} reference or a plain-text file, by choice; never shown back),
 // and Check, which lists the provider's models or says what is wrong and what to do.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DEFAULT_MODEL_SPEC, DEFAULT_PROVIDER_URLS, PROVIDER_KEY_ENV } from '@shared/providers';
+import { DEFAULT_PROVIDER_URLS, PROVIDER_KEY_ENV } from '@shared/providers';
 import { NO_KEYCHAIN_TITLE, SET_UP_KEYCHAIN, USE_ENV_REFERENCE, keyFileChoice } from '@shared/keychainHelp';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import type { ProviderView } from '@shared/wire';
@@ -17,6 +17,7 @@ import './settings.css';
 import { titleOf } from '../../shell/screens';
 import { CodeModeModelsField } from './CodeModeModels';
 import { ModelCapabilitiesField } from './ModelCapabilities';
+import { ModelSetup } from './ModelSetup';
 
 const LABEL: Record<ProviderView['id'], string> = {
   ollama: 'Ollama',
@@ -39,7 +40,6 @@ export function ModelsScreen() {
 function ModelsForm({ data }: { data: ModelsView }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const [defaultModel, setDefaultModel] = useState(data.defaultModel);
   const [titlesFromModel, setTitlesFromModel] = useState(data.titlesFromModel);
   const [modelCapabilities, setModelCapabilities] = useState(data.modelCapabilities);
   const [codeModeModels, setCodeModeModels] = useState(data.codeModeModels);
@@ -59,6 +59,8 @@ function ModelsForm({ data }: { data: ModelsView }) {
     void qc.invalidateQueries({ queryKey: trpc.models.codeModeModels.queryKey() });
   };
   const save = useMutation(trpc.models.save.mutationOptions({ onSuccess: refresh }));
+  // The models the providers listed: what the lists of models below suggest (ModelSpecAdd.tsx).
+  const discovered = useQuery(trpc.models.list.queryOptions());
   return (
     <section aria-labelledby="models-title" className="settings">
       <PageHeader
@@ -67,12 +69,24 @@ function ModelsForm({ data }: { data: ModelsView }) {
         description="The model the chat uses by default, and how Mooring reaches each provider. Keys go to the OS keychain; without one, where you choose."
       />
       {!data.keychain.ok && <NoKeychainBanner reason={data.keychain.reason} keyFile={data.keyFile} />}
+      <ModelSetup
+        defaultModel={data.defaultModel}
+        open={!data.chosen}
+        keychainOk={data.keychain.ok}
+        keyFile={data.keyFile}
+        onSaved={(provider, url) => setUrls((u) => ({ ...u, [provider]: url }))}
+      />
+      <datalist id="model-suggestions">
+        {(discovered.data ?? []).flatMap((p) => p.models.map((m) => <option key={m.spec} value={m.spec} />))}
+        {data.providers.map((p) => (
+          <option key={p.id} value={`${p.id}:${p.suggestedModel}`} />
+        ))}
+      </datalist>
       <form
         className="panel"
         onSubmit={(e) => {
           e.preventDefault();
           save.mutate({
-            defaultModel: defaultModel.trim(),
             baseUrls: urls,
             titlesFromModel,
             modelCapabilities,
@@ -80,25 +94,6 @@ function ModelsForm({ data }: { data: ModelsView }) {
           });
         }}
       >
-        <label className="stack">
-          Default model (provider:model)
-          <input
-            aria-label="Default model"
-            value={defaultModel}
-            onChange={(e) => setDefaultModel(e.target.value)}
-            placeholder={DEFAULT_MODEL_SPEC}
-            list="model-suggestions"
-          />
-          <datalist id="model-suggestions">
-            {data.providers.map((p) => (
-              <option key={p.id} value={`${p.id}:${p.suggestedModel}`} />
-            ))}
-          </datalist>
-          <span className="muted small">
-            New conversations start with it; each conversation can pick another. It also answers servers'
-            sampling requests, after you approve each one.
-          </span>
-        </label>
         <div className="stack">
           <label className="inline">
             <input
