@@ -35,14 +35,19 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(() => closeChatApp({ page, model, web, pageErrors }));
 
-test('eight questions from a polling view leave Allow, Escape and reload working', async () => {
+/** A new conversation whose model shows the poller view; its own frame. */
+async function showPoller() {
   await page.getByRole('button', { name: 'Chat', exact: true }).click();
   await page.getByRole('button', { name: 'New conversation' }).click();
   await page.getByLabel('Model (provider:model)').fill('openai:gpt-4o');
   await page.getByLabel('Message').fill('Show me the load');
   await page.getByLabel('Message').press('Enter');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('The poller is on screen.');
-  const inner = await appViewFrame(page);
+  return appViewFrame(page);
+}
+
+test('eight questions from a polling view leave Allow, Escape and reload working', async () => {
+  const inner = await showPoller();
   await inner.getByRole('button', { name: 'Poll eight times' }).click();
 
   const dialog = page.getByTestId('approval-dialog');
@@ -99,13 +104,7 @@ test("a view's tool for views only asks once per view, and the Playground keeps 
 });
 
 test('eight link questions from a view leave every answer working', async () => {
-  await page.getByRole('button', { name: 'Chat', exact: true }).click();
-  await page.getByRole('button', { name: 'New conversation' }).click();
-  await page.getByLabel('Model (provider:model)').fill('openai:gpt-4o');
-  await page.getByLabel('Message').fill('Show me the load');
-  await page.getByLabel('Message').press('Enter');
-  await expect(page.getByTestId('msg-assistant').last()).toContainText('The poller is on screen.');
-  const inner = await appViewFrame(page);
+  const inner = await showPoller();
   await inner.getByRole('button', { name: 'Ask to open eight links' }).click();
   // Eight consents wait, more than the browser's six connections: each answer still gets through.
   const links = page.getByTestId('interaction-elicitation-url');

@@ -11,6 +11,7 @@ import { PageHeader } from '../../ui';
 import { titleOf } from '../../shell/screens';
 import { MessageSizeLimits } from './MessageSizeLimits';
 import './settings.css';
+import { SavedButton } from './SavedButton';
 
 /** A dot path's value in the settings object, as the input shows it. */
 function valueAt(settings: unknown, key: string): string {
@@ -81,14 +82,7 @@ function LimitRow({ limit, saved }: { limit: LimitSetting; saved: string }) {
             save.reset();
           }}
         />
-        <button type="submit" disabled={!changed || save.isPending}>
-          Save
-        </button>
-        {save.isSuccess && !changed && (
-          <span className="ok-text" role="status">
-            Saved.
-          </span>
-        )}
+        <SavedButton disabled={!changed || save.isPending} saved={save.isSuccess && !changed} />
       </div>
       <p className="muted small" id={`${id}-help`}>
         {limit.help}

@@ -8,6 +8,7 @@ import { isLocalTransport } from '@shared/transports';
 import type { ServerRow } from '@shared/wire';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
+import { SavedButton } from './SavedButton';
 
 export function MessageSizeLimits() {
   const trpc = useTRPC();
@@ -64,14 +65,7 @@ function MessageSizeRow({ row }: { row: ServerRow }) {
             save.reset();
           }}
         />
-        <button type="submit" disabled={!changed || !text || save.isPending}>
-          Save
-        </button>
-        {save.isSuccess && !changed && (
-          <span className="ok-text" role="status">
-            Saved.
-          </span>
-        )}
+        <SavedButton disabled={!changed || !text || save.isPending} saved={save.isSuccess && !changed} />
       </div>
       <code className="limit-command small">
         mooring mcp set {name} maxMessageMB {text || saved}
