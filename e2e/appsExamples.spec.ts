@@ -250,14 +250,17 @@ test("pdf: a local PDF's first page is painted (PDF.js's worker starts under the
 
 test('the Playground shows each view of a tool it ran', async () => {
   await page.getByRole('button', { name: 'Playground', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Playground', exact: true })).toBeVisible();
+  // The Playground's own views: the chat's may still be on the page for a moment after the switch.
+  const frames = page.getByRole('region', { name: 'Tool calls' }).getByTestId('app-view-frame');
   const run = async (label: string, args = '{}') => {
     // The run's card (and its view) comes once the call is allowed: wait for it, then take the newest.
-    const views = await page.getByTestId('app-view-frame').count();
+    const views = await frames.count();
     await page.getByLabel('Tool', { exact: true }).selectOption({ label });
     await page.getByLabel('Arguments', { exact: true }).fill(args);
     await page.getByRole('button', { name: 'Run' }).click();
     await allowOnce(label);
-    await expect(page.getByTestId('app-view-frame')).toHaveCount(views + 1);
+    await expect(frames).toHaveCount(views + 1);
     return (await lastView('first')).inner;
   };
   const clock = await run('clock / get-time');
