@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The README's test command on a clean clone of this checkout's HEAD, N times in a row, with a CPU hog
+# busy on one core beside it (`node -e 'for(;;){}'`): the suite must pass every time on a loaded machine.
+# Usage: bash scripts/ciUnderLoad.sh [N=3]   Logs: /tmp/mooring-ci-load-K.log; one summary line per run.
+set -uo pipefail
+runs=${1:-3}
+src=$(cd "$(dirname "$0")/.." && pwd)
+commit=$(git -C "$src" rev-parse --short HEAD)
+node -e 'for(;;){}' &
+hog=$!
+trap 'kill $hog 2>/dev/null' EXIT
+command -v taskset >/dev/null && taskset -pc 0 $hog >/dev/null
+failed=0
+for k in $(seq 1 "$runs"); do
+  dir=$(mktemp -d /tmp/mooring-ci-load-XXXXXX)
+  git clone -q "$src" "$dir/clone"
+  start=$SECONDS
+  (cd "$dir/clone" && bash .ci/run) >"/tmp/mooring-ci-load-$k.log" 2>&1
+  rc=$?
+  echo "run $k of $runs, commit $commit, hog pid $hog: exit $rc in $((SECONDS - start)) s"
+  ((rc == 0)) || failed=1
+  rm -rf "$dir"
+done
+exit $failed
