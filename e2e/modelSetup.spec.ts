@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
+import { openaiModelList, startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
 import { expectAccessible } from './a11y';
 import { startMooringWeb, type RunningWeb } from './harness';
@@ -31,17 +31,7 @@ test.beforeAll(async ({ browser }) => {
   mkdirSync(SHOTS, { recursive: true });
   home = mkdtempSync(join(tmpdir(), 'mooring-e2e-setup-'));
   model = await startOpenAIServer([{ text: 'Hello from the model you picked.' }], {
-    get: {
-      '/v1/models': (res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            object: 'list',
-            data: LISTED.map((id) => ({ id, object: 'model', created: 0, owned_by: 'local' })),
-          }),
-        );
-      },
-    },
+    get: { '/v1/models': openaiModelList(LISTED, 'local') },
   });
   // A fresh home: no settings, no model chosen, no provider keys, and nobody on Ollama's port (9 refuses).
   web = await startMooringWeb(home, {
