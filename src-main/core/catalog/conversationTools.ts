@@ -1,8 +1,8 @@
 // The tool set of one conversation (ARCHITECTURE.md, `catalog/`: deferred loading). Frozen when the conversation
 // starts so prompt caches stay warm: a list_changed refresh (`updateCatalog`) changes what runs
 // behind a model name, never the tool list already in the prompt. A removed tool fails explicitly
-// when called; a new one is found through tool_search. A tool the person switched on or off joins or
-// leaves the list at the next turn's start (`applySwitches`), and only then. Above the thresholds, schemas leave the
+// when called. A tool the person switched on or off, or a new one that is on, joins or leaves the list at
+// the next turn's start (`applySwitches`), and only then. Above the thresholds, schemas leave the
 // prompt: the model sees a compact list of names plus `tool_search`, and what it activates stays.
 
 import { MooringError } from '../errors';
@@ -106,9 +106,10 @@ export class ConversationTools {
 
   /**
    * At a turn's start: the tools switched on since the last turn join the prompt's list (in direct mode
-   * at its end, in deferred mode the deferred names), those switched off leave it. Nothing else changes
-   * it, so while no switch moved the list is the same, byte for byte. A tool first seen now (a server's
-   * list_changed) is not a switch: it stays for tool_search.
+   * at its end, in deferred mode the deferred names), those switched off leave it. A tool first seen now
+   * and on (a server added mid-conversation, a read-only tool from a list_changed) joins it the same way:
+   * a conversation without tool_search would never reach it otherwise. Nothing else changes the list, so
+   * while nothing moved it is the same, byte for byte.
    */
   applySwitches(): { on: CatalogEntry[]; off: CatalogEntry[] } {
     const on: CatalogEntry[] = [];
@@ -116,7 +117,7 @@ export class ConversationTools {
     for (const e of this.catalog.switchable()) {
       const was = this.switches.get(e.modelName);
       this.switches.set(e.modelName, e.enabled);
-      if (was === undefined || was === e.enabled) continue;
+      if (was === e.enabled || (was === undefined && !e.enabled)) continue;
       const name = e.modelName;
       if (e.enabled) {
         on.push(e);

@@ -13,7 +13,7 @@ import {
 } from '../../../test/helpers/servers';
 import type { SessionPool } from '../mcp/sessionPool';
 import type { ToolsChange } from '../mcp/types';
-import { ToolCatalog } from './catalog';
+import { ToolCatalog, type CatalogServerInput } from './catalog';
 import { ConversationTools, shouldDefer } from './conversationTools';
 import { startServers } from '../../../test/helpers/realServers';
 import { generatedServers, searchQueries } from '../../../bench/lib/toolDefs';
@@ -22,6 +22,8 @@ import { parseSelect, parseToolSearchInput, ToolSearchIndex } from './toolSearch
 
 let pool: SessionPool;
 let catalogNow: () => ToolCatalog;
+/** The servers' catalog inputs as they are now, less one server (as if it was added later). */
+let inputsWithout: (server: string) => CatalogServerInput[];
 const changes: ToolsChange[] = [];
 
 beforeAll(async () => {
@@ -35,6 +37,7 @@ beforeAll(async () => {
   pool = s.pool;
   pool.on('tools', (c) => changes.push(c));
   catalogNow = () => new ToolCatalog(s.inputs());
+  inputsWithout = (server) => s.inputs().filter((i) => i.server !== server);
 });
 afterAll(async () => {
   await pool?.closeAll();
@@ -174,5 +177,31 @@ describe('frozen conversation tools over a real list_changed', () => {
     expect(() => direct.resolveCall('mcp__engine__ephemeral')).toThrow(/was removed by its server/);
     // Tools still listed keep working through the same frozen names.
     expect(direct.resolveCall('mcp__engine__echo').handle.removed).toBe(false);
+  });
+});
+
+describe('a server added mid-conversation', () => {
+  it("its tools that are on join the conversation's list at the next turn, said as on; then nothing moves", () => {
+    const all = catalogNow();
+    const withoutFs = new ToolCatalog(inputsWithout('fs'));
+    const conv = new ConversationTools(withoutFs, { thresholds: { maxTools: 1000, maxTokens: 1_000_000 } });
+    expect(conv.mode).toBe('direct');
+    const fsOn = all.active().filter((e) => e.server === 'fs');
+    expect(fsOn.length).toBeGreaterThan(5);
+    expect(conv.modelTools().map((t) => t.name)).not.toContain(fsOn[0]!.modelName);
+
+    conv.updateCatalog(all);
+    const { on, off } = conv.applySwitches();
+    expect(on.map((e) => e.modelName).sort()).toEqual(fsOn.map((e) => e.modelName).sort());
+    expect(off).toEqual([]);
+    const names = conv.modelTools().map((t) => t.name);
+    for (const e of fsOn) expect(names).toContain(e.modelName);
+    // Tools of the new server that are off (the default safe set) stay out.
+    for (const e of all.switchable().filter((x) => x.server === 'fs' && !x.enabled))
+      expect(names).not.toContain(e.modelName);
+    // Nothing moved since: the same list, byte for byte.
+    const block = JSON.stringify(conv.modelTools());
+    expect(conv.applySwitches()).toEqual({ on: [], off: [] });
+    expect(JSON.stringify(conv.modelTools())).toBe(block);
   });
 });

@@ -80,7 +80,7 @@ export function ConversationTools(props: { model: string; toolSet: string; folde
           ))}
         </ul>
         <p className="muted small">
-          A tool turned on or off in Tools reaches this conversation at its next message.
+          A tool turned on or off in Tools, and a server added, reach this conversation at its next message.
         </p>
         <div className="row">
           <Button size="sm" onClick={() => ui.navigate('tools')}>
