@@ -49,7 +49,7 @@ test("a view's destructive button on a tool that is off asks the person, and run
   await inner.getByRole('button', { name: 'Reset (destructive)' }).click();
   const dialog = page.getByTestId('approval-dialog');
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('you are calling it yourself');
+  await expect(dialog).toContainText('this call comes from you');
   await shot(page, 'off-for-models-01-view-asks');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(inner.getByTestId('status')).toHaveText('reset');
@@ -60,7 +60,7 @@ test('the Playground lists the tool as off for models, and a call of it asks', a
   await runTool(page, 'apps / reset_counter (off for models)', {});
   const dialog = page.getByTestId('approval-dialog');
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('you are calling it yourself');
+  await expect(dialog).toContainText('this call comes from you');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(page.getByTestId('call-card').first()).toHaveAttribute('data-phase', 'done');
   await expect(page.getByTestId('call-card').first()).toContainText('Every counter was reset.');

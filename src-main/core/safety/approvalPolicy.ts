@@ -65,8 +65,14 @@ export function decide(input: DecideInput): PolicyVerdict {
   const { policy, annotations, enabled, yolo, remembered } = input;
   if (!enabled) {
     const why = input.disabledReason ?? 'the tool is disabled by this server’s tool filters';
-    if (input.caller === 'person')
-      return verdict('ask', `the tool is off for models (${why}); you are calling it yourself`);
+    if (input.caller === 'person') {
+      // The filter's own words name a config key a person may never have seen.
+      const plain = why === 'listed in excludeTools' ? 'switched off in Tools' : why;
+      return verdict(
+        'ask',
+        `the tool is off for models (${plain}); this call comes from you (the Playground, a terminal, or a button in an app's view), so you decide`,
+      );
+    }
     return verdict('refuse', why);
   }
   if (policy === 'trust-all') return verdict('auto', 'the server’s policy is "trust all"');

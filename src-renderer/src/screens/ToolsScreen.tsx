@@ -53,7 +53,7 @@ export function ToolsScreen() {
       <PageHeader
         id="tools-title"
         title={titleOf('tools')}
-        description="What each server offers the model. Read-only tools start on; tools that may change or delete things start off, and every call of one asks you first."
+        description="What each server offers the model. Destructive tools start off; every call of a tool that may change things asks you first, unless you allow it always."
       />
       <ServerTabs
         toolCounts

@@ -22,7 +22,7 @@ export function toastWhenSettled(o: {
       toast({
         tone: 'success',
         title: `${o.name} is running`,
-        description: `${status.toolCount} tools. Any that may change or delete things start off (Tools).`,
+        description: `${status.toolCount} tools. Destructive ones start off (Tools).`,
       });
       return true;
     }
