@@ -68,7 +68,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
         title={titleOf('models')}
         description="The model the chat uses by default, and how Mooring reaches each provider. Keys go to the OS keychain; without one, where you choose."
       />
-      {!data.keychain.ok && <NoKeychainBanner reason={data.keychain.reason} keyFile={data.keyFile} />}
+      {/* The setup first: a model on this computer needs no key, so the keychain's absence comes after it. */}
       <ModelSetup
         defaultModel={data.defaultModel}
         open={!data.chosen}
@@ -76,6 +76,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
         keyFile={data.keyFile}
         onSaved={(provider, url) => setUrls((u) => ({ ...u, [provider]: url }))}
       />
+      {!data.keychain.ok && <NoKeychainBanner reason={data.keychain.reason} keyFile={data.keyFile} />}
       <datalist id="model-suggestions">
         {(discovered.data ?? []).flatMap((p) => p.models.map((m) => <option key={m.spec} value={m.spec} />))}
         {data.providers.map((p) => (
