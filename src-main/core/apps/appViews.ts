@@ -18,13 +18,13 @@ import { DisposableStore, listen, type Disposable } from '../disposable';
 import { MooringError } from '../errors';
 import type { ToolService } from '../calls/toolService';
 import type { InteractionBroker } from '../clientFeatures/interactionBroker';
-import { isOpenableUrl } from '../clientFeatures/elicitation';
 import { readResource } from '../clientFeatures/resources';
 import type { ResourceSubscriptions } from '../clientFeatures/resources';
 import type { SessionActor } from '../mcp/sessionActor';
 import type { SessionPool } from '../mcp/sessionPool';
 import { buildViewCsp, injectCsp, type DeclaredCsp } from './viewCsp';
 import { ViewCallTickets } from './viewCallTickets';
+import { openLinkForView } from './viewOpenLink';
 import { ViewToolGrants, type ViewToolAnswer } from './viewToolGrants';
 import { isAppOnly, uiResourceUriOf, visibleToApp } from '../catalog/toolVisibility';
 import { isLocalTransport } from '@shared/transports';
@@ -366,27 +366,10 @@ export class AppViews extends EventEmitter<AppViewsEvents> implements Disposable
     return [...map].map(([who, text]) => `Context from the ${who}, not from the user:\n${text}`).join('\n\n');
   }
 
-  /**
-   * `ui/open-link` (https only, after the person's consent, through the host's one checked opener), for a
-   * page: answers at once with a ticket whose outcome is the spec's result, `isError` when not opened.
-   */
+  /** `ui/open-link` for a page: answers at once with a ticket (apps/viewOpenLink.ts). */
   startOpenLink(input: { viewId: string; url: string }): { ticket: string } {
     const { view } = this.view(input.viewId);
-    const ask = async () => {
-      if (!isOpenableUrl(input.url) || !this.deps.openExternal) return false;
-      const answer = await this.deps.interactions.request({
-        kind: 'elicitation-url',
-        server: view.server,
-        message: `The ${view.server} app (${view.tool} view) wants to open a link.`,
-        url: input.url,
-        host: new URL(input.url).host,
-        elicitationId: input.viewId,
-      });
-      if (answer.action === 'accept') await this.deps.openExternal(input.url);
-      return answer.action === 'accept';
-    };
-    const result = async () => ((await ask()) ? { content: [] } : { content: [], isError: true });
-    return { ticket: this.calls.start(input.viewId, result) };
+    return { ticket: this.calls.start(input.viewId, () => openLinkForView(this.deps, view, input)) };
   }
 
   private view(viewId: string): RegisteredView {
