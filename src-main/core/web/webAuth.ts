@@ -108,29 +108,25 @@ export class WebGate {
       return { kind: 'deny', status: 403, reason: 'wrong Origin header' };
 
     const url = new URL(req.url ?? '/', `http://${host}`);
-    if (url.pathname === NEW_LINK_PATH) {
-      // Never from a page (no Origin at all), only with the key from the home's run/ folder.
+    // Asked by a command of this home, never by a page: no Origin at all, and the key from the home's run/
+    // folder (web/webInstance.ts), with the method each path takes.
+    const fromCommand = (method: string) => {
       const key = req.headers[LINK_KEY_HEADER];
-      if (
-        req.method === 'POST' &&
+      return (
+        req.method === method &&
         origin === undefined &&
         typeof key === 'string' &&
         sameSecret(key, this.linkKey)
-      )
-        return { kind: 'newLink', url: this.newLink() };
-      return { kind: 'deny', status: 403, reason: 'a new link is given to `mooring web --link` only' };
-    }
-    if (url.pathname === STATUS_PATH) {
-      const key = req.headers[LINK_KEY_HEADER];
-      if (
-        req.method === 'GET' &&
-        origin === undefined &&
-        typeof key === 'string' &&
-        sameSecret(key, this.linkKey)
-      )
-        return { kind: 'status' };
-      return { kind: 'deny', status: 403, reason: 'the live status is given to `mooring mcp list` only' };
-    }
+      );
+    };
+    if (url.pathname === NEW_LINK_PATH)
+      return fromCommand('POST')
+        ? { kind: 'newLink', url: this.newLink() }
+        : { kind: 'deny', status: 403, reason: 'a new link is given to `mooring web --link` only' };
+    if (url.pathname === STATUS_PATH)
+      return fromCommand('GET')
+        ? { kind: 'status' }
+        : { kind: 'deny', status: 403, reason: 'the live status is given to `mooring mcp list` only' };
     const presented = url.searchParams.get('token');
     if (presented !== null) {
       const at = this.tokens.findIndex((t) => sameSecret(presented, t));
