@@ -23,9 +23,12 @@ function declarations(block: string): Map<string, string> {
   for (const m of block.matchAll(/(--[\w-]+)\s*:\s*([^;]+);/g)) out.set(m[1]!, m[2]!.replace(/\s+/g, ' '));
   return out;
 }
-/** A theme's tokens as the browser would resolve them: light at :root, dark overriding in its media block. */
+/**
+ * A theme's tokens as the browser would resolve them: light at :root, dark overriding in the block for the
+ * root's `data-theme="dark"` (set from the OS or Settings > Appearance, src-renderer/src/shell/theme.ts).
+ */
 function theme(dark: boolean): (token: string) => string {
-  const darkAt = TOKENS.indexOf('@media (prefers-color-scheme: dark)');
+  const darkAt = TOKENS.indexOf(":root[data-theme='dark']");
   expect(darkAt).toBeGreaterThan(0);
   const tokens = declarations(TOKENS.slice(0, darkAt));
   if (dark) for (const [k, v] of declarations(TOKENS.slice(darkAt))) tokens.set(k, v);
