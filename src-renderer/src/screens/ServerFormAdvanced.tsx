@@ -16,9 +16,9 @@ export function AdvancedFields({
   set: (patch: Partial<ServerDraft>) => void;
   stdio: boolean;
 }) {
-  const [open, setOpen] = useState(
-    () => !!(draft.logLevel || draft.samplingTokensPerHour.trim() || draft.maxMessageMB.trim()),
-  );
+  // A saved entry always has a message size (its default when none was written): only another one counts.
+  const ownSize = draft.maxMessageMB.trim() !== '' && Number(draft.maxMessageMB) !== DEFAULT_MAX_MESSAGE_MB;
+  const [open, setOpen] = useState(() => !!(draft.logLevel || draft.samplingTokensPerHour.trim() || ownSize));
   return (
     <details
       className="span-2 form-advanced"
