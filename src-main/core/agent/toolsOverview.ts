@@ -20,8 +20,6 @@ export interface ServerTools {
 export interface ToolsOverview {
   mode: 'direct' | 'deferred';
   offered: number;
-  /** What the offered tools' schemas cost in prompt tokens. */
-  tokens: number;
   thresholds: { tools: number; tokens: number };
   servers: ServerTools[];
 }
@@ -52,7 +50,6 @@ export function toolsOverview(
       ? 'deferred'
       : 'direct',
     offered: active.length,
-    tokens: active.reduce((n, e) => n + e.tokenCost, 0),
     thresholds,
     servers: [...byServer.values()],
   };
