@@ -62,27 +62,44 @@ export async function runningWebInstances(home: string): Promise<WebInstance[]> 
   return found.sort((a, b) => b.startedAt - a.startedAt);
 }
 
-/** Asks a running instance for a new one-time link; its servers keep running. */
-export async function newLinkFrom(instance: WebInstance): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${instance.port}${NEW_LINK_PATH}`, {
-    method: 'POST',
+/**
+ * One request of a command of this home to its running instance: the run/ file's key, no Origin
+ * (web/webAuth.ts). What came back, parsed as JSON where it is JSON; a dead instance is `connect_failed`.
+ */
+async function askInstance(
+  instance: WebInstance,
+  path: string,
+  o: { method: 'GET' | 'POST'; timeoutMs: number; hint?: string },
+): Promise<{ res: Response; body: unknown }> {
+  const res = await fetch(`http://127.0.0.1:${instance.port}${path}`, {
+    method: o.method,
     headers: { [LINK_KEY_HEADER]: instance.key },
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(o.timeoutMs),
   }).catch((err: unknown) => {
     throw new MooringError(
       'connect_failed',
       `The browser-mode Mooring on port ${instance.port} (process ${instance.pid}) did not answer: ${(err as Error).message}`,
-      'If it hangs, stop it (Ctrl-C in its terminal) and start `mooring web` again.',
+      ...(o.hint ? [o.hint] : []),
     );
   });
-  const body = (await res.json().catch(() => ({}))) as { url?: unknown };
-  if (!res.ok || typeof body.url !== 'string' || !body.url.startsWith(`http://127.0.0.1:${instance.port}/`))
+  return { res, body: await res.json().catch(() => undefined) };
+}
+
+/** Asks a running instance for a new one-time link; its servers keep running. */
+export async function newLinkFrom(instance: WebInstance): Promise<string> {
+  const { res, body } = await askInstance(instance, NEW_LINK_PATH, {
+    method: 'POST',
+    timeoutMs: 10_000,
+    hint: 'If it hangs, stop it (Ctrl-C in its terminal) and start `mooring web` again.',
+  });
+  const url = (body as { url?: unknown } | undefined)?.url;
+  if (!res.ok || typeof url !== 'string' || !url.startsWith(`http://127.0.0.1:${instance.port}/`))
     throw new MooringError(
       'refused',
       `The browser-mode Mooring on port ${instance.port} refused to give a new link (HTTP ${res.status}).`,
       'It may be an older Mooring; stop it and start `mooring web` again.',
     );
-  return body.url;
+  return url;
 }
 
 /** Each server's live status in a running instance: what its Servers screen shows (`mooring mcp list`). */
@@ -120,16 +137,8 @@ const LiveStatusSchema = z.object({
 
 /** Reads a running instance's live server status; throws a MooringError saying which instance did not answer. */
 export async function statusFrom(instance: WebInstance): Promise<LiveStatus> {
-  const res = await fetch(`http://127.0.0.1:${instance.port}${STATUS_PATH}`, {
-    headers: { [LINK_KEY_HEADER]: instance.key },
-    signal: AbortSignal.timeout(5_000),
-  }).catch((err: unknown) => {
-    throw new MooringError(
-      'connect_failed',
-      `The browser-mode Mooring on port ${instance.port} (process ${instance.pid}) did not answer: ${(err as Error).message}`,
-    );
-  });
-  const parsed = LiveStatusSchema.safeParse(await res.json().catch(() => undefined));
+  const { res, body } = await askInstance(instance, STATUS_PATH, { method: 'GET', timeoutMs: 5_000 });
+  const parsed = LiveStatusSchema.safeParse(body);
   if (!res.ok || !parsed.success)
     throw new MooringError(
       'refused',
