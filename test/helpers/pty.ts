@@ -2,6 +2,7 @@
 // `pty`, nothing native to build), driven like a person at a keyboard: wait for a question, type an answer.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { onTestFailed, onTestFinished } from 'vitest';
 import { ROOT } from './servers';
 
 export const CTRL_C = '\x03';
@@ -52,6 +53,14 @@ export function mooringInPty(home: string, args: string[], env: Record<string, s
     }),
   );
   const output = () => raw.replace(/\r/g, '');
+  // A test that fails (a timeout included) shows what the terminal said, and leaves no command running
+  // behind it to hold the test runner open.
+  onTestFailed(() => {
+    console.error(`mooring ${args.join(' ')} printed on its terminal:\n${output()}`);
+  });
+  onTestFinished(() => {
+    if (!done) child.kill('SIGKILL');
+  });
   return {
     output,
     raw: () => raw,

@@ -104,8 +104,9 @@ describe('the terminal prompt (real pty)', () => {
     noCrash(pty.output());
   });
 
-  it('serve --http: a request that times out while asked is reported, and a late answer is dropped', async () => {
-    const pty = mooringInPty(home, ['serve', '--http', '0', '--approval-timeout', '1']);
+  /** `mooring serve --http` on a terminal, with an MCP client connected once the files tools are served. */
+  async function serveWithClient(extra: string[]) {
+    const pty = mooringInPty(home, ['serve', '--http', '0', ...extra]);
     const url = (await pty.waitFor(/http:\/\/127\.0\.0\.1:\d+\/mcp/)).trim();
     const token = (await pty.waitFor(/Bearer \S+/)).slice('Bearer '.length);
     const client = new Client({ name: 'late-client', version: '1.0.0' });
@@ -114,38 +115,59 @@ describe('the terminal prompt (real pty)', () => {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );
-    try {
-      // serve prints its URL before its servers are up; they join through list_changed.
-      await waitFor(
-        async () => (await client.listTools()).tools.some((t) => t.name === 'mcp__files__write_file'),
-        'the files tools to be served',
+    // serve prints its URL before its servers are up; they join through list_changed.
+    await waitFor(
+      async () => (await client.listTools()).tools.some((t) => t.name === 'mcp__files__write_file'),
+      'the files tools to be served',
+    );
+    const write = (name: string, signal?: AbortSignal) =>
+      client.callTool(
+        { name: 'mcp__files__write_file', arguments: JSON.parse(writeArgs(name)) },
+        signal ? { signal } : undefined,
       );
-      const late = client.callTool({
-        name: 'mcp__files__write_file',
-        arguments: JSON.parse(writeArgs('late.txt')),
-      });
-      // Its question is usually shown first; on a loaded machine the 1 s can run out before the terminal
-      // gets to it, and then only the "no longer waiting" line is printed (terminalRequests.ts).
-      await pty.waitFor(/is no longer waiting: [^\n]*; nothing was answered/);
-      expect((await late).isError).toBe(true);
-      pty.type('y\r'); // too late: must not approve anything, now or later
-      await pty.waitFor('(no question is open; that input was ignored)');
-
-      const next = client.callTool({
-        name: 'mcp__files__write_file',
-        arguments: JSON.parse(writeArgs('next.txt')),
-      });
-      await pty.waitFor('Run it? [y/N]');
-      pty.type('n\r');
-      expect((await next).isError).toBe(true);
-      expect(existsSync(join(root, 'late.txt'))).toBe(false);
-      expect(existsSync(join(root, 'next.txt'))).toBe(false);
-    } finally {
+    const stop = async () => {
       await client.close();
-    }
-    pty.type(CTRL_C); // no question open: Ctrl-C stops serve as usual
-    expect(await pty.exited).toBe(0);
-    noCrash(pty.output());
+      pty.type(CTRL_C); // no question open: Ctrl-C stops serve as usual
+      expect(await pty.exited).toBe(0);
+      noCrash(pty.output());
+    };
+    return { pty, write, stop };
+  }
+
+  it('serve --http: a request that times out while asked is reported, and a late answer is dropped', async () => {
+    const { pty, write, stop } = await serveWithClient(['--approval-timeout', '1']);
+    const late = write('timed-out.txt');
+    // Its question is usually shown first; on a loaded machine the 1 s can run out before the terminal
+    // gets to it, and then only the "no longer waiting" line is printed (terminalRequests.ts).
+    await pty.waitFor(/is no longer waiting: [^\n]*; nothing was answered/);
+    expect((await late).isError).toBe(true);
+    pty.type('y\r'); // too late: must not approve anything, now or later
+    await pty.waitFor('(no question is open; that input was ignored)');
+    expect(existsSync(join(root, 'timed-out.txt'))).toBe(false);
+    await stop();
+  });
+
+  it('serve --http: a request its client cancels while asked is reported; the next one is asked as usual', async () => {
+    // The default approval timeout (120 s): nothing here races a clock.
+    const { pty, write, stop } = await serveWithClient([]);
+    const cancel = new AbortController();
+    const late = write('cancelled.txt', cancel.signal);
+    late.catch(() => {}); // awaited below; the abort rejects it before that
+    await pty.waitFor('Run it? [y/N]');
+    cancel.abort();
+    await expect(late).rejects.toThrow();
+    await pty.waitFor(/is no longer waiting: [^\n]*; nothing was answered/);
+    pty.type('y\r'); // too late: must not approve anything, now or later
+    await pty.waitFor('(no question is open; that input was ignored)');
+
+    const next = write('next.txt');
+    await pty.waitFor('Run it? [y/N]');
+    expect(pty.output()).toContain('next.txt');
+    pty.type('n\r');
+    expect((await next).isError).toBe(true);
+    expect(existsSync(join(root, 'cancelled.txt'))).toBe(false);
+    expect(existsSync(join(root, 'next.txt'))).toBe(false);
+    await stop();
   });
 
   it('mcp add --secret-env NAME asks without echoing; from a pipe it reads stdin', async () => {
