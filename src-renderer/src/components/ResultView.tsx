@@ -1,20 +1,38 @@
 // A normalised tool result rendered natively (ARCHITECTURE.md, `catalog/`: result normalisation): text, structured JSON, images in a gallery,
-// resource links and embedded resources; nothing the host does not know silently vanishes.
+// resource links and embedded resources; nothing the host does not know silently vanishes. The parts keep
+// the server's order: images next to each other share one gallery, where the first of them stood.
 import type { WirePart, WireToolResult } from '@shared/wire';
 import { Gallery, type ImageData } from './Gallery';
 import { looksLikeMarkdown, Markdown } from './Markdown';
 
+// Images and audio share one wire shape; only images are folded into a gallery.
+type ImagePart = Extract<WirePart, { kind: 'image' | 'audio' }>;
+type Piece = { part: WirePart; at: number } | { images: ImagePart[]; at: number };
+
+/** The parts in order, each run of images folded into one piece. */
+export function resultPieces(parts: WirePart[]): Piece[] {
+  const pieces: Piece[] = [];
+  parts.forEach((part, at) => {
+    const last = pieces[pieces.length - 1];
+    if (part.kind !== 'image') pieces.push({ part, at });
+    else if (last && 'images' in last) last.images.push(part);
+    else pieces.push({ images: [part], at });
+  });
+  return pieces;
+}
+
 export function ResultView({ result, label }: { result: WireToolResult; label: string }) {
-  const images: ImageData[] = result.parts.filter(
-    (p): p is Extract<WirePart, { kind: 'image' | 'audio' }> & { kind: 'image' } => p.kind === 'image',
-  );
   // Structured content that only restates the text adds nothing to read: it is left out (the model read
   // it once, too); a mismatch with the schema is always shown.
   const valid = result.structuredValidation?.valid !== false;
   return (
     <div className={`result${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
       {result.isError && <p className="danger-text">The tool reported an error.</p>}
-      {result.parts.map((p, i) => {
+      {resultPieces(result.parts).map((piece) => {
+        const i = piece.at;
+        if ('images' in piece)
+          return <Gallery key={i} images={piece.images satisfies ImageData[]} label={label} />;
+        const p = piece.part;
         switch (p.kind) {
           case 'text':
             return looksLikeMarkdown(p.text) ? (
@@ -57,7 +75,6 @@ export function ResultView({ result, label }: { result: WireToolResult; label: s
             return null;
         }
       })}
-      {images.length > 0 && <Gallery images={images} label={label} />}
       {result.structured !== undefined && !(result.structuredInText && valid) && (
         <details open className="structured" data-testid="structured-result">
           <summary>

@@ -156,6 +156,24 @@ describe('ToolCallCard', () => {
     );
   });
 
+  it("keeps the server's order of text and images (server-everything's text, image, text)", () => {
+    const result = {
+      isError: false,
+      parts: [
+        { kind: 'text' as const, text: 'This is a tiny image:' },
+        { kind: 'image' as const, mimeType: 'image/png', base64: PNG, size: 70 },
+        { kind: 'text' as const, text: 'The image above is the MCP logo.' },
+      ],
+    };
+    render(<ToolCallCard view={card({ ...base, phase: 'done', result })} />);
+    const shown = [...screen.getByTestId('tool-result').querySelectorAll('pre, [role="list"]')];
+    expect(shown.map((e) => (e.tagName === 'PRE' ? e.textContent : 'images'))).toEqual([
+      'This is a tiny image:',
+      'images',
+      'The image above is the MCP logo.',
+    ]);
+  });
+
   it('leaves out structured content that only restates the text, and shows other structure open', () => {
     const restating = {
       isError: false,
