@@ -196,9 +196,14 @@ test('a message from the form view shows in the conversation as the app’s, not
   const next = JSON.stringify(model.requests.filter((r) => r.method === 'POST').at(-1)!.body);
   expect(next).toContain('Context from the apps (show_form view), not from the user');
   expect(next).toContain('The form says: Hello from the form');
-  // The person can close the view and keep the text result.
+  // The person can close the view and keep the text result; a reload keeps it closed.
   await page.getByTestId('app-view-close').last().click();
   await expect(page.getByTestId('app-view-reopen').last()).toBeVisible();
+  await page.reload();
+  await page.getByTestId('conversation').first().getByRole('button').first().click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The form says hello.');
+  await expect(page.getByTestId('app-view-reopen').last()).toBeVisible();
+  await expect(page.getByTestId('app-view')).toHaveCount(0);
 });
 
 test('the Playground shows the view of a tool it ran', async () => {
