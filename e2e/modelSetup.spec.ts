@@ -108,10 +108,17 @@ test('first start: Chat says a model is needed, the setup checks a provider and 
     providers: { default: string; openai: { baseUrl: string } };
   };
   expect(settings.providers).toMatchObject({ default: 'openai', openai: { baseUrl: `${model.url}/v1` } });
-  // The form below shows the URL the setup saved.
-  await expect(page.getByTestId('provider-openai').getByLabel('openai base URL')).toHaveValue(
-    `${model.url}/v1`,
-  );
+  // The form below shows the URL the setup saved, and its footer says there is nothing left to save.
+  const formUrl = page.getByTestId('provider-openai').getByLabel('openai base URL');
+  await expect(formUrl).toHaveValue(`${model.url}/v1`);
+  await expect(page.getByTestId('models-clean')).toHaveText('Nothing to save: what you see here is in use.');
+  await expect(page.getByTestId('models-unsaved')).toHaveCount(0);
+  // An edit there is named unsaved until it is saved or put back.
+  await formUrl.fill('http://127.0.0.1:9/v1');
+  await expect(page.getByTestId('models-unsaved')).toHaveText('Unsaved changes');
+  await shots('03b-form-unsaved');
+  await formUrl.fill(`${model.url}/v1`);
+  await expect(page.getByTestId('models-clean')).toBeVisible();
 
   await setup.getByRole('button', { name: 'Start chatting' }).click();
   await expect(page.getByTestId('chat-setup')).toHaveCount(0);

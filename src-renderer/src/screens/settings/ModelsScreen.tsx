@@ -37,19 +37,43 @@ export function ModelsScreen() {
   return <ModelsForm data={view.data} />;
 }
 
+/** The base URLs as the form shows them: Ollama's default left empty (its placeholder says it). */
+const formUrls = (data: ModelsView): Record<string, string> =>
+  Object.fromEntries(
+    data.providers.map((p) => [
+      p.id,
+      p.id === 'ollama' && p.baseUrl === DEFAULT_PROVIDER_URLS.ollama ? '' : (p.baseUrl ?? ''),
+    ]),
+  );
+
+/** Equal as JSON with each object's keys sorted: an edit that puts a key back in another order is no change. */
+function sameValue(a: unknown, b: unknown): boolean {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== undefined)
+              .sort(([x], [y]) => (x < y ? -1 : 1))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
 function ModelsForm({ data }: { data: ModelsView }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [titlesFromModel, setTitlesFromModel] = useState(data.titlesFromModel);
   const [modelCapabilities, setModelCapabilities] = useState(data.modelCapabilities);
   const [codeModeModels, setCodeModeModels] = useState(data.codeModeModels);
-  const [urls, setUrls] = useState<Record<string, string>>(
-    Object.fromEntries(
-      data.providers.map((p) => [
-        p.id,
-        p.id === 'ollama' && p.baseUrl === DEFAULT_PROVIDER_URLS.ollama ? '' : (p.baseUrl ?? ''),
-      ]),
-    ),
+  const [urls, setUrls] = useState<Record<string, string>>(() => formUrls(data));
+  // What Save would change: the footer says whether anything here is not saved yet (the setup above
+  // saves on its own, and its URL lands in this form already saved).
+  const unsaved = !sameValue(
+    { urls: formUrls(data), t: data.titlesFromModel, m: data.modelCapabilities, c: data.codeModeModels },
+    { urls, t: titlesFromModel, m: modelCapabilities, c: codeModeModels },
   );
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: trpc.models.get.queryKey() });
@@ -126,13 +150,21 @@ function ModelsForm({ data }: { data: ModelsView }) {
         {/* Stays at the bottom of the window while the providers scroll past: Save is always in reach. */}
         <div className="actions models-footer">
           <ErrorNote error={save.error} testId="models-save-error" />
-          {save.isSuccess && (
-            <span className="ok-text" data-testid="models-saved">
+          {unsaved ? (
+            <span className="warn-text" role="status" data-testid="models-unsaved">
+              Unsaved changes
+            </span>
+          ) : save.isSuccess ? (
+            <span className="ok-text" role="status" data-testid="models-saved">
               Saved.
+            </span>
+          ) : (
+            <span className="muted small" role="status" data-testid="models-clean">
+              Nothing to save: what you see here is in use.
             </span>
           )}
           <span className="spacer" />
-          <button type="submit" className="primary" disabled={save.isPending}>
+          <button type="submit" className={unsaved ? 'primary' : undefined} disabled={save.isPending}>
             Save
           </button>
         </div>
