@@ -74,6 +74,14 @@ test('the counter view renders on another origin, and a click runs the app-only 
   // The view's own document is opaque-origin (sandboxed without allow-same-origin).
   expect(await inner.evaluate(() => window.origin)).toBe('null');
   await expect(inner.getByTestId('count')).toHaveText('3');
+  // The card shows the text once and the structured content once, as JSON: not again as the line the
+  // model read it in.
+  const result = page
+    .locator('[data-testid="chat-tool"][data-tool="show_counter"]')
+    .getByTestId('tool-result');
+  await expect(result).toContainText('The counter is at 3.');
+  await expect(result).not.toContainText('Structured result (JSON)');
+  await expect(result.getByTestId('structured-result')).toContainText('"count": 3');
   await inner.getByRole('button', { name: 'Increment' }).click();
   await expect(inner.getByTestId('count')).toHaveText('4');
   await expect(inner.getByTestId('status')).toHaveText('incremented by the app-only tool');

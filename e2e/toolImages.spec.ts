@@ -75,6 +75,14 @@ test('a model that does not take images: the person sees the image, the model re
   const thumb = card.getByTestId('gallery').locator('img').first();
   await expect(thumb).toHaveJSProperty('complete', true);
   expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // In the server's order: its text, the image, then the text about the image above.
+  const order = await card
+    .getByTestId('tool-result')
+    .locator(':scope > pre, :scope > [data-testid="gallery"]')
+    .evaluateAll((els) => els.map((e) => (e.tagName === 'PRE' ? e.textContent!.trim() : 'image')));
+  expect(order).toHaveLength(3);
+  expect(order[1]).toBe('image');
+  expect(order[2]).toMatch(/image above/i);
   await shot(page, 'tool-images-01-card-for-plain-model');
 
   await page.getByRole('button', { name: 'Conversation actions' }).click();

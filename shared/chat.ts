@@ -102,6 +102,16 @@ export interface ToolChatMessage extends MessageBase {
   /** What the model reads: the result's text, or why the call failed or was refused (the reason only). */
   text: string;
   images?: { mimeType: string; data: string }[];
+  /**
+   * Where each image stood in the result: the length of `text` before it, so the card shows the server's
+   * order (text, image, text). Absent (older conversations): the images follow the text.
+   */
+  imagesAt?: number[];
+  /**
+   * How much of `text` the card shows: what follows is the structured content restated for the model,
+   * which the card shows as JSON below instead. Absent: all of it.
+   */
+  textShown?: number;
   structured?: unknown;
   /** The structured content only restates the text: the model got it once; the UI shows it collapsed. */
   structuredInText?: true;

@@ -2,12 +2,11 @@
 // conversation a frozen tool set (direct, or deferred behind tool_search) in the catalog of the
 // conversation's provider, tool set and folder; each call's name resolved once there, then run through
 // the tools service's one gated call — safety → session — and the result shaped for the model.
-import { Buffer } from 'node:buffer';
 import { isProviderId } from '@shared/providers';
 import type { Settings } from '@shared/settings';
 import type { CatalogEntry } from '../catalog/catalog';
 import type { DeclaredTool } from '../catalog/toolDeclarations';
-import { toModelContent } from '../catalog/normalizeResult';
+import { stepContent, toModelContent } from '../catalog/normalizeResult';
 import { uiResourceUriOf } from '../catalog/toolVisibility';
 import { ConversationTools } from '../catalog/conversationTools';
 import type { Provider } from '../catalog/adaptSchema';
@@ -243,16 +242,14 @@ export class CoreToolRuntime implements AgentToolRuntime {
         vision: true,
         maxChars: this.opts.maxChars ?? 20_000,
       });
-      const text = content.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
-      const images = content.content.flatMap((c) =>
-        c.type === 'image' ? [{ mimeType: c.mimeType, data: Buffer.from(c.bytes).toString('base64') }] : [],
-      );
+      const { text, images, imagesAt, textShown } = stepContent(result, content);
       return {
         status: result.isError ? 'failed' : 'done',
         ...(result.isError ? { resultIsError: true as const } : {}),
         text,
         target,
-        ...(images.length ? { images } : {}),
+        ...(images.length ? { images, imagesAt } : {}),
+        ...(textShown !== undefined ? { textShown } : {}),
         ...(result.structured !== undefined ? { structured: result.structured } : {}),
         ...(result.structuredInText ? { structuredInText: true } : {}),
         ...(outcome.argsEdited ? { editedArguments: outcome.arguments } : {}),

@@ -299,6 +299,8 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       status: outcome.status,
       text: outcome.text,
       ...(outcome.images?.length ? { images: outcome.images } : {}),
+      ...(outcome.imagesAt?.length ? { imagesAt: outcome.imagesAt } : {}),
+      ...(outcome.textShown !== undefined ? { textShown: outcome.textShown } : {}),
       ...(outcome.structured !== undefined ? { structured: outcome.structured } : {}),
       ...(outcome.structuredInText ? { structuredInText: true } : {}),
       ...(outcome.target ? { target: outcome.target } : {}),

@@ -20,6 +20,10 @@ export interface ToolOutcome {
   /** What the model reads: the result text, or why the call failed or was refused (the reason only). */
   text: string;
   images?: { mimeType: string; data: string }[];
+  /** Where each image stood in the result (shared/chat.ts, ToolChatMessage). */
+  imagesAt?: number[];
+  /** How much of `text` the card shows (shared/chat.ts, ToolChatMessage). */
+  textShown?: number;
   structured?: unknown;
   /** The structured content only restates the text: the model reads it once. */
   structuredInText?: true;

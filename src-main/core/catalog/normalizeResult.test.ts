@@ -1,6 +1,6 @@
 import { formatBytes, resultText, toResultJson } from '@shared/toolResult';
 import { describe, expect, it } from 'vitest';
-import { normalizeResult, toModelContent } from './normalizeResult';
+import { normalizeResult, stepContent, toModelContent } from './normalizeResult';
 
 const b64 = (bytes: number[] | Buffer) => Buffer.from(bytes).toString('base64');
 const png5k = Buffer.alloc(5 * 1024, 7);
@@ -166,5 +166,38 @@ describe('toModelContent', () => {
     expect(formatBytes(812)).toBe('812 B');
     expect(formatBytes(5 * 1024)).toBe('5 KB');
     expect(formatBytes(1.4 * 1024 * 1024)).toBe('1.4 MB');
+  });
+});
+
+describe('stepContent (a result as the conversation keeps it)', () => {
+  const keep = (raw: Parameters<typeof normalizeResult>[0]) => {
+    const result = normalizeResult(raw);
+    return stepContent(result, toModelContent(result, { vision: true, maxChars: 20_000 }));
+  };
+
+  it("marks where each image stood in the text (server-everything's text, image, text)", () => {
+    const kept = keep({
+      content: [
+        { type: 'text', text: 'This is a tiny image:' },
+        { type: 'image', data: PNG_B64, mimeType: 'image/png' },
+        { type: 'text', text: 'The image above is the MCP logo.' },
+      ],
+    });
+    expect(kept.text).toBe('This is a tiny image:\nThe image above is the MCP logo.');
+    expect(kept.images).toEqual([{ mimeType: 'image/png', data: PNG_B64 }]);
+    expect(kept.imagesAt).toEqual(['This is a tiny image:'.length]);
+  });
+
+  it('shows the text without the structured content restated for the model, which the card shows as JSON', () => {
+    const kept = keep({
+      content: [{ type: 'text', text: 'The counter is at 3.' }],
+      structuredContent: { count: 3 },
+    });
+    expect(kept.text).toBe('The counter is at 3.\nStructured result (JSON): {"count":3}');
+    expect(kept.text.slice(0, kept.textShown)).toBe('The counter is at 3.');
+    // Restated by the text already: the model reads it once, and the card shows all of the text.
+    expect(
+      keep({ content: [{ type: 'text', text: '{"count":3}' }], structuredContent: { count: 3 } }),
+    ).not.toHaveProperty('textShown');
   });
 });

@@ -2,6 +2,7 @@
 // model-facing projection of it. Images are decoded once here and never reach a model as base64
 // text; `isError` stays a value so the agent loop continues from it.
 
+import { Buffer } from 'node:buffer';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import canonicalize from 'canonicalize';
@@ -159,6 +160,33 @@ export interface ModelContentOptions {
   maxChars: number;
 }
 
+/** The structured content as the model reads it after the text (when the text does not restate it). */
+const structuredLine = (structured: unknown) => `Structured result (JSON): ${JSON.stringify(structured)}`;
+
+/**
+ * A result as a conversation keeps it (shared/chat.ts, ToolChatMessage): the model's text in one string
+ * (its blocks joined by newlines), the images apart with the place in that text where each stood, and how
+ * much of the text the card shows: the structured content restated at its end for the model is shown as
+ * JSON by the card instead.
+ */
+export function stepContent(result: ToolResult, content: ModelToolContent) {
+  let text = '';
+  let texts = 0;
+  const images: { mimeType: string; data: string }[] = [];
+  const imagesAt: number[] = [];
+  for (const c of content.content) {
+    if (c.type === 'text') text += (texts++ ? '\n' : '') + c.text;
+    else {
+      images.push({ mimeType: c.mimeType, data: Buffer.from(c.bytes).toString('base64') });
+      imagesAt.push(text.length);
+    }
+  }
+  const line =
+    result.structured !== undefined && !result.structuredInText && structuredLine(result.structured);
+  const textShown = line && text.endsWith(line) ? Math.max(0, text.length - line.length - 1) : undefined;
+  return { text, images, imagesAt, ...(textShown !== undefined ? { textShown } : {}) };
+}
+
 /** Image types the vision APIs accept natively (OpenAI, Anthropic, Ollama all take these). */
 const NATIVE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
@@ -204,7 +232,7 @@ export function toModelContent(result: ToolResult, opts: ModelContentOptions): M
     }
   }
   if (result.structured !== undefined && !result.structuredInText)
-    pushText(`Structured result (JSON): ${JSON.stringify(result.structured)}`);
+    pushText(structuredLine(result.structured));
   if (result.structuredValidation && !result.structuredValidation.valid)
     pushText(
       `[note: structured result does not match the tool's output schema: ${result.structuredValidation.error}]`,

@@ -49,6 +49,28 @@ export function identity(
   };
 }
 
+/**
+ * A saved step's text and images in the server's order (`imagesAt`), without the structured content the
+ * text restates for the model (`textShown`: the card shows it as JSON).
+ */
+export function stepParts(step: ToolChatMessage): WirePart[] {
+  const text = step.textShown !== undefined ? step.text.slice(0, step.textShown) : step.text;
+  const parts: WirePart[] = [];
+  let from = 0;
+  const pushText = (to: number) => {
+    // Blocks are joined by one newline in `text`: the one before a block is not part of it.
+    const t = text.slice(from, to).replace(/^\n/, '');
+    if (t) parts.push({ kind: 'text', text: t });
+    from = Math.max(from, to);
+  };
+  (step.images ?? []).forEach((i, n) => {
+    pushText(Math.min(text.length, step.imagesAt?.[n] ?? text.length));
+    parts.push({ kind: 'image', mimeType: i.mimeType, base64: i.data, size: approxBytes(i.data) });
+  });
+  pushText(text.length);
+  return parts;
+}
+
 /** A saved step as the card shows it: the result the model read, or why the call did not run. */
 export function viewOfStep(
   call: ToolCallRequest,
@@ -56,15 +78,7 @@ export function viewOfStep(
   live?: WireToolCallEvent,
   known?: readonly KnownTool[],
 ): CallView {
-  const parts: WirePart[] = [
-    ...(step.text ? [{ kind: 'text' as const, text: step.text }] : []),
-    ...(step.images ?? []).map((i) => ({
-      kind: 'image' as const,
-      mimeType: i.mimeType,
-      base64: i.data,
-      size: approxBytes(i.data),
-    })),
-  ];
+  const parts = stepParts(step);
   return {
     ...identity(call, step, live, known),
     phase: step.status,

@@ -5,7 +5,7 @@ import type { ChatMessage } from '@shared/chat';
 import { TooltipProvider } from '../../ui';
 import { announcementOf, ChatAnnouncer } from './ChatAnnouncer';
 import { EditMessage, TurnActions, UserActions } from './MessageActions';
-import { identity, viewOfStep } from './ChatToolCard';
+import { identity, stepParts, viewOfStep } from './ChatToolCard';
 import { NoModelBanner } from './NoModelBanner';
 
 afterEach(cleanup);
@@ -85,6 +85,26 @@ describe('a saved tool step on its card', () => {
     expect(viewOfStep(call, step('cancelled: The turn was cancelled')).cancelled).toBe(true);
     expect(viewOfStep(call, step('cancelled')).cancelled).toBe(true);
     expect(viewOfStep(call, step('ENOENT: no such file')).cancelled).toBeUndefined();
+  });
+
+  it("shows text and images in the server's order, and the structured line only once (as JSON)", () => {
+    const image = { mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+    const step = {
+      ...tool('done'),
+      text: 'This is a tiny image:\nThe image above is the MCP logo.\nStructured result (JSON): {"n":1}',
+      images: [image],
+      imagesAt: ['This is a tiny image:'.length],
+      textShown: 'This is a tiny image:\nThe image above is the MCP logo.'.length,
+      structured: { n: 1 },
+    } as Extract<ChatMessage, { role: 'tool' }>;
+    expect(stepParts(step).map((p) => (p.kind === 'text' ? p.text : p.kind))).toEqual([
+      'This is a tiny image:',
+      'image',
+      'The image above is the MCP logo.',
+    ]);
+    // A step saved before these fields: all of the text, then the images.
+    const { imagesAt: _a, textShown: _t, ...older } = step;
+    expect(stepParts(older).map((p) => (p.kind === 'text' ? p.text : p.kind))).toEqual([step.text, 'image']);
   });
 });
 
