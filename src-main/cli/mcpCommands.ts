@@ -51,8 +51,11 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
             return void printJson([
               ...servers.map((s) => ({
                 ...s,
-                ...(live.kind === 'web'
-                  ? { status: statusWord(live, s.name, s.enabled), statusFrom: `mooring web ${live.pid}` }
+                ...(live.kind === 'app'
+                  ? {
+                      status: statusWord(live, s.name, s.enabled),
+                      statusFrom: `${live.app} (process ${live.pid})`,
+                    }
                   : {}),
               })),
               ...quick,

@@ -103,7 +103,7 @@ export async function runWeb(opts: WebCommandOptions): Promise<void> {
   });
   started.announced = announced;
   // Approvals from `mooring serve` on this home show in this window's dialog (docs/data-on-disk.md, "Data on disk": run/, the approval relay).
-  started.relay = await core.listenForRelayedApprovals().catch((err: unknown) => {
+  started.relay = await core.listenForRelayedApprovals({ app: 'mooring web' }).catch((err: unknown) => {
     say(tty`mooring web: approvals from mooring serve will not show here: ${toErrorData(err).message}\n`);
     return undefined;
   });

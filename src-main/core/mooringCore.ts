@@ -343,13 +343,24 @@ export class MooringCore extends DisposableObject {
 
   /**
    * What `mooring serve` on this home relays shows in this process's dialogs (the app, browser mode): its
-   * clients' approvals, and its servers' sampling and elicitation requests. Closed with the core at the latest.
+   * clients' approvals, and its servers' sampling and elicitation requests; and `mooring mcp list` reads the
+   * servers' live status there. `app` names this process to them. Closed with the core at the latest.
    */
-  async listenForRelayedApprovals(): Promise<ApprovalRelayListener> {
+  async listenForRelayedApprovals(opts: { app: string }): Promise<ApprovalRelayListener> {
     const listener = await startApprovalRelayListener({
       broker: this.approvals,
       interactions: this.interactions,
       home: this.opened.paths.home,
+      // `mooring mcp list` asks here for the statuses the Servers screen shows (cli/liveServerStatus.ts).
+      app: opts.app,
+      statuses: () =>
+        this.servers.statuses().map(({ name, state, attempt, maxAttempts, error }) => ({
+          name,
+          state,
+          ...(attempt !== undefined ? { attempt } : {}),
+          ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+          ...(error ? { error } : {}),
+        })),
     });
     this.register(toDisposable(() => listener.close()));
     return listener;

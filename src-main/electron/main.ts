@@ -331,8 +331,9 @@ app.whenReady().then(async () => {
   const apps = core.apps;
   protocol.handle(VIEW_SCHEME, (request) => serveViewPage(apps, request.url));
   apps.setSandbox(viewSandboxHost, APP_ORIGIN);
-  // `mooring serve` processes relay their approvals here, so this window's dialog answers them.
-  relay = await core.listenForRelayedApprovals().catch((err: Error) => {
+  // `mooring serve` processes relay their approvals here, so this window's dialog answers them; `mooring
+  // mcp list` reads the servers' live status here.
+  relay = await core.listenForRelayedApprovals({ app: 'the desktop app' }).catch((err: Error) => {
     console.warn(`approval relay not started: ${err.message}`);
     return undefined;
   });

@@ -19,6 +19,7 @@ import {
   type ApprovalRelayListener,
 } from '../../src-main/core/serve/approvalRelayListener';
 import { approvalRelayPaths } from '../../src-main/core/serve/approvalRelayProtocol';
+import { askAppStatus } from '../../src-main/core/serve/appStatusQuery';
 import { tempDir } from '../helpers/servers';
 import { appApproval, startServe, text, webAndServe, type Web } from './relayHelpers';
 
@@ -44,6 +45,57 @@ async function rawExchange(endpoint: string, lines: string[]): Promise<unknown[]
   for await (const line of createInterface({ input: socket })) got.push(JSON.parse(line));
   return got;
 }
+
+describe("the servers' live status over the relay (mooring mcp list)", () => {
+  it('answers from whichever app listens; none, a stale token, a wrong token and an app without statuses each say so', async () => {
+    const home = tempDir('mooring-relay-status-');
+    expect(await askAppStatus(home, { via: 'test' })).toEqual({ kind: 'none' });
+    const app = new ApprovalBroker();
+    const failed = { code: 'connect_failed', message: 'Could not connect: refused' };
+    let listener = await startApprovalRelayListener({
+      broker: app,
+      home,
+      app: 'the desktop app',
+      statuses: () => [
+        { name: 'files', state: 'ready' },
+        { name: 'far', state: 'failed', attempt: 5, maxAttempts: 5, error: failed },
+      ],
+    });
+    try {
+      expect(await askAppStatus(home, { via: 'test' })).toEqual({
+        kind: 'app',
+        app: 'the desktop app',
+        pid: process.pid,
+        servers: [
+          { name: 'files', state: 'ready' },
+          { name: 'far', state: 'failed', attempt: 5, maxAttempts: 5, error: failed },
+        ],
+      });
+      // A token from an older start of the app: refused, and said.
+      writeFileSync(listener.tokenFile, `${'x'.repeat(43)}\n`);
+      expect(await askAppStatus(home, { via: 'test' })).toEqual({
+        kind: 'unreachable',
+        error: 'The approval relay token is wrong.',
+      });
+    } finally {
+      await listener.close();
+    }
+    // An app that does not tell statuses refuses the question instead of hanging.
+    listener = await startApprovalRelayListener({ broker: app, home });
+    try {
+      expect(await askAppStatus(home, { via: 'test' })).toMatchObject({
+        kind: 'unreachable',
+        error: expect.stringMatching(/does not tell its servers/),
+      });
+    } finally {
+      await listener.close();
+    }
+    // A token left behind by an app that crashed: nothing listens, so no app runs.
+    writeFileSync(approvalRelayPaths(home).tokenFile, `${'y'.repeat(43)}\n`);
+    expect(await askAppStatus(home, { via: 'test' })).toEqual({ kind: 'none' });
+    app.dispose();
+  });
+});
 
 describe('the app side: socket, token, permissions', () => {
   let home: string;

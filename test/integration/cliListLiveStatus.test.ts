@@ -1,6 +1,7 @@
-// `mooring mcp list` and the Servers screen agree (cli/liveServerStatus.ts): while a `mooring web` runs on
-// the home, the list prints each server's live status from that instance (found through run/web-<pid>.json,
-// read with its key), in the badge's words, and says where the status came from. A real Streamable HTTP
+// `mooring mcp list` and the Servers screen agree (cli/liveServerStatus.ts): while an app (here `mooring
+// web`; the desktop app answers the same relay) runs on the home, the list prints each server's live status
+// from it (asked over the relay in run/ with its token), in the badge's words, and says where the status
+// came from. A real Streamable HTTP
 // server (server-everything) is killed mid-run: the list shows it failed, with the same reason the UI's
 // event stream carries. The real compiled CLI as child processes.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -64,7 +65,9 @@ describe('mooring mcp list beside a running mooring web', () => {
     const list = await runMooring(home, ['mcp', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^● far\s+http/m);
-    expect(list.stdout).toContain('Status: not shown; no `mooring web` runs on this home.');
+    expect(list.stdout).toContain(
+      'Status: not shown; no Mooring app (desktop or `mooring web`) runs on this home.',
+    );
   });
 
   it('shows the live status of the running instance, and a server killed mid-run as failed with its reason', async () => {
@@ -82,7 +85,6 @@ describe('mooring mcp list beside a running mooring web', () => {
       });
       web.once('exit', (code) => reject(new Error(`mooring web exited (${code}): ${webErr}`)));
     });
-    const port = new URL(url).port;
     events = webEvents(new URL(url).origin, await login(url));
     await statusOf(events, 'far', (s) => s.state === 'ready', 'far ready in the running instance');
 
@@ -90,7 +92,7 @@ describe('mooring mcp list beside a running mooring web', () => {
     expect(ready.code, ready.stderr).toBe(0);
     expect(ready.stdout).toMatch(/^● far\s+ready\s+http/m);
     expect(ready.stdout).toContain(
-      `Status: live from the running \`mooring web\` on this home (process ${web.pid}, port ${port}), as its Servers screen shows it.`,
+      `Status: live from mooring web on this home (process ${web.pid}), as its Servers screen shows it.`,
     );
 
     // Killed mid-run: the instance finds the break, reconnects, then gives up; the card says failed.
@@ -103,13 +105,13 @@ describe('mooring mcp list beside a running mooring web', () => {
     expect(dead.stdout).toMatch(/^● far\s+failed\s+http/m);
     // The reason, as the card's error block has it (its first line).
     expect(dead.stdout).toContain(`    ${failed.error!.message.split('\n')[0]}\n`);
-    expect(dead.stdout).toContain(`(process ${web.pid}, port ${port})`);
+    expect(dead.stdout).toContain(`(process ${web.pid})`);
 
     const json = await runMooring(home, ['mcp', 'list', '--json']);
     const rows = JSON.parse(json.stdout) as { name: string; status?: string; statusFrom?: string }[];
     expect(rows.find((r) => r.name === 'far')).toMatchObject({
       status: 'failed',
-      statusFrom: `mooring web ${web.pid}`,
+      statusFrom: `mooring web (process ${web.pid})`,
     });
   });
 });

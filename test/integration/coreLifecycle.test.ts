@@ -79,7 +79,7 @@ async function cycle(home: string, names: string[]): Promise<void> {
   await core.start({ watch: true, resumeTasks: true });
   // What a host that stays up starts besides: the scheduler (lease, timer, file watch) and the relay's socket.
   await core.schedules.own('lifecycle test');
-  const relay = await core.listenForRelayedApprovals();
+  const relay = await core.listenForRelayedApprovals({ app: 'the lifecycle test' });
   await allReady;
   const echoed = await core.tools.call('mcp__echo__echo', { message: 'hi' }, { preApproved: true });
   expect(echoed.result.isError).toBe(false);

@@ -15,6 +15,7 @@ import {
   ToAppSchema,
   approvalRelayPaths,
   asInteractionInput,
+  type LiveServer,
   encode,
   lineReader,
   type ToApp,
@@ -35,6 +36,10 @@ export interface ApprovalRelayListenerOptions {
   /** The app's interaction broker (sampling, elicitation dialogs); without it those requests fail at once. */
   interactions?: RelayedInteractions;
   home: string;
+  /** Which app this is, as `mooring mcp list` names it ('mooring web', 'the desktop app'). */
+  app?: string;
+  /** Each server's live status, for `mooring mcp list`; without it a status request fails. */
+  statuses?: () => LiveServer[];
   /** A connection that does not present the token within this time is closed. */
   helloTimeoutMs?: number;
   platform?: NodeJS.Platform;
@@ -107,6 +112,8 @@ export async function startApprovalRelayListener(
     serveConnection(socket, {
       broker: opts.broker,
       ...(opts.interactions ? { interactions: opts.interactions } : {}),
+      ...(opts.statuses ? { statuses: opts.statuses } : {}),
+      app: opts.app ?? 'the Mooring app',
       token,
       helloTimeoutMs,
     });
@@ -145,6 +152,8 @@ function serveConnection(
   ctx: {
     broker: Pick<ApprovalBroker, 'request'>;
     interactions?: RelayedInteractions;
+    statuses?: () => LiveServer[];
+    app: string;
     token: string;
     helloTimeoutMs: number;
   },
@@ -181,6 +190,14 @@ function serveConnection(
       return send({ type: 'welcome' });
     }
     if (m.type === 'cancel') return waiting.get(m.id)?.abort(new Error(m.reason ?? `${via} stopped waiting`));
+    if (m.type === 'status')
+      return ctx.statuses
+        ? send({ type: 'status', id: m.id, app: ctx.app, pid: process.pid, servers: ctx.statuses() })
+        : send({
+            type: 'failed',
+            id: m.id,
+            error: { code: 'refused', message: "This Mooring app does not tell its servers' status." },
+          });
     if ((m.type !== 'request' && m.type !== 'interaction') || waiting.has(m.id)) return;
     const abort = new AbortController();
     waiting.set(m.id, abort);

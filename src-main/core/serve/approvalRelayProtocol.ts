@@ -10,10 +10,12 @@
 //                  {type:"request", id, input, timeoutMs}     one per approval (id: the serving broker's id)
 //                  {type:"interaction", id, input, timeoutMs} one per sampling or elicitation request
 //                  {type:"cancel", id, reason?}               the serving side stopped waiting (timeout, abort)
+//                  {type:"status", id}                        the servers' live status (`mooring mcp list`)
 //   app → serving: {type:"welcome"} | {type:"rejected", error}   answer to hello (rejected: then closed)
 //                  {type:"decision", id, decision}         the user answered an approval in the app
 //                  {type:"answer", id, answer}             the user answered a sampling or elicitation request
 //                  {type:"failed", id, error}              the app-side request ended unanswered
+//                  {type:"status", id, app, pid, servers}  each server's status, as the app's Servers screen has it
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -132,6 +134,23 @@ const ErrorDataSchema = z.object({
   hint: z.string().optional(),
 });
 
+/** One server's live status in the app (shared/session.ts, SessionStatus): what its Servers card shows. */
+export const LiveServerSchema = z.object({
+  name: z.string(),
+  state: z.enum(['idle', 'connecting', 'ready', 'reconnecting', 'failed', 'closed']),
+  attempt: z.number().optional(),
+  maxAttempts: z.number().optional(),
+  error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).optional(),
+});
+export type LiveServer = z.infer<typeof LiveServerSchema>;
+
+/** Which app answers (`mooring web`, the desktop app) and its servers' statuses. */
+export interface AppStatus {
+  app: string;
+  pid: number;
+  servers: LiveServer[];
+}
+
 export const ToAppSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), token: z.string(), via: z.string().max(200).optional() }),
   z.object({
@@ -147,6 +166,7 @@ export const ToAppSchema = z.discriminatedUnion('type', [
     timeoutMs: z.number().int().positive(),
   }),
   z.object({ type: z.literal('cancel'), id: z.string(), reason: z.string().optional() }),
+  z.object({ type: z.literal('status'), id: z.string().min(1).max(200) }),
 ]);
 export type ToApp = z.infer<typeof ToAppSchema>;
 
@@ -156,6 +176,13 @@ export const ToServingSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('decision'), id: z.string(), decision: ApprovalDecisionSchema }),
   z.object({ type: z.literal('answer'), id: z.string(), answer: InteractionAnswerSchema }),
   z.object({ type: z.literal('failed'), id: z.string(), error: ErrorDataSchema }),
+  z.object({
+    type: z.literal('status'),
+    id: z.string(),
+    app: z.string().max(200),
+    pid: z.number().int().positive(),
+    servers: z.array(LiveServerSchema),
+  }),
 ]);
 export type ToServing = z.infer<typeof ToServingSchema>;
 

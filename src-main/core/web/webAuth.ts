@@ -13,14 +13,11 @@ export type GateVerdict =
   /** `mooring web --link` proved it can read this home's run/ folder: answer with a new one-time link. */
   | { kind: 'newLink'; url: string }
   /** `mooring mcp list` proved the same: answer with the servers' live status, as the Servers screen has it. */
-  | { kind: 'status' }
   | { kind: 'deny'; status: 401 | 403; reason: string };
 
 /** Where `mooring web --link` asks a running instance for a new link (POST, with the link key). */
 export const NEW_LINK_PATH = '/_mooring/link';
 export const LINK_KEY_HEADER = 'x-mooring-link-key';
-/** Where `mooring mcp list` reads a running instance's live server status (GET, with the link key). */
-export const STATUS_PATH = '/_mooring/status';
 
 /** What a person who is turned away does next. */
 const NEW_LINK =
@@ -123,10 +120,6 @@ export class WebGate {
       return fromCommand('POST')
         ? { kind: 'newLink', url: this.newLink() }
         : { kind: 'deny', status: 403, reason: 'a new link is given to `mooring web --link` only' };
-    if (url.pathname === STATUS_PATH)
-      return fromCommand('GET')
-        ? { kind: 'status' }
-        : { kind: 'deny', status: 403, reason: 'the live status is given to `mooring mcp list` only' };
     const presented = url.searchParams.get('token');
     if (presented !== null) {
       const at = this.tokens.findIndex((t) => sameSecret(presented, t));

@@ -6,9 +6,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MooringError } from '../errors';
-import type { SessionStatus } from '@shared/session';
-import type { MooringCore } from '../mooringCore';
-import { LINK_KEY_HEADER, NEW_LINK_PATH, STATUS_PATH } from './webAuth';
+import { LINK_KEY_HEADER, NEW_LINK_PATH } from './webAuth';
 
 const InstanceSchema = z.object({
   pid: z.number().int().positive(),
@@ -100,49 +98,4 @@ export async function newLinkFrom(instance: WebInstance): Promise<string> {
       'It may be an older Mooring; stop it and start `mooring web` again.',
     );
   return url;
-}
-
-/** Each server's live status in a running instance: what its Servers screen shows (`mooring mcp list`). */
-export interface LiveStatus {
-  servers: Pick<SessionStatus, 'name' | 'state' | 'attempt' | 'maxAttempts' | 'error'>[];
-}
-
-/** What `STATUS_PATH` answers: the statuses the UI's event stream starts from (api/eventStream.ts). */
-export function liveStatus(core: Pick<MooringCore, 'servers'>): LiveStatus {
-  return {
-    servers: core.servers.statuses().map(({ name, state, attempt, maxAttempts, error }) => ({
-      name,
-      state,
-      ...(attempt !== undefined ? { attempt } : {}),
-      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
-      ...(error ? { error } : {}),
-    })),
-  };
-}
-
-const LiveStatusSchema = z.object({
-  servers: z.array(
-    z.object({
-      name: z.string(),
-      state: z.enum(['idle', 'connecting', 'ready', 'reconnecting', 'failed', 'closed']),
-      attempt: z.number().optional(),
-      maxAttempts: z.number().optional(),
-      error: z
-        .object({ code: z.string(), message: z.string(), hint: z.string().optional() })
-        .passthrough()
-        .optional(),
-    }),
-  ),
-});
-
-/** Reads a running instance's live server status; throws a MooringError saying which instance did not answer. */
-export async function statusFrom(instance: WebInstance): Promise<LiveStatus> {
-  const { res, body } = await askInstance(instance, STATUS_PATH, { method: 'GET', timeoutMs: 5_000 });
-  const parsed = LiveStatusSchema.safeParse(body);
-  if (!res.ok || !parsed.success)
-    throw new MooringError(
-      'refused',
-      `The browser-mode Mooring on port ${instance.port} gave no status (HTTP ${res.status}); it may be an older Mooring.`,
-    );
-  return parsed.data as LiveStatus;
 }

@@ -10,7 +10,6 @@ import { MooringError } from '../errors';
 import type { MooringCore } from '../mooringCore';
 import { appRouter, createApiContext } from '../api/router';
 import { securityHeadersFraming } from './contentSecurity';
-import { liveStatus } from './webInstance';
 import { startSandboxServer } from './sandboxServer';
 import { checkRequestBody, MAX_BODY_BYTES, refuseBody } from './requestLimits';
 import { serveStatic } from './staticFiles';
@@ -88,11 +87,6 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (verdict.kind === 'newLink') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(`${JSON.stringify({ url: verdict.url })}\n`);
-      return;
-    }
-    if (verdict.kind === 'status') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(`${JSON.stringify(liveStatus(opts.core))}\n`);
       return;
     }
     if (verdict.kind === 'login') {
