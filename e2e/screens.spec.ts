@@ -104,8 +104,10 @@ test('first launch: the empty state teaches, and a detected Claude Desktop confi
   await expect(dialog.getByTestId('import-command-line')).toContainText(`node ${MEMORY}`);
   await dialog.getByRole('button', { name: /I trust these commands: add 1/ }).click();
   await expect(dialog.getByTestId('import-results')).toContainText('memory: added');
+  // Which it says depends on whether the server connected before the import answered (on a busy machine
+  // it may not have); the notice below says the count either way.
   await expect(dialog.getByTestId('import-results')).toContainText(
-    'memory: 3 destructive tools disabled by default',
+    /memory: (3 destructive tools disabled by default|its destructive tools will be off when it first connects)/,
   );
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(row('memory').getByTestId('server-state')).toHaveText('ready');

@@ -13,10 +13,14 @@ export function toastWhenSettled(o: {
   name: string;
   showLogs: (name: string) => void;
 }): void {
+  // The list may not hold the new server yet (its refetch after the save can come after this call): only a
+  // row seen once and then gone was removed meanwhile.
+  let seen = false;
   const settled = (): boolean => {
     const rows = o.qc.getQueryData<ServerRow[]>(o.listKey);
     const row = rows?.find((r) => r.config.name === o.name);
-    if (rows && !row) return true; // removed meanwhile: nothing to say
+    if (row) seen = true;
+    else return seen; // removed meanwhile: nothing to say
     const status = row?.status;
     if (status?.state === 'ready') {
       toast({
