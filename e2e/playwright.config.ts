@@ -11,8 +11,10 @@ export default defineConfig({
   outputDir: '../test-results/e2e',
   // Builds out/ when stale: the harness runs the compiled CLI and serves the built renderer.
   globalSetup: '../test/globalSetup.ts',
-  // One browser, one core at a time: real child processes on two noisy cores.
-  workers: 1,
+  // Two spec files at a time (each has its own home, `mooring web` on a free port, and page): the suite
+  // waits on real servers and processes more than it computes (about 16 CPU-minutes in 20 wall-minutes on
+  // two workers), so a second worker shortens it. MOORING_E2E_WORKERS=1 runs one at a time.
+  workers: Number(process.env.MOORING_E2E_WORKERS ?? 2),
   fullyParallel: false,
   timeout: 180_000,
   // A deadline, not a speed judgement: a real server's start (a process, its handshake) can take over 20 s

@@ -25,7 +25,7 @@ describe('the toast after a server is added', () => {
     expect(titles()).toEqual([]);
     qc.setQueryData(KEY, [
       row('other', { state: 'ready' }),
-      row('broken', { state: 'failed', error: { code: 'spawn_failed', message: 'exited with code 1' } }),
+      row('broken', { state: 'failed', error: { code: 'connect_failed', message: 'exited with code 1' } }),
     ]);
     expect(titles()).toEqual(['broken failed to start']);
   });
