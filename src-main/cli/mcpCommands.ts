@@ -27,7 +27,7 @@ export function registerMcpCommands(program: Command, withCore: CoreRunner): Com
   mcp
     .command('list')
     .description(
-      'list the configured servers (secrets masked) with their live status in the running `mooring web`; with --workspace, what a project folder offers',
+      'list the configured servers (secrets masked) with their live status in the running app (desktop or `mooring web`); with --workspace, what a project folder offers',
     )
     .option('--json', 'machine-readable output')
     .option(

@@ -90,6 +90,23 @@ describe("the servers' live status over the relay (mooring mcp list)", () => {
     } finally {
       await listener.close();
     }
+    // Statuses that cannot be read fail this question only; the app and its relay keep running.
+    listener = await startApprovalRelayListener({
+      broker: app,
+      home,
+      statuses: () => {
+        throw new Error('the sessions are closing');
+      },
+    });
+    try {
+      expect(await askAppStatus(home, { via: 'test' })).toMatchObject({
+        kind: 'unreachable',
+        error: expect.stringMatching(/the sessions are closing/),
+      });
+      expect(await askAppStatus(home, { via: 'test' })).toMatchObject({ kind: 'unreachable' });
+    } finally {
+      await listener.close();
+    }
     // A token left behind by an app that crashed: nothing listens, so no app runs.
     writeFileSync(approvalRelayPaths(home).tokenFile, `${'y'.repeat(43)}\n`);
     expect(await askAppStatus(home, { via: 'test' })).toEqual({ kind: 'none' });

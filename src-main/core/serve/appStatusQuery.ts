@@ -59,7 +59,14 @@ export async function askAppStatus(
         ToServingSchema,
         (m) => {
           if (m.type === 'welcome') socket.write(encode({ type: 'status', id }));
-          else if (m.type === 'rejected') done({ kind: 'unreachable', error: m.error.message });
+          else if (m.type === 'rejected')
+            done({
+              kind: 'unreachable',
+              // An app from before the status message refuses it as not the protocol.
+              error: /bad message/.test(m.error.message)
+                ? `${m.error.message} It may be an older Mooring; restart it to see the live status.`
+                : m.error.message,
+            });
           else if (m.type === 'failed' && m.id === id) done({ kind: 'unreachable', error: m.error.message });
           else if (m.type === 'status' && m.id === id)
             done({ kind: 'app', app: m.app, pid: m.pid, servers: m.servers });

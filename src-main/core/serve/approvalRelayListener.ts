@@ -190,14 +190,15 @@ function serveConnection(
       return send({ type: 'welcome' });
     }
     if (m.type === 'cancel') return waiting.get(m.id)?.abort(new Error(m.reason ?? `${via} stopped waiting`));
-    if (m.type === 'status')
-      return ctx.statuses
-        ? send({ type: 'status', id: m.id, app: ctx.app, pid: process.pid, servers: ctx.statuses() })
-        : send({
-            type: 'failed',
-            id: m.id,
-            error: { code: 'refused', message: "This Mooring app does not tell its servers' status." },
-          });
+    if (m.type === 'status') {
+      try {
+        if (!ctx.statuses)
+          throw new MooringError('refused', "This Mooring app does not tell its servers' status.");
+        return send({ type: 'status', id: m.id, app: ctx.app, pid: process.pid, servers: ctx.statuses() });
+      } catch (err) {
+        return send({ type: 'failed', id: m.id, error: toErrorData(err) });
+      }
+    }
     if ((m.type !== 'request' && m.type !== 'interaction') || waiting.has(m.id)) return;
     const abort = new AbortController();
     waiting.set(m.id, abort);

@@ -12,7 +12,6 @@ export type GateVerdict =
   | { kind: 'login'; setCookie: string; location: string }
   /** `mooring web --link` proved it can read this home's run/ folder: answer with a new one-time link. */
   | { kind: 'newLink'; url: string }
-  /** `mooring mcp list` proved the same: answer with the servers' live status, as the Servers screen has it. */
   | { kind: 'deny'; status: 401 | 403; reason: string };
 
 /** Where `mooring web --link` asks a running instance for a new link (POST, with the link key). */

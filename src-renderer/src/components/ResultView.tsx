@@ -25,13 +25,23 @@ export function ResultView({ result, label }: { result: WireToolResult; label: s
   // Structured content that only restates the text adds nothing to read: it is left out (the model read
   // it once, too); a mismatch with the schema is always shown.
   const valid = result.structuredValidation?.valid !== false;
+  const pieces = resultPieces(result.parts);
+  const galleries: Piece[] = pieces.filter((p) => 'images' in p);
   return (
     <div className={`result${result.isError ? ' is-error' : ''}`} data-testid="tool-result">
       {result.isError && <p className="danger-text">The tool reported an error.</p>}
-      {resultPieces(result.parts).map((piece) => {
+      {pieces.map((piece) => {
         const i = piece.at;
+        // Two or more galleries in one result are told apart by their names ("get-image, images 2").
+        const n = galleries.indexOf(piece);
         if ('images' in piece)
-          return <Gallery key={i} images={piece.images satisfies ImageData[]} label={label} />;
+          return (
+            <Gallery
+              key={i}
+              images={piece.images satisfies ImageData[]}
+              label={galleries.length > 1 ? `${label}, images ${n + 1}` : label}
+            />
+          );
         const p = piece.part;
         switch (p.kind) {
           case 'text':

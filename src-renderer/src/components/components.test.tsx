@@ -174,6 +174,16 @@ describe('ToolCallCard', () => {
     ]);
   });
 
+  it('names two galleries of one result apart', () => {
+    const image = { kind: 'image' as const, mimeType: 'image/png', base64: PNG, size: 70 };
+    const result = { isError: false, parts: [image, { kind: 'text' as const, text: 'between' }, image] };
+    render(<ToolCallCard view={card({ ...base, phase: 'done', result })} />);
+    expect(screen.getAllByTestId('gallery').map((g) => g.getAttribute('aria-label'))).toEqual([
+      'Images from get-tiny-image, images 1',
+      'Images from get-tiny-image, images 2',
+    ]);
+  });
+
   it('leaves out structured content that only restates the text, and shows other structure open', () => {
     const restating = {
       isError: false,

@@ -30,6 +30,14 @@ describe('the toast after a server is added', () => {
     expect(titles()).toEqual(['broken failed to start']);
   });
 
+  it('says it once for a server added, removed before the list held it, and added again', () => {
+    qc.setQueryData(KEY, []);
+    watch('x');
+    watch('x');
+    qc.setQueryData(KEY, [row('x', { state: 'ready', toolCount: 2 })]);
+    expect(titles()).toEqual(['x is running']);
+  });
+
   it('says nothing of a server removed before it settled', () => {
     qc.setQueryData(KEY, [row('gone', { state: 'connecting' })]);
     watch('gone');

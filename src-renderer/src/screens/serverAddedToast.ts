@@ -7,6 +7,9 @@ import { splitErrorDetails } from '@shared/errors';
 import type { ServerRow } from '@shared/wire';
 import { toast } from '../ui';
 
+/** The one watcher per server name: a server added again (removed before it settled) replaces it. */
+const watching = new Map<string, () => void>();
+
 export function toastWhenSettled(o: {
   qc: QueryClient;
   listKey: QueryKey;
@@ -41,8 +44,15 @@ export function toastWhenSettled(o: {
     }
     return false;
   };
+  watching.get(o.name)?.();
+  watching.delete(o.name);
   if (settled()) return;
-  const stop = o.qc.getQueryCache().subscribe(() => {
+  const unsubscribe = o.qc.getQueryCache().subscribe(() => {
     if (settled()) stop();
   });
+  const stop = () => {
+    unsubscribe();
+    if (watching.get(o.name) === stop) watching.delete(o.name);
+  };
+  watching.set(o.name, stop);
 }

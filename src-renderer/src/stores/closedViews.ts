@@ -32,7 +32,8 @@ export const useClosedViews = create<ClosedViewsState>((set) => ({
   closed: remembered(),
   setClosed: (key, closed) =>
     set((s) => {
-      const rest = s.closed.filter((k) => k !== key);
+      // Another tab of this origin may have closed views since this one loaded: start from what is kept.
+      const rest = [...new Set([...remembered(), ...s.closed])].filter((k) => k !== key);
       const next = closed ? [...rest, key].slice(-MAX_CLOSED_VIEWS) : rest;
       try {
         localStorage.setItem(KEY, JSON.stringify(next));

@@ -39,12 +39,11 @@ export function ModelsScreen() {
 
 /** The base URLs as the form shows them: Ollama's default left empty (its placeholder says it). */
 const formUrls = (data: ModelsView): Record<string, string> =>
-  Object.fromEntries(
-    data.providers.map((p) => [
-      p.id,
-      p.id === 'ollama' && p.baseUrl === DEFAULT_PROVIDER_URLS.ollama ? '' : (p.baseUrl ?? ''),
-    ]),
-  );
+  Object.fromEntries(data.providers.map((p) => [p.id, formUrl(p.id, p.baseUrl ?? '')]));
+
+/** One URL as the form shows it and as it is saved: trimmed, and Ollama's default left empty. */
+export const formUrl = (provider: string, url: string): string =>
+  provider === 'ollama' && url.trim() === DEFAULT_PROVIDER_URLS.ollama ? '' : url.trim();
 
 /** Equal as JSON with each object's keys sorted: an edit that puts a key back in another order is no change. */
 function sameValue(a: unknown, b: unknown): boolean {
@@ -73,7 +72,12 @@ function ModelsForm({ data }: { data: ModelsView }) {
   // saves on its own, and its URL lands in this form already saved).
   const unsaved = !sameValue(
     { urls: formUrls(data), t: data.titlesFromModel, m: data.modelCapabilities, c: data.codeModeModels },
-    { urls, t: titlesFromModel, m: modelCapabilities, c: codeModeModels },
+    {
+      urls: Object.fromEntries(Object.entries(urls).map(([p, u]) => [p, formUrl(p, u)])),
+      t: titlesFromModel,
+      m: modelCapabilities,
+      c: codeModeModels,
+    },
   );
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: trpc.models.get.queryKey() });
@@ -98,7 +102,7 @@ function ModelsForm({ data }: { data: ModelsView }) {
         open={!data.chosen}
         keychainOk={data.keychain.ok}
         keyFile={data.keyFile}
-        onSaved={(provider, url) => setUrls((u) => ({ ...u, [provider]: url }))}
+        onSaved={(provider, url) => setUrls((u) => ({ ...u, [provider]: formUrl(provider, url) }))}
       />
       {!data.keychain.ok && <NoKeychainBanner reason={data.keychain.reason} keyFile={data.keyFile} />}
       <datalist id="model-suggestions">
