@@ -49,6 +49,7 @@ import { FlowPermissions } from './safety/flowPermissions';
 import { ToolQuarantine } from './safety/toolQuarantine';
 import { KeytarSecretStore, type SecretStore } from './secrets/secretStore';
 import { relayApprovalsToApp, type ApprovalRelayClient } from './serve/approvalRelayClient';
+import { liveServer } from './serve/approvalRelayProtocol';
 import { startApprovalRelayListener, type ApprovalRelayListener } from './serve/approvalRelayListener';
 import type { SelfLaunch } from './serve/launchCommand';
 import type { ServedFeatures } from './serve/servedCore';
@@ -353,14 +354,7 @@ export class MooringCore extends DisposableObject {
       home: this.opened.paths.home,
       // `mooring mcp list` asks here for the statuses the Servers screen shows (cli/liveServerStatus.ts).
       app: opts.app,
-      statuses: () =>
-        this.servers.statuses().map(({ name, state, attempt, maxAttempts, error }) => ({
-          name,
-          state,
-          ...(attempt !== undefined ? { attempt } : {}),
-          ...(maxAttempts !== undefined ? { maxAttempts } : {}),
-          ...(error ? { error } : {}),
-        })),
+      statuses: () => this.servers.statuses().map(liveServer),
     });
     this.register(toDisposable(() => listener.close()));
     return listener;

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { ApprovalDecisionSchema, type ToolAnnotationHints, type ToolChange } from '@shared/approval';
 import { ERROR_CODES } from '@shared/errors';
 import { InteractionAnswerSchema, type InteractionInput } from '@shared/interactions';
+import type { SessionStatus } from '@shared/session';
 import { isSafeExternalUrl } from '../safety/ssrfGuard';
 
 /** A line longer than this is refused: approval arguments can carry file contents, but not unbounded. */
@@ -143,6 +144,15 @@ export const LiveServerSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).optional(),
 });
 export type LiveServer = z.infer<typeof LiveServerSchema>;
+
+/** A session's status as the relay sends it: the fields its Servers card shows. */
+export const liveServer = ({ name, state, attempt, maxAttempts, error }: SessionStatus): LiveServer => ({
+  name,
+  state,
+  ...(attempt !== undefined ? { attempt } : {}),
+  ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+  ...(error ? { error } : {}),
+});
 
 /** Which app answers (`mooring web`, the desktop app) and its servers' statuses. */
 export interface AppStatus {
