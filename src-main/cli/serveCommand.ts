@@ -191,12 +191,14 @@ async function serve(core: MooringCore, o: ServeOptions): Promise<void> {
       );
     else print(tty`Tokens from ${o.tokenFile}: ${tokens.map((t) => t.label).join(', ')}\n`);
   }
-  await startServers(core);
-  await ownSchedules(core);
   // With a terminal free (HTTP mode), approvals from external clients are answered here, one at a time.
+  // Before the servers start: a client that connects at once may call a tool while the schedules' lease
+  // is still being taken.
   const stopPrompt = interactive()
     ? answerApprovalsOnTerminal(core)
     : relayApprovals(core, 'mooring serve --http');
+  await startServers(core);
+  await ownSchedules(core);
   await signalled;
   stopPrompt();
   await http.close();

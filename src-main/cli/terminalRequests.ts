@@ -112,6 +112,8 @@ export function answerApprovalsOnTerminal(core: Pick<MooringCore, 'approvals'>):
     });
   core.approvals.on('requested', onRequest);
   const release = terminal.hold();
+  // A request parked before this was called (a quick client) is asked about too, never left to time out.
+  for (const req of core.approvals.pending()) onRequest(req);
   return () => {
     core.approvals.off('requested', onRequest);
     release();

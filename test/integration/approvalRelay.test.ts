@@ -241,6 +241,17 @@ describe('serving broker → app broker (in process)', () => {
     expect(serving.pending()).toEqual([]);
   });
 
+  it('forwards a request parked before the relay started', async () => {
+    relay.stop();
+    const waiting = serving.request(input('quick-client'), { timeoutMs: 60_000 });
+    const asked = once(app, 'requested');
+    relay = relayApprovalsToApp({ broker: serving, home, via: 'test serve' });
+    const [req] = (await asked) as [{ id: string; client: string }];
+    expect(req.client).toBe('quick-client (via test serve)');
+    app.answer(req.id, { outcome: 'deny', decidedBy: 'user:ui' });
+    await expect(waiting).resolves.toMatchObject({ outcome: 'deny' });
+  });
+
   it("the serving side's timeout or abort cancels the app's copy", async () => {
     // The assertions are attached at once: the rejection may come while the test awaits the app's events.
     const refused = expect(serving.request(input('slow-user'), { timeoutMs: 2_000 })).rejects.toMatchObject({

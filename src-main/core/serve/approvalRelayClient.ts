@@ -255,6 +255,9 @@ export function relayApprovalsToApp(opts: ApprovalRelayClientOptions): ApprovalR
   broker.on('resolved', onResolved);
   interactions?.on('requested', onInteraction);
   interactions?.on('resolved', onResolved);
+  // What was parked before the relay started (a client was quick, the servers slow) is forwarded too.
+  for (const req of broker.pending()) onApproval(req);
+  for (const req of interactions?.pending() ?? []) onInteraction(req);
   return {
     connected: () => Boolean(current && !current.socket.destroyed),
     stop() {
