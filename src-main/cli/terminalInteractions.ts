@@ -69,6 +69,8 @@ export function answerInteractionsOnTerminal(
   };
   broker.on('requested', onRequest);
   const release = opts.interactive ? terminal.hold() : () => undefined;
+  // Like approvals (terminalRequests.ts): a request parked before this was called is answered too.
+  for (const req of broker.pending()) onRequest(req);
   return () => {
     broker.off('requested', onRequest);
     release();
