@@ -61,35 +61,22 @@ export async function runningWebInstances(home: string): Promise<WebInstance[]> 
 }
 
 /**
- * One request of a command of this home to its running instance: the run/ file's key, no Origin
- * (web/webAuth.ts). What came back, parsed as JSON where it is JSON; a dead instance is `connect_failed`.
+ * Asks a running instance for a new one-time link; its servers keep running. The request carries the run/
+ * file's key and no Origin (web/webAuth.ts); a dead instance is `connect_failed`.
  */
-async function askInstance(
-  instance: WebInstance,
-  path: string,
-  o: { method: 'GET' | 'POST'; timeoutMs: number; hint?: string },
-): Promise<{ res: Response; body: unknown }> {
-  const res = await fetch(`http://127.0.0.1:${instance.port}${path}`, {
-    method: o.method,
+export async function newLinkFrom(instance: WebInstance): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${instance.port}${NEW_LINK_PATH}`, {
+    method: 'POST',
     headers: { [LINK_KEY_HEADER]: instance.key },
-    signal: AbortSignal.timeout(o.timeoutMs),
+    signal: AbortSignal.timeout(10_000),
   }).catch((err: unknown) => {
     throw new MooringError(
       'connect_failed',
       `The browser-mode Mooring on port ${instance.port} (process ${instance.pid}) did not answer: ${(err as Error).message}`,
-      ...(o.hint ? [o.hint] : []),
+      'If it hangs, stop it (Ctrl-C in its terminal) and start `mooring web` again.',
     );
   });
-  return { res, body: await res.json().catch(() => undefined) };
-}
-
-/** Asks a running instance for a new one-time link; its servers keep running. */
-export async function newLinkFrom(instance: WebInstance): Promise<string> {
-  const { res, body } = await askInstance(instance, NEW_LINK_PATH, {
-    method: 'POST',
-    timeoutMs: 10_000,
-    hint: 'If it hangs, stop it (Ctrl-C in its terminal) and start `mooring web` again.',
-  });
+  const body: unknown = await res.json().catch(() => undefined);
   const url = (body as { url?: unknown } | undefined)?.url;
   if (!res.ok || typeof url !== 'string' || !url.startsWith(`http://127.0.0.1:${instance.port}/`))
     throw new MooringError(
