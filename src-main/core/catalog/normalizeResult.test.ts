@@ -170,8 +170,8 @@ describe('toModelContent', () => {
 });
 
 describe('stepContent (a result as the conversation keeps it)', () => {
-  const keep = (raw: Parameters<typeof normalizeResult>[0]) => {
-    const result = normalizeResult(raw);
+  const keep = (raw: Parameters<typeof normalizeResult>[0], opts?: Parameters<typeof normalizeResult>[1]) => {
+    const result = normalizeResult(raw, opts);
     return stepContent(result, toModelContent(result, { vision: true, maxChars: 20_000 }));
   };
 
@@ -195,6 +195,14 @@ describe('stepContent (a result as the conversation keeps it)', () => {
     });
     expect(kept.text).toBe('The counter is at 3.\nStructured result (JSON): {"count":3}');
     expect(kept.text.slice(0, kept.textShown)).toBe('The counter is at 3.');
+    // A note on the schema stays on the card; only the restated JSON is left to the JSON view.
+    const noted = keep(
+      { content: [{ type: 'text', text: 'The counter is at 3.' }], structuredContent: { count: 'x' } },
+      { outputSchema: { type: 'object', properties: { count: { type: 'integer' } } } },
+    );
+    expect(noted.text.slice(0, noted.textShown)).toMatch(
+      /^The counter is at 3\.\n\[note: structured result does not match the tool's output schema: .*\]$/,
+    );
     // Restated by the text already: the model reads it once, and the card shows all of the text.
     expect(
       keep({ content: [{ type: 'text', text: '{"count":3}' }], structuredContent: { count: 3 } }),

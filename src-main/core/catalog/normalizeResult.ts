@@ -231,12 +231,14 @@ export function toModelContent(result: ToolResult, opts: ModelContentOptions): M
       if (t !== undefined) pushText(t);
     }
   }
-  if (result.structured !== undefined && !result.structuredInText)
-    pushText(structuredLine(result.structured));
+  // The note before the restated structured content: the restatement stays last, where the card finds it
+  // and shows it as JSON instead (stepContent).
   if (result.structuredValidation && !result.structuredValidation.valid)
     pushText(
       `[note: structured result does not match the tool's output schema: ${result.structuredValidation.error}]`,
     );
+  if (result.structured !== undefined && !result.structuredInText)
+    pushText(structuredLine(result.structured));
 
   let budget = Math.max(0, opts.maxChars);
   let cut = 0;
