@@ -53,10 +53,17 @@ export function mooringInPty(home: string, args: string[], env: Record<string, s
     }),
   );
   const output = () => raw.replace(/\r/g, '');
-  // A test that fails (a timeout included) shows what the terminal said, and leaves no command running
+  /** What the test waits for on this terminal now (said when it fails). */
+  const awaited = new Set<string>();
+  // A test that fails (a timeout included) says what it waited for and what the terminal said, in the
+  // failure's own message (a CI log that keeps only its end still shows it), and leaves no command running
   // behind it to hold the test runner open.
-  onTestFailed(() => {
-    console.error(`mooring ${args.join(' ')} printed on its terminal:\n${output()}`);
+  onTestFailed(({ task }) => {
+    const waiting = [...awaited].map((p) => `waiting for ${p}; `).join('');
+    const said = `${waiting}mooring ${args.join(' ')} printed on its terminal:\n${output().slice(-4000)}`;
+    const error = task.result?.errors?.[0];
+    if (error) error.message = `${error.message}\n\n${said}`;
+    else console.error(said);
   });
   onTestFinished(() => {
     if (!done) child.kill('SIGKILL');
@@ -68,17 +75,21 @@ export function mooringInPty(home: string, args: string[], env: Record<string, s
     exited,
     kill: () => child.kill('SIGKILL'),
     waitFor(pattern) {
-      return new Promise((resolve, reject) => {
+      const what = String(pattern);
+      awaited.add(what);
+      return new Promise<string>((resolve, reject) => {
         const check = () => {
           const rest = output().slice(cursor);
           const m =
             typeof pattern === 'string' ? { index: rest.indexOf(pattern), 0: pattern } : pattern.exec(rest);
           if (m && m.index !== undefined && m.index >= 0) {
             waiters.delete(check);
+            awaited.delete(what);
             cursor += m.index + m[0].length;
             resolve(m[0]);
           } else if (done) {
             waiters.delete(check);
+            awaited.delete(what);
             reject(
               new Error(`the command exited before ${String(pattern)} appeared; it printed:\n${output()}`),
             );
