@@ -200,6 +200,30 @@ describe('the app side: socket, token, permissions', () => {
   });
 });
 
+describe('the relay with a named pipe (Windows), simulated', () => {
+  it("a second app that loses the pipe to a live one leaves that one's token in place", async () => {
+    // A pipe's name is machine-wide, with no file to check first: on Linux it is a socket file in the
+    // working directory, so the test runs in a directory of its own.
+    const home = tempDir('mooring-relay-pipe-');
+    const cwd = process.cwd();
+    process.chdir(tempDir('mooring-relay-pipe-cwd-'));
+    const app = new ApprovalBroker();
+    try {
+      const first = await startApprovalRelayListener({ broker: app, home, platform: 'win32' });
+      const token = readFileSync(first.tokenFile, 'utf8');
+      await expect(
+        startApprovalRelayListener({ broker: app, home, platform: 'win32' }),
+      ).rejects.toMatchObject({ code: 'usage', message: expect.stringMatching(/Another Mooring app/) });
+      expect(readFileSync(first.tokenFile, 'utf8')).toBe(token);
+      await first.close();
+      expect(existsSync(first.tokenFile)).toBe(false);
+    } finally {
+      process.chdir(cwd);
+      app.dispose();
+    }
+  });
+});
+
 describe('serving broker → app broker (in process)', () => {
   let home: string;
   let app: ApprovalBroker;

@@ -86,6 +86,13 @@ async function liveOrStale(endpoint: string): Promise<boolean> {
   return live;
 }
 
+const anotherApp = (endpoint: string) =>
+  new MooringError(
+    'usage',
+    `Another Mooring app already answers approvals for this home (${endpoint}).`,
+    'Approvals from `mooring serve` go to that one; close it to have them shown here.',
+  );
+
 export async function startApprovalRelayListener(
   opts: ApprovalRelayListenerOptions,
 ): Promise<ApprovalRelayListener> {
@@ -93,19 +100,9 @@ export async function startApprovalRelayListener(
   const { dir, endpoint, tokenFile } = approvalRelayPaths(opts.home, opts.platform);
   const helloTimeoutMs = opts.helloTimeoutMs ?? 5_000;
   await privateDir(dir, posix);
-  if (posix && (await liveOrStale(endpoint)))
-    throw new MooringError(
-      'usage',
-      `Another Mooring app already answers approvals for this home (${endpoint}).`,
-      'Approvals from `mooring serve` go to that one; close it to have them shown here.',
-    );
+  if (posix && (await liveOrStale(endpoint))) throw anotherApp(endpoint);
 
   const token = randomBytes(32).toString('base64url');
-  // Written beside, then renamed: a client never reads half a token, and the file is 0600 from birth.
-  const tmp = `${tokenFile}.${process.pid}.tmp`;
-  await writeFile(tmp, `${token}\n`, { mode: 0o600 });
-  await rename(tmp, tokenFile);
-
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -120,14 +117,22 @@ export async function startApprovalRelayListener(
     socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'EADDRINUSE' ? anotherApp(endpoint) : e),
+    );
     server.listen(endpoint, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
   server.on('error', () => undefined);
   if (posix) await chmod(endpoint, 0o600);
+  // The token only once the endpoint is ours: an app that lost the race for it (a named pipe has no
+  // file to check first) leaves the live app's token in place. Written beside, then renamed: a client
+  // never reads half a token, and the file is 0600 from birth.
+  const tmp = `${tokenFile}.${process.pid}.tmp`;
+  await writeFile(tmp, `${token}\n`, { mode: 0o600 });
+  await rename(tmp, tokenFile);
 
   let closing: Promise<void> | undefined;
   return {
