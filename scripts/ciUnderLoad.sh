@@ -12,7 +12,7 @@ trap 'kill $hog 2>/dev/null' EXIT
 command -v taskset >/dev/null && taskset -pc 0 $hog >/dev/null
 failed=0
 for k in $(seq 1 "$runs"); do
-  dir=$(mktemp -d /tmp/mooring-ci-load-XXXXXX)
+  dir=$(mktemp -d /tmp/ci-load-XXXXXX)
   git clone -q "$src" "$dir/clone"
   start=$SECONDS
   (cd "$dir/clone" && bash .ci/run) >"/tmp/mooring-ci-load-$k.log" 2>&1

@@ -3,7 +3,11 @@
 // conversations, audit logs) for the test-secret marker and the known test secret values
 // (test/security/testSecrets.json), and fails listing file and line of each hit.
 //
+// The checkout itself is never read, wherever it is (a clone under /tmp/mooring-ci-…): its tests and
+// fixtures hold the test secrets on purpose.
+//
 // Usage: node scripts/scanSecrets.mjs [--tmp DIR] [--prefix mooring-] [--dir EXTRA_DIR]... [--allow-empty]
+//          [--checkout DIR (default: this checkout)]
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,8 +21,10 @@ const { values: args } = parseArgs({
     dir: { type: 'string', multiple: true, default: [] },
     secrets: { type: 'string', default: join(root, 'test/security/testSecrets.json') },
     'allow-empty': { type: 'boolean', default: false },
+    checkout: { type: 'string', default: root },
   },
 });
+const checkout = resolve(args.checkout);
 
 // Files are read whole; none of Mooring's own files comes near this size.
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -42,7 +48,7 @@ function* files(dir) {
   }
   for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) yield* files(p);
+    if (e.isDirectory() && p !== checkout) yield* files(p);
     else if (e.isFile()) yield p;
   }
 }

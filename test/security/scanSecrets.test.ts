@@ -37,11 +37,15 @@ describe('scripts/scanSecrets.mjs', () => {
     mkdirSync(outside);
     writeFileSync(join(outside, 'notes.txt'), planted);
     symlinkSync(join(outside, 'notes.txt'), join(home, 'link.txt'));
+    // A checkout cloned under a mooring-* dir (scripts/ciUnderLoad.sh did): its test files are not read.
+    const clone = join(fakeTmp, 'mooring-ci-clone', 'checkout');
+    mkdirSync(join(clone, 'test'), { recursive: true });
+    writeFileSync(join(clone, 'test', 'secrets.ts'), planted);
   });
   afterAll(() => rmSync(fakeTmp, { recursive: true, force: true }));
 
   it('finds a planted marker secret in a log and a known value in settings, with file and line', () => {
-    const r = scan(['--tmp', fakeTmp]);
+    const r = scan(['--tmp', fakeTmp, '--checkout', join(fakeTmp, 'mooring-ci-clone', 'checkout')]);
     expect(r.status, r.stdout + r.stderr).toBe(1);
     expect(r.stderr).toContain(
       `${join(fakeTmp, 'mooring-home-leaky', 'logs', 'every.log')}:3: marker ${conventions.marker}`,
@@ -51,7 +55,8 @@ describe('scripts/scanSecrets.mjs', () => {
     );
     expect(r.stderr).not.toContain('unrelated');
     expect(r.stderr).not.toContain('link.txt');
-    expect(r.stdout).toMatch(/2 dirs \(2 Mooring homes\), 3 files \(1 logs\)/);
+    expect(r.stderr).not.toContain('mooring-ci-clone');
+    expect(r.stdout).toMatch(/3 dirs \(2 Mooring homes\), 3 files \(1 logs\)/);
   });
 
   it('passes a clean home, and refuses to pass when there is no home to check', () => {
