@@ -6,6 +6,7 @@
 set -uo pipefail
 runs=${1:-3}
 src=$(cd "$(dirname "$0")/.." && pwd)
+# Every run tests the commit checked out when the script started, whatever is committed meanwhile.
 commit=$(git -C "$src" rev-parse --short HEAD)
 node -e 'for(;;){}' &
 hog=$!
@@ -14,7 +15,7 @@ command -v taskset >/dev/null && taskset -pc 0 $hog >/dev/null
 failed=0
 for k in $(seq 1 "$runs"); do
   dir=$(mktemp -d /tmp/ci-load-XXXXXX)
-  git clone -q "$src" "$dir/clone"
+  git clone -q "$src" "$dir/clone" && git -C "$dir/clone" checkout -q "$commit"
   start=$SECONDS
   (cd "$dir/clone" && bash .ci/run) >"/tmp/ci-load-$k-$commit.log" 2>&1
   rc=$?

@@ -24,9 +24,20 @@ export function AppearanceScreen() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const settings = useQuery(trpc.settings.queryOptions());
+  const key = trpc.settings.queryKey();
   const save = useMutation(
     trpc.setTheme.mutationOptions({
-      onSuccess: () => void qc.invalidateQueries({ queryKey: trpc.settings.queryKey() }),
+      // The choice is the cached settings' at once, so the root element (useTheme) never goes back to an
+      // older one: a read of settings.json still under way is dropped, and the file is read back only
+      // after the last of quick choices, not between two of them.
+      onMutate: async ({ theme }) => {
+        await qc.cancelQueries({ queryKey: key });
+        qc.setQueryData(key, (old) => old && { ...old, theme });
+      },
+      onSettled: () => {
+        if (qc.isMutating({ mutationKey: trpc.setTheme.mutationKey() }) === 1)
+          void qc.invalidateQueries({ queryKey: key });
+      },
     }),
   );
   // The choice shows at once, before settings.json is read back.
