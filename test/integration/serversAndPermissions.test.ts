@@ -83,6 +83,27 @@ describe('servers and permissions through the core', { timeout: 120_000 }, () =>
     expect(fileServers(home)[0]!.excludeTools ?? []).not.toContain('delete_entities');
   });
 
+  it('an add says what its safe set did when another sync (the file watch) started the server first', async () => {
+    const { core, home } = await emptyCore();
+    // The file's watch sees the add's write and syncs before the add's own sync: its connect is the one
+    // the add has to wait for (on a loaded machine it happens; here it is made to happen).
+    const safeSet = core.servers.sessions.safeSet;
+    const expectNew = safeSet.expect.bind(safeSet);
+    let watchSync: Promise<void> | undefined;
+    safeSet.expect = (names) => {
+      watchSync = core.servers.sessions.sync();
+      return expectNew(names);
+    };
+    const added = await core.servers.add({ name: 'memory', ...memoryEntry(home) });
+    expect(watchSync).toBeDefined();
+    expect(added.safeDefaults).toMatchObject({
+      disabledCount: 3,
+      message: '3 destructive tools disabled by default',
+    });
+    expect((fileServers(home)[0]!.excludeTools ?? []).sort()).toEqual(DELETES);
+    await watchSync;
+  });
+
   it('a server added with start: false (mooring mcp add) gets its safe set when it first connects', async () => {
     const { core, home } = await emptyCore();
     const added = await core.servers.add({ name: 'memory', ...memoryEntry(home) }, { start: false });

@@ -226,6 +226,14 @@ export class SessionActor extends EventEmitter {
     return this.connecting;
   }
 
+  /** Resolves when the connect under way ends, however it ends; at once when none is. */
+  connectSettled(): Promise<void> {
+    return (this.connecting ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   /** One tool call, through the request handler. */
   callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     return this.handler.callTool(name, args, opts);

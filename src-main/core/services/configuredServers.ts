@@ -224,7 +224,10 @@ export class ConfiguredServers extends DisposableObject {
     );
     const { safeSet } = this.sessions;
     if (opts.safeDefaults !== false) await safeSet.expect([saved.name]);
-    if (opts.start !== false) await this.sessions.sync();
+    if (opts.start !== false) {
+      await this.sessions.sync();
+      await this.sessions.firstConnects([saved.name]);
+    }
     const safeDefaults =
       opts.safeDefaults === false ? { disabledCount: 0 } : await safeSet.outcome(saved.name);
     return { ...saved, safeDefaults };
@@ -342,7 +345,7 @@ export class ConfiguredServers extends DisposableObject {
     }
     await this.sessions.safeSet.expect(names);
     await this.sessions.follow();
-    // Each outcome is taken at once (the runs of this sync are read before anything else awaits).
+    await this.sessions.firstConnects(names);
     const outcomes = await Promise.all(names.map((name) => this.sessions.safeSet.outcome(name)));
     const safeDefaults = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!]));
     return { added: merged.added, replaced: merged.replaced, safeDefaults };

@@ -36,6 +36,12 @@ export interface SafeSetDeps {
 export class SafeSetApplier implements Disposable {
   /** Safe sets being applied, by server: a connect that finds one pending starts it here. */
   private readonly runs = new Map<string, Promise<SafeDefaults>>();
+  /**
+   * What each finished safe set did, kept until the caller that added the server reads it: the connect
+   * may have been started, and its safe set finished, by another sync (the file's watch) before the
+   * add asks.
+   */
+  private readonly finished = new Map<string, SafeDefaults>();
   /** Following the pool's connects, until `dispose`. */
   private readonly following: Disposable;
 
@@ -52,7 +58,10 @@ export class SafeSetApplier implements Disposable {
 
   /** Marks servers just added; resolves once the marks are on disk (another process may connect them). */
   async expect(names: string[]): Promise<void> {
-    for (const name of names) this.deps.marks.expectNewServer(name);
+    for (const name of names) {
+      this.finished.delete(name); // an outcome of an earlier add of this name was never read
+      this.deps.marks.expectNewServer(name);
+    }
     await this.deps.marks.flush();
   }
 
@@ -64,7 +73,12 @@ export class SafeSetApplier implements Disposable {
   /** What the safe set of a server just added did, or that it waits for the server's first connect. */
   async outcome(name: string): Promise<SafeDefaults> {
     const run = this.runs.get(name);
-    if (run) return run;
+    if (run) await run;
+    const done = this.finished.get(name);
+    if (done) {
+      this.finished.delete(name);
+      return done;
+    }
     return (await this.deps.marks.safeSetPending(name))
       ? { disabledCount: 0, pending: true }
       : { disabledCount: 0 };
@@ -73,10 +87,11 @@ export class SafeSetApplier implements Disposable {
   /** A session became ready: a server added through Mooring gets its default safe set now. */
   private onReady(name: string): void {
     if (this.runs.has(name)) return;
-    const run = (async (): Promise<SafeDefaults> => {
-      if (!(await this.deps.marks.safeSetPending(name))) return { disabledCount: 0 };
+    const run = (async (): Promise<SafeDefaults | undefined> => {
+      if (!(await this.deps.marks.safeSetPending(name))) return undefined; // not new, or applied already
       const done = await this.applySafeDefaults(name);
-      this.deps.marks.safeSetApplied(name);
+      // A session gone before its tools were read keeps the mark: its next connect applies the set.
+      if (!done.pending) this.deps.marks.safeSetApplied(name);
       if (done.message)
         this.deps.pool
           .get(name)
@@ -96,9 +111,10 @@ export class SafeSetApplier implements Disposable {
         });
         return { disabledCount: 0, pending: true };
       })
-      .finally(() => {
-        // Kept until the caller that added the server has read it (add/import), then dropped.
-        setTimeout(() => this.runs.delete(name), 0);
+      .then((done) => {
+        if (done) this.finished.set(name, done);
+        this.runs.delete(name);
+        return done ?? { disabledCount: 0 };
       });
     this.runs.set(name, run);
   }

@@ -83,6 +83,16 @@ export class ServerSessions extends DisposableObject {
   }
 
   /**
+   * After servers were added: waits for their first connects, whichever sync started them (the add's own,
+   * or the file's watch that saw the write first), and for the safe sets those connects started, so
+   * `safeSet.outcome` says what was turned off.
+   */
+  async firstConnects(names: string[]): Promise<void> {
+    await Promise.all(names.map((n) => this.deps.pool.get(n)?.connectSettled()));
+    await this.safeSet.settled();
+  }
+
+  /**
    * Starts just these servers (the CLI connects only what a command needs). With `trustForThisRun`
    * (`mooring mcp call --trust`), their commands may be outside the allowlist in this process only;
    * nothing is written.
