@@ -222,6 +222,8 @@ test('every consent says in one line what a server can write and reach', async (
   );
   await shot('06-consent-registry');
   await consent.getByRole('button', { name: 'Cancel' }).click();
+  // A fill does not wait for a dialog to go the way a click does: the link goes to the page once it has.
+  await expect(consent).toBeHidden();
 
   const link = `vscode:mcp/install?${encodeURIComponent(JSON.stringify({ name: 'linked', command: 'node', args: [EVERYTHING, 'stdio'] }))}`;
   await page.getByLabel('Install link').fill(link);

@@ -85,12 +85,15 @@ export function InstallConsent(props: {
       },
     }),
   );
-  const decline = useMutation(
-    trpc.install.decline.mutationOptions({ onSettled: () => props.onFinished(null) }),
-  );
+  const decline = useMutation(trpc.install.decline.mutationOptions());
   const blocked = plan.osv.status === 'malicious';
   const missing = plan.inputs.some((i) => i.required && !values[i.id]);
-  const cancel = () => decline.mutate({ id: plan.id });
+  // Cancel closes at once; the core drops the plan meanwhile (it lingered a round trip, holding the focus
+  // away from the page behind it).
+  const cancel = () => {
+    decline.mutate({ id: plan.id });
+    props.onFinished(null);
+  };
 
   return (
     <Dialog

@@ -2,7 +2,7 @@
 // consent, saying where the link came from and when it arrived. Nothing installs without Install; closing
 // declines. A link that cannot be used says why.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { escapeUntrusted as shown } from '@shared/untrustedText';
 import { useTRPC } from '../../api/trpc';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -29,12 +29,17 @@ export function InstallLinkDialog() {
       },
     }),
   );
+  // The offer closed here: hidden at once, while the core dismisses it and the list is read again.
+  const [closed, setClosed] = useState<string | null>(null);
   const planOffer = plan.mutate;
   useEffect(() => {
     if (offer?.result.ok) planOffer({ id: offer.id });
   }, [offer?.id, offer?.result.ok, planOffer]);
-  if (!offer) return null;
-  const close = () => dismiss.mutate({ id: offer.id });
+  if (!offer || offer.id === closed) return null;
+  const close = () => {
+    setClosed(offer.id);
+    dismiss.mutate({ id: offer.id });
+  };
   const when = new Date(offer.receivedAt).toLocaleTimeString();
   if (offer.result.ok && plan.data)
     return (
