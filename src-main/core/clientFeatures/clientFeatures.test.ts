@@ -84,6 +84,40 @@ describe('RootsRegistry', () => {
   });
 });
 
+describe('RootsRegistry: a change waits for the servers that read roots', () => {
+  it('goes on once a reading server has read the new roots; a server that does not re-read is waited for once', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'roots reread ')));
+    const r = new RootsRegistry(200);
+    let reread: (() => void) | undefined;
+    // "fs" reads roots again when told, but only when the test lets it; "stale" never reads again.
+    r.track({ notifyRootsChanged: async () => void (reread = () => r.list('fs')) }, 'fs');
+    r.track({ notifyRootsChanged: async () => undefined }, 'stale');
+    r.track({ notifyRootsChanged: async () => undefined }, 'never');
+    r.list('fs');
+    r.list('stale'); // both read at start-up; "never" does not use roots
+    await r.setFolder('c1', dir);
+    let activated = false;
+    const activation = r.activate('c1').then(() => (activated = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(activated).toBe(false); // waits for fs's read
+    reread!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(activated).toBe(false); // and for stale's, until the bound
+    await activation;
+    // stale did not read again: the next change waits for fs only.
+    reread = undefined;
+    let switched = false;
+    const next = r.activate('c2').then(() => (switched = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(switched).toBe(false);
+    reread!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(switched).toBe(true);
+    await next;
+    expect(r.list('fs')).toEqual([]);
+  });
+});
+
 describe('acceptElicitationsWithDefaults', () => {
   it('accepts with defaults, and declines a form whose required field has no default', async () => {
     const { clientHandlers } = acceptElicitationsWithDefaults();

@@ -113,7 +113,7 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
     return {
       ...(complete ? { sampling: (params, signal) => sampling.handle(server, params, signal) } : {}),
       elicitation: (params, signal) => elicitation.handle(server, params, signal).catch(toWireError),
-      ...(capabilities.roots ? { roots: () => roots.list() } : {}),
+      ...(capabilities.roots ? { roots: () => roots.list(server) } : {}),
       ...resources.handlers(server),
       ...(deps.openExternal ? urlElicitations.handlers(server) : {}),
     };
@@ -167,6 +167,7 @@ export function createClientFeatures(deps: ClientFeaturesDeps = {}): ClientFeatu
         return elicitation.handle(server, params as ElicitParams, signal).catch(toWireError);
       if (request.method === 'sampling/createMessage' && deps.complete)
         return sampling.handle(server, params as SamplingParams, signal);
+      // Asked inside a call, roots are read fresh each time: nothing to wait for when they change.
       if (request.method === 'roots/list' && capabilities.roots) return { roots: roots.list() };
       throw new MooringError(
         'usage',

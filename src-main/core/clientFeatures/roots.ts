@@ -1,6 +1,8 @@
 // Roots (spec 2025-11-25 "Roots"): each conversation has a project folder; the servers are asked
 // for roots on one shared session, so `roots/list` answers with the folder of the active conversation, and
-// every connected client is sent `notifications/roots/list_changed` when that folder changes.
+// every connected client is sent `notifications/roots/list_changed` when that folder changes. A change made
+// as a turn starts would race the turn's first tool call: a server that asks for roots again when told they
+// changed is waited for (up to ROOTS_REREAD_MS), so it sees the folder of the conversation that calls it.
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,11 +14,21 @@ export interface RootsListener {
   notifyRootsChanged(): Promise<void>;
 }
 
+/** How long a change waits for a server that reads roots to read them again. */
+export const ROOTS_REREAD_MS = 3000;
+
 export class RootsRegistry {
   private readonly folders = new Map<string, string>();
   private active?: string;
   /** Each server's session, told when the folder changes (its request handler sends the notice). */
   private readonly sessions = new Map<string, RootsListener>();
+  /** Bumped by every change of the roots offered. */
+  private revision = 0;
+  /** The revision each server last read; a server that never read roots (or ignores changes) is not here. */
+  private readonly read = new Map<string, number>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly rereadMs = ROOTS_REREAD_MS) {}
 
   /** Sets (or clears, with `undefined`) a conversation's project folder; it must be an existing directory. */
   async setFolder(conversationId: string, folder: string | undefined): Promise<void> {
@@ -37,8 +49,12 @@ export class RootsRegistry {
     if (this.currentFolder() !== before) await this.notifyChanged();
   }
 
-  /** The answer to `roots/list`: the active conversation's folder as a file:// URI, or none. */
-  list(): Root[] {
+  /** The answer to `roots/list` (to `server`, when a session asks): the active folder as a file:// URI. */
+  list(server?: string): Root[] {
+    if (server !== undefined) {
+      this.read.set(server, this.revision);
+      for (const w of [...this.waiters]) w();
+    }
     const folder = this.currentFolder();
     return folder ? [{ uri: pathToFileURL(folder).href, name: basename(folder) || folder }] : [];
   }
@@ -53,8 +69,35 @@ export class RootsRegistry {
   }
 
   private async notifyChanged(): Promise<void> {
+    const revision = ++this.revision;
     // A session not connected (yet, or any more) is not told: it asks for roots/list once initialised.
     await Promise.all([...this.sessions.values()].map((s) => s.notifyRootsChanged().catch(() => undefined)));
+    // Those that read roots before are given the time to read them again.
+    const readers = [...this.sessions.keys()].filter((name) => this.read.has(name));
+    await Promise.all(readers.map((name) => this.rereadBy(name, revision)));
+  }
+
+  /** Resolves once `server` read roots at `revision` or later; after the wait, it is not waited for again. */
+  private rereadBy(server: string, revision: number): Promise<void> {
+    const done = () => (this.read.get(server) ?? -1) >= revision;
+    if (done()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (done()) finish();
+      };
+      const timer = setTimeout(() => {
+        // It does not read roots again when told: later changes do not wait for it (its next read counts).
+        if (!done()) this.read.delete(server);
+        finish();
+      }, this.rereadMs);
+      timer.unref?.();
+      this.waiters.add(check);
+    });
   }
 }
 
