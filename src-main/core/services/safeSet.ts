@@ -35,7 +35,7 @@ export interface SafeSetDeps {
 
 export class SafeSetApplier implements Disposable {
   /** Safe sets being applied, by server: a connect that finds one pending starts it here. */
-  private readonly runs = new Map<string, Promise<SafeDefaults>>();
+  private readonly runs = new Map<string, Promise<void>>();
   /**
    * What each finished safe set did, kept until the caller that added the server reads it: the connect
    * may have been started, and its safe set finished, by another sync (the file's watch) before the
@@ -114,7 +114,6 @@ export class SafeSetApplier implements Disposable {
       .then((done) => {
         if (done) this.finished.set(name, done);
         this.runs.delete(name);
-        return done ?? { disabledCount: 0 };
       });
     this.runs.set(name, run);
   }
