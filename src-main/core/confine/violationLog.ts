@@ -92,9 +92,11 @@ export class ViolationLog extends EventEmitter<{ recorded: [SandboxViolation] }>
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = [...this.unwritten];
-    if (!batch.length) return this.serial(async () => undefined);
     await this.serial(async () => {
+      // Taken in turn, not when flush is called: a batch taken while an earlier write is under way would
+      // still hold that write's entries, and they would be counted twice.
+      const batch = [...this.unwritten];
+      if (!batch.length) return;
       try {
         await mkdir(dirname(this.store.file), { recursive: true, mode: 0o700 });
         await this.store.update((f) => ({ version: 1 as const, violations: merge(f.violations, batch) }));
