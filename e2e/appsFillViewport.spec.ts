@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startOpenAIServer } from '../test/fixtures/providers/openaiServer';
 import type { FakeProviderServer } from '../test/fixtures/providers/scriptedServer';
-import { chatHome, closeChatApp, startWebWithOpenAI } from './chatHarness';
+import { appViewFrame, chatHome, closeChatApp, startWebWithOpenAI } from './chatHarness';
 import { ROOT, type RunningWeb } from './harness';
 
 let web: RunningWeb | undefined;
@@ -43,13 +43,10 @@ test.fixme('a view that fills its viewport and draws after its result is as tall
   await page.getByLabel('Message').press('Enter');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('The rows are on screen.');
 
-  const frame = page.getByTestId('app-view-frame').last();
-  await frame.scrollIntoViewIfNeeded();
-  const proxy = (await (await frame.elementHandle())!.contentFrame())!;
-  await expect.poll(() => proxy.childFrames().length).toBeGreaterThan(0);
-  const view = proxy.childFrames()[0]!;
+  const view = await appViewFrame(page);
   await expect(view.getByTestId('rows')).toHaveAttribute('data-drawn', 'yes');
   // What the view drew, whole: its rows' box, not its document (which is as tall as the frame).
   const drawn = await view.getByTestId('rows').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+  const frame = page.getByTestId('app-view-frame').last();
   await expect.poll(async () => (await frame.boundingBox())!.height).toBeGreaterThanOrEqual(drawn);
 });
