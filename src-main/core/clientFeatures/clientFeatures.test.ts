@@ -84,15 +84,18 @@ describe('RootsRegistry', () => {
   });
 });
 
+/** A session that is connected: the notice goes out (and `then` runs, as the server would react). */
+const told = async (then?: () => void) => (then?.(), true);
+
 describe('RootsRegistry: a change waits for the servers that read roots', () => {
   it('goes on once a reading server has read the new roots; a server that does not re-read is waited for once', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'roots reread ')));
     const r = new RootsRegistry(200);
     let reread: (() => void) | undefined;
     // "fs" reads roots again when told, but only when the test lets it; "stale" never reads again.
-    r.track({ notifyRootsChanged: async () => void (reread = () => r.list('fs')) }, 'fs');
-    r.track({ notifyRootsChanged: async () => undefined }, 'stale');
-    r.track({ notifyRootsChanged: async () => undefined }, 'never');
+    r.track({ notifyRootsChanged: () => told(() => (reread = () => r.list('fs'))) }, 'fs');
+    r.track({ notifyRootsChanged: () => told() }, 'stale');
+    r.track({ notifyRootsChanged: () => told() }, 'never');
     r.list('fs');
     r.list('stale'); // both read at start-up; "never" does not use roots
     await r.setFolder('c1', dir);
@@ -115,6 +118,24 @@ describe('RootsRegistry: a change waits for the servers that read roots', () => 
     expect(switched).toBe(true);
     await next;
     expect(r.list('fs')).toEqual([]);
+  });
+
+  it('a server that read roots and is not connected any more (removed) is not told, and not waited for', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'roots gone ')));
+    const r = new RootsRegistry(60_000);
+    let reread: (() => void) | undefined;
+    r.track({ notifyRootsChanged: () => told(() => (reread = () => r.list('fs'))) }, 'fs');
+    r.track({ notifyRootsChanged: async () => false }, 'gone');
+    r.list('fs');
+    r.list('gone');
+    await r.setFolder('c1', dir);
+    let activated = false;
+    const activation = r.activate('c1').then(() => (activated = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    reread!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(activated).toBe(true);
+    await activation;
   });
 });
 

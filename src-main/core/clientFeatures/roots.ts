@@ -11,7 +11,7 @@ import { MooringError } from '../errors';
 
 /** What a session offers for roots (mcp/types.ts ServerRequests has it). */
 export interface RootsListener {
-  notifyRootsChanged(): Promise<void>;
+  notifyRootsChanged(): Promise<boolean>;
 }
 
 /** How long a change waits for a server that reads roots to read them again. */
@@ -70,10 +70,14 @@ export class RootsRegistry {
 
   private async notifyChanged(): Promise<void> {
     const revision = ++this.revision;
-    // A session not connected (yet, or any more) is not told: it asks for roots/list once initialised.
-    await Promise.all([...this.sessions.values()].map((s) => s.notifyRootsChanged().catch(() => undefined)));
-    // Those that read roots before are given the time to read them again.
-    const readers = [...this.sessions.keys()].filter((name) => this.read.has(name));
+    // A session not connected (yet, or any more: a removed server's) is not told: it asks for roots/list
+    // once initialised. Those told that read roots before are given the time to read them again.
+    const told = await Promise.all(
+      [...this.sessions].map(async ([name, s]) =>
+        (await s.notifyRootsChanged().catch(() => false)) ? name : '',
+      ),
+    );
+    const readers = told.filter((name) => name !== '' && this.read.has(name));
     await Promise.all(readers.map((name) => this.rereadBy(name, revision)));
   }
 

@@ -315,10 +315,14 @@ export class RequestHandler implements ServerRequests {
     return () => void this.statusListeners.delete(fn);
   }
 
-  async notifyRootsChanged(): Promise<void> {
+  async notifyRootsChanged(): Promise<boolean> {
     // Not connected (yet, or any more): the server asks for roots/list itself once it is initialised.
     const client = this.client;
-    if (client?.transport) await client.sendRootsListChanged().catch(() => undefined);
+    if (!client?.transport) return false;
+    return client.sendRootsListChanged().then(
+      () => true,
+      () => false,
+    );
   }
 
   // ---- the one request path -------------------------------------------------------------------------

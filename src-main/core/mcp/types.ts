@@ -81,8 +81,11 @@ export interface ServerRequests {
   routeProgress(token: string, fn: (p: Progress) => void): () => void;
   /** Every task status notification, across reconnects, until the returned function is called. */
   onTaskStatus(fn: (task: TaskNotice) => void): () => void;
-  /** Tells the server the roots changed (`notifications/roots/list_changed`); nothing when not connected. */
-  notifyRootsChanged(): Promise<void>;
+  /**
+   * Tells the server the roots changed (`notifications/roots/list_changed`); whether the notice went out
+   * (false when not connected: it asks for roots itself once initialised).
+   */
+  notifyRootsChanged(): Promise<boolean>;
 }
 
 /** A session of its own on an earlier Streamable HTTP session (sessionResume.ts); the caller closes it. */
