@@ -319,10 +319,8 @@ export class RequestHandler implements ServerRequests {
     // Not connected (yet, or any more): the server asks for roots/list itself once it is initialised.
     const client = this.client;
     if (!client?.transport) return false;
-    return client.sendRootsListChanged().then(
-      () => true,
-      () => false,
-    );
+    await client.sendRootsListChanged();
+    return true;
   }
 
   // ---- the one request path -------------------------------------------------------------------------

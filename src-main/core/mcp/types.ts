@@ -83,7 +83,7 @@ export interface ServerRequests {
   onTaskStatus(fn: (task: TaskNotice) => void): () => void;
   /**
    * Tells the server the roots changed (`notifications/roots/list_changed`); whether the notice went out
-   * (false when not connected: it asks for roots itself once initialised).
+   * (false when not connected: it asks for roots itself once initialised). Rejects when sending failed.
    */
   notifyRootsChanged(): Promise<boolean>;
 }
