@@ -110,6 +110,27 @@ describe('Markdown that streams', () => {
   });
 });
 
+describe('Markdown that streams, piece by piece', () => {
+  it('shows displayed math as its TeX until it renders, never as code with a copy button', () => {
+    const text = 'Code:\n\n```js\nconst a = 1;\n```\n\nDisplayed:\n\n\\[\n\\int_0^1 x\\,dx\n\\]\n\nThe end.';
+    const view = (t: string, streaming: boolean) => (
+      <TooltipProvider>
+        <Markdown text={t} testId="md" streaming={streaming} />
+      </TooltipProvider>
+    );
+    const { getByTestId, rerender } = render(view(text.slice(0, 1), true));
+    let sawSource = false;
+    for (let at = 2; at <= text.length; at++) {
+      rerender(view(text.slice(0, at), at < text.length));
+      const el = getByTestId('md');
+      // One code block, one copy button, whatever the moment.
+      expect(el.querySelectorAll('button[aria-label="Copy code"]').length).toBeLessThanOrEqual(1);
+      sawSource ||= el.querySelector('pre.md-math-source')?.textContent?.includes('\\int_0^1') ?? false;
+    }
+    expect(sawSource).toBe(true);
+  });
+});
+
 describe('looksLikeMarkdown', () => {
   it('tells Markdown from a listing, a log or JSON (which keep their lines as sent)', () => {
     expect(looksLikeMarkdown('# Report\nAll good')).toBe(true);

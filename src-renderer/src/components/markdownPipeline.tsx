@@ -8,7 +8,7 @@
 // and only in the full pipeline, for finished text: the light one (the open block of a streaming answer)
 // stops after the sanitiser. Images written in Markdown are shown as links, not fetched: a reply must not
 // make the app load a remote URL on its own.
-import type { Root as HastRoot } from 'hast';
+import type { Element, Root as HastRoot } from 'hast';
 import { toJsxRuntime, type Components } from 'hast-util-to-jsx-runtime';
 import { urlAttributes } from 'html-url-attributes';
 import type { Root, RootContent } from 'mdast';
@@ -108,8 +108,22 @@ function CodeFence({ children }: { children?: ReactNode }) {
   );
 }
 
+/** Whether a `pre` holds remark-math's displayed math (`code.math-display`) rather than code. */
+function isDisplayMath(pre: Element | undefined): boolean {
+  const code = pre?.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
+  const classes = code?.properties.className;
+  return Array.isArray(classes) && classes.includes('math-display');
+}
+
 const components: Partial<Components> = {
-  pre: ({ children }) => <CodeFence>{children}</CodeFence>,
+  // Displayed math is a pre of its own until KaTeX renders it (the open block of a streaming answer): its
+  // TeX shows as a plain block, not as code with a copy button that goes once the block finishes.
+  pre: ({ children, node }) =>
+    isDisplayMath(node) ? (
+      <pre className="md-math-source">{children}</pre>
+    ) : (
+      <CodeFence>{children}</CodeFence>
+    ),
   a: ({ href, children }) => (
     <a href={href} target="_blank" rel="noopener noreferrer">
       {children}
