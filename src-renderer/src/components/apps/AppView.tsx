@@ -222,7 +222,9 @@ function AppFrame(
       return { mode: params.mode };
     };
     bridge.onsizechange = (params) => {
-      if (typeof params.height === 'number' && Number.isFinite(params.height))
+      // A height of 0 is a page with nothing drawn yet (docs/mcp-apps.md, "Sizing"): the frame keeps its
+      // height rather than collapse under a view that fills its viewport and draws later.
+      if (typeof params.height === 'number' && Number.isFinite(params.height) && params.height > 0)
         setHeight(Math.max(MIN_HEIGHT, Math.min(MAX_INLINE_HEIGHT, Math.ceil(params.height))));
     };
     bridge.onrequestteardown = () => latest.current && props.onClose();
