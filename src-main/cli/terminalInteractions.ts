@@ -14,6 +14,7 @@ import type {
 } from '@shared/interactions';
 import { completeElicitationContent, type ElicitValue } from '../core/clientFeatures/elicitationContent';
 import { MooringError } from '../core/errors';
+import { eachParked } from '../core/safety/pendingRequests';
 import type { MooringCore } from '../core/mooringCore';
 import { askAbout } from './terminalRequests';
 import { multiline, say, tty } from './terminalText';
@@ -67,12 +68,11 @@ export function answerInteractionsOnTerminal(
           : { kind: 'elicitation-form', action: 'cancel', decidedBy: 'user:cli' },
     });
   };
-  broker.on('requested', onRequest);
   const release = opts.interactive ? terminal.hold() : () => undefined;
   // Like approvals (terminalRequests.ts): a request parked before this was called is answered too.
-  for (const req of broker.pending()) onRequest(req);
+  const stop = eachParked(broker, onRequest);
   return () => {
-    broker.off('requested', onRequest);
+    stop();
     release();
   };
 }

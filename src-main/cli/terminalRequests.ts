@@ -6,6 +6,7 @@ import type { ApprovalRequest, ToolChange } from '@shared/approval';
 import type { ErrorData } from '@shared/errors';
 import type { MooringCore } from '../core/mooringCore';
 import { MooringError } from '../core/errors';
+import { eachParked } from '../core/safety/pendingRequests';
 import { jsonForTerminal } from '@shared/untrustedText';
 import { multiline, say, tty } from './terminalText';
 import { terminal, type Asker, type DialogResult } from './terminalPrompt';
@@ -110,12 +111,11 @@ export function answerApprovalsOnTerminal(core: Pick<MooringCore, 'approvals'>):
       dialog: approvalDialog(req),
       interrupted: { outcome: 'deny', decidedBy: 'user:cli' },
     });
-  core.approvals.on('requested', onRequest);
   const release = terminal.hold();
   // A request parked before this was called (a quick client) is asked about too, never left to time out.
-  for (const req of core.approvals.pending()) onRequest(req);
+  const stop = eachParked(core.approvals, onRequest);
   return () => {
-    core.approvals.off('requested', onRequest);
+    stop();
     release();
   };
 }

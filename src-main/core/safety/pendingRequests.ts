@@ -160,3 +160,20 @@ export class PendingRequests<Req extends Stamped, Ans> extends EventEmitter<Pend
     );
   }
 }
+
+/** A broker of parked requests as its askers see it (approvals, interactions). */
+export interface ParkedFeed<Req> {
+  on(event: 'requested', listener: (request: Req) => void): unknown;
+  off(event: 'requested', listener: (request: Req) => void): unknown;
+  pending(): Req[];
+}
+
+/**
+ * Calls `each` for every request parked from now on and for each one already parked (a quick client's, parked
+ * before the asker came), until the returned function is called.
+ */
+export function eachParked<Req>(broker: ParkedFeed<Req>, each: (request: Req) => void): () => void {
+  broker.on('requested', each);
+  for (const request of broker.pending()) each(request);
+  return () => void broker.off('requested', each);
+}

@@ -13,7 +13,7 @@ import type { ApprovalRequest } from '@shared/approval';
 import type { Interaction, InteractionAnswer, InteractionResolved } from '@shared/interactions';
 import { MooringError } from '../errors';
 import type { ApprovalBroker, ApprovalResolved } from '../safety/approvalBroker';
-import type { PendingRequests } from '../safety/pendingRequests';
+import { eachParked, type PendingRequests } from '../safety/pendingRequests';
 import {
   ToServingSchema,
   approvalRelayPaths,
@@ -251,21 +251,19 @@ export function relayApprovalsToApp(opts: ApprovalRelayClientOptions): ApprovalR
     });
   };
 
-  broker.on('requested', onApproval);
   broker.on('resolved', onResolved);
-  interactions?.on('requested', onInteraction);
   interactions?.on('resolved', onResolved);
   // What was parked before the relay started (a client was quick, the servers slow) is forwarded too.
-  for (const req of broker.pending()) onApproval(req);
-  for (const req of interactions?.pending() ?? []) onInteraction(req);
+  const stopApprovals = eachParked(broker, onApproval);
+  const stopInteractions = interactions ? eachParked(interactions, onInteraction) : () => undefined;
   return {
     connected: () => Boolean(current && !current.socket.destroyed),
     stop() {
       if (stopped) return;
       stopped = true;
-      broker.off('requested', onApproval);
+      stopApprovals();
       broker.off('resolved', onResolved);
-      interactions?.off('requested', onInteraction);
+      stopInteractions();
       interactions?.off('resolved', onResolved);
       current?.socket.end();
       current = undefined;
