@@ -108,11 +108,14 @@ function CodeFence({ children }: { children?: ReactNode }) {
   );
 }
 
-/** Whether a `pre` holds remark-math's displayed math (`code.math-display`) rather than code. */
+/**
+ * Whether a `pre` holds displayed math rather than code: remark-math's `$$`/`\[ \]` (`code.math-display`) or
+ * a math fence (`code.language-math`); KaTeX renders both in the full pipeline.
+ */
 function isDisplayMath(pre: Element | undefined): boolean {
   const code = pre?.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
   const classes = code?.properties.className;
-  return Array.isArray(classes) && classes.includes('math-display');
+  return Array.isArray(classes) && (classes.includes('math-display') || classes.includes('language-math'));
 }
 
 const components: Partial<Components> = {
@@ -120,7 +123,9 @@ const components: Partial<Components> = {
   // TeX shows as a plain block, not as code with a copy button that goes once the block finishes.
   pre: ({ children, node }) =>
     isDisplayMath(node) ? (
-      <pre className="md-math-source">{children}</pre>
+      <pre className="md-math-source" tabIndex={0}>
+        {children}
+      </pre>
     ) : (
       <CodeFence>{children}</CodeFence>
     ),

@@ -221,11 +221,15 @@ function AppFrame(
       setMode(params.mode);
       return { mode: params.mode };
     };
+    // A height of 0 before any other is a page with nothing drawn yet (docs/mcp-apps.md, "Sizing"): the
+    // frame keeps its height rather than collapse under a view that fills its viewport and draws later. A
+    // view that drew and then emptied itself shrinks as before.
+    let drawn = false;
     bridge.onsizechange = (params) => {
-      // A height of 0 is a page with nothing drawn yet (docs/mcp-apps.md, "Sizing"): the frame keeps its
-      // height rather than collapse under a view that fills its viewport and draws later.
-      if (typeof params.height === 'number' && Number.isFinite(params.height) && params.height > 0)
-        setHeight(Math.max(MIN_HEIGHT, Math.min(MAX_INLINE_HEIGHT, Math.ceil(params.height))));
+      if (typeof params.height !== 'number' || !Number.isFinite(params.height)) return;
+      if (params.height <= 0 && !drawn) return;
+      drawn = true;
+      setHeight(Math.max(MIN_HEIGHT, Math.min(MAX_INLINE_HEIGHT, Math.ceil(params.height))));
     };
     bridge.onrequestteardown = () => latest.current && props.onClose();
     bridgeRef.current = bridge;
