@@ -83,9 +83,11 @@ export class ChatConversations {
   /** The conversation the user looks at: its folder is the root the servers see. */
   async open(conversationId: string, workspace: string | null): Promise<void> {
     const { roots } = this.deps;
+    // Opened to be read: its messages do not wait for the servers to read the roots again; its next turn
+    // does (roots.ts).
     if (workspace && !roots.folderOf(conversationId))
-      await roots.setFolder(conversationId, workspace).catch(() => undefined);
-    await roots.activate(conversationId);
+      await roots.setFolder(conversationId, workspace, { wait: false }).catch(() => undefined);
+    await roots.activate(conversationId, { wait: false });
   }
 
   private withRunning(rows: ConversationSummary[]): ConversationRow[] {

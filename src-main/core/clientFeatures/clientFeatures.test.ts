@@ -2,7 +2,8 @@
 // really do, links must be https, roots need a real folder, the scripted host answers forms with defaults.
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { acceptElicitationsWithDefaults, createClientFeatures } from './clientFeatures';
 import { isOpenableUrl } from './elicitation';
@@ -136,6 +137,26 @@ describe('RootsRegistry: a change waits for the servers that read roots', () => 
     await new Promise((resolve) => setImmediate(resolve));
     expect(activated).toBe(true);
     await activation;
+  });
+});
+
+describe('RootsRegistry: a conversation opened to be read does not wait', () => {
+  it('shows at once; the turn started after it waits for the re-read its opening began', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'roots open ')));
+    const r = new RootsRegistry(60_000);
+    let reread: (() => void) | undefined;
+    r.track({ notifyRootsChanged: () => told(() => (reread = () => r.list('fs'))) }, 'fs');
+    r.list('fs');
+    await r.setFolder('c1', dir, { wait: false });
+    await r.activate('c1', { wait: false }); // returns although fs has not read the new roots yet
+    expect(reread).toBeDefined();
+    let started = false;
+    const turn = r.activate('c1').then(() => (started = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(false); // no change of its own, yet it waits for fs
+    reread!();
+    await turn;
+    expect(r.list('fs')).toEqual([{ uri: pathToFileURL(dir).href, name: basename(dir) }]);
   });
 });
 

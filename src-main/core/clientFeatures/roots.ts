@@ -3,6 +3,8 @@
 // every connected client is sent `notifications/roots/list_changed` when that folder changes. A change made
 // as a turn starts would race the turn's first tool call: a server that asks for roots again when told they
 // changed is waited for (up to ROOTS_REREAD_MS), so it sees the folder of the conversation that calls it.
+// Only a turn waits: a conversation opened to be read (`wait: false`) shows at once, and a turn started
+// after it waits for the re-reads its opening began.
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,26 +29,44 @@ export class RootsRegistry {
   /** The revision each server last read; a server that never read roots (or ignores changes) is not here. */
   private readonly read = new Map<string, number>();
   private readonly waiters = new Set<() => void>();
+  /** The re-reads the last change waits for (settled when none is outstanding). */
+  private settling: Promise<void> = Promise.resolve();
 
   constructor(private readonly rereadMs = ROOTS_REREAD_MS) {}
 
-  /** Sets (or clears, with `undefined`) a conversation's project folder; it must be an existing directory. */
-  async setFolder(conversationId: string, folder: string | undefined): Promise<void> {
+  /**
+   * Sets (or clears, with `undefined`) a conversation's project folder; it must be an existing directory.
+   * `wait: false`: the servers are told, and nothing waits for them to read the roots again.
+   */
+  async setFolder(
+    conversationId: string,
+    folder: string | undefined,
+    o: { wait?: boolean } = {},
+  ): Promise<void> {
     const before = this.currentFolder();
     if (folder === undefined) this.folders.delete(conversationId);
     else this.folders.set(conversationId, await checkedFolder(folder));
-    if (this.currentFolder() !== before) await this.notifyChanged();
+    await this.changed(before, o.wait ?? true);
   }
 
   folderOf(conversationId: string): string | undefined {
     return this.folders.get(conversationId);
   }
 
-  /** Makes a conversation the one whose folder the servers see (the conversation the user is in). */
-  async activate(conversationId: string | undefined): Promise<void> {
+  /**
+   * Makes a conversation the one whose folder the servers see (the conversation the user is in). It waits
+   * for the servers to read the roots again, also after a change it did not make itself (a conversation
+   * opened with `wait: false` just before its turn); `wait: false` does not.
+   */
+  async activate(conversationId: string | undefined, o: { wait?: boolean } = {}): Promise<void> {
     const before = this.currentFolder();
     this.active = conversationId;
-    if (this.currentFolder() !== before) await this.notifyChanged();
+    await this.changed(before, o.wait ?? true);
+  }
+
+  private async changed(before: string | undefined, wait: boolean): Promise<void> {
+    if (this.currentFolder() !== before) this.settling = this.notifyChanged();
+    if (wait) await this.settling;
   }
 
   /** The answer to `roots/list` (to `server`, when a session asks): the active folder as a file:// URI. */
