@@ -153,7 +153,9 @@ export class ChatService extends EventEmitter<ChatServiceEvents> {
     const spec = input.model ?? (await models.modelOf(input.conversationId));
     parseModelSpec(spec); // a clear usage error before anything is written
     if (input.toolSet) this.deps.settings.toolSet(input.toolSet); // not_found, naming the sets there are
-    // Attached resources are read before anything is written: one that cannot be read changes nothing.
+    // Attached resources are read before anything is written: one that cannot be read changes nothing. Read
+    // once the servers have the roots of the conversation just opened (roots.ts).
+    await roots.settled();
     const message = await messageContent(input, this.deps.attach);
     const isNew = !input.conversationId;
     const conversationId = await this.conversationFor(input);

@@ -148,15 +148,42 @@ describe('RootsRegistry: a conversation opened to be read does not wait', () => 
     r.track({ notifyRootsChanged: () => told(() => (reread = () => r.list('fs'))) }, 'fs');
     r.list('fs');
     await r.setFolder('c1', dir, { wait: false });
-    await r.activate('c1', { wait: false }); // returns although fs has not read the new roots yet
+    let opened = false;
+    const opening = r.activate('c1', { wait: false }).then(() => (opened = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(opened).toBe(true); // returned although fs has not read the new roots yet
+    await opening;
     expect(reread).toBeDefined();
+    let settled = false;
+    const reads = r.settled().then(() => (settled = true));
     let started = false;
     const turn = r.activate('c1').then(() => (started = true));
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toBe(false); // no change of its own, yet it waits for fs
+    // A folder set for another conversation changes no roots, and does not wait for fs either.
+    await r.setFolder('c2', dir);
+    expect(settled).toBe(false);
     reread!();
     await turn;
+    await reads;
     expect(r.list('fs')).toEqual([{ uri: pathToFileURL(dir).href, name: basename(dir) }]);
+  });
+
+  it('a session that throws as it is told fails no turn, then or later', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'roots throw ')));
+    const r = new RootsRegistry(60_000);
+    r.track(
+      {
+        notifyRootsChanged: () => {
+          throw new Error('the transport is gone');
+        },
+      },
+      'broken',
+    );
+    await r.setFolder('c1', dir);
+    await r.activate('c1', { wait: false });
+    await expect(r.activate('c1')).resolves.toBeUndefined();
+    await expect(r.settled()).resolves.toBeUndefined();
   });
 });
 

@@ -36,7 +36,7 @@ export class RootsRegistry {
 
   /**
    * Sets (or clears, with `undefined`) a conversation's project folder; it must be an existing directory.
-   * `wait: false`: the servers are told, and nothing waits for them to read the roots again.
+   * When that changes the roots offered, it waits for the servers to read them again; `wait: false` does not.
    */
   async setFolder(
     conversationId: string,
@@ -46,7 +46,7 @@ export class RootsRegistry {
     const before = this.currentFolder();
     if (folder === undefined) this.folders.delete(conversationId);
     else this.folders.set(conversationId, await checkedFolder(folder));
-    await this.changed(before, o.wait ?? true);
+    if (this.changed(before) && (o.wait ?? true)) await this.settling;
   }
 
   folderOf(conversationId: string): string | undefined {
@@ -61,12 +61,21 @@ export class RootsRegistry {
   async activate(conversationId: string | undefined, o: { wait?: boolean } = {}): Promise<void> {
     const before = this.currentFolder();
     this.active = conversationId;
-    await this.changed(before, o.wait ?? true);
+    this.changed(before);
+    if (o.wait ?? true) await this.settling;
   }
 
-  private async changed(before: string | undefined, wait: boolean): Promise<void> {
-    if (this.currentFolder() !== before) this.settling = this.notifyChanged();
-    if (wait) await this.settling;
+  /** The re-reads of the last change, done (a server call made for the active conversation waits for them). */
+  settled(): Promise<void> {
+    return this.settling;
+  }
+
+  /** Tells the servers when the roots offered are not what they were (`before`); whether they changed. */
+  private changed(before: string | undefined): boolean {
+    if (this.currentFolder() === before) return false;
+    // Never rejects: a listener that throws counts as not told (notifyChanged), and nothing may stay failed.
+    this.settling = this.notifyChanged().catch(() => undefined);
+    return true;
   }
 
   /** The answer to `roots/list` (to `server`, when a session asks): the active folder as a file:// URI. */
