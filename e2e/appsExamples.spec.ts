@@ -257,8 +257,12 @@ test("pdf: a local PDF's first page is painted (PDF.js's worker starts under the
 test('the Playground shows each view of a tool it ran', async () => {
   await page.getByRole('button', { name: 'Playground', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Playground', exact: true })).toBeVisible();
-  // The Playground's own views: the chat's may still be on the page for a moment after the switch.
-  const frames = page.getByRole('region', { name: 'Tool calls' }).getByTestId('app-view-frame');
+  // The Playground's own views: the chat's may still be on the page for a moment after the switch. Hidden
+  // ones count too: a view that asks for its own tool at once opens the approval dialog, which hides the
+  // page behind it from the accessibility tree before the count is taken.
+  const frames = page
+    .getByRole('region', { name: 'Tool calls', includeHidden: true })
+    .getByTestId('app-view-frame');
   const run = async (label: string, args = '{}') => {
     // The run's card (and its view) comes once the call is allowed: wait for it, then take the newest.
     const views = await frames.count();
