@@ -117,8 +117,9 @@ test("the view gets Mooring's look, the page's locale, time zone and device, and
 test('an OS switch to dark re-themes the view live, and back', async () => {
   const before = (await contextChanges(inner)).length;
   await page.emulateMedia({ colorScheme: 'dark' });
+  // The page restyles after the media change: wait for its dark surface before reading the colours.
+  await expect.poll(() => hostColour('--color-surface')).not.toBe('rgb(255, 255, 255)');
   const dark = { background: await hostColour('--color-surface'), text: await hostColour('--color-text') };
-  expect(dark.background).not.toBe('rgb(255, 255, 255)');
   await expect.poll(() => viewColours(inner)).toEqual({ ...dark, theme: 'dark' });
   // One notification with only what changed: the theme and the variables, not the locale or the size.
   const changes = (await contextChanges(inner)).slice(before);
